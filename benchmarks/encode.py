@@ -1,0 +1,463 @@
+"""Encoding throughput of hfcompat against `tokenizers`, single-threaded, on the shared corpora.
+
+Run: .venv/bin/python benchmarks/encode.py [--quick] [--repeat N] [--only KEYS] [--json]
+See benchmarks/README.md for what each column means.
+"""
+
+from __future__ import annotations
+
+import os
+
+# tokenizers reads these when it is imported: one thread, so both sides do the same work.
+os.environ["RAYON_NUM_THREADS"] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
+
+import argparse  # noqa: E402
+import base64  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from dataclasses import asdict, dataclass  # noqa: E402
+from functools import lru_cache  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Callable, Sequence  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(REPO))
+
+import hfcompat  # noqa: E402
+from hfcompat.bytelevel import bytes_to_chars  # noqa: E402
+
+try:
+    import tokenizers
+except ImportError:  # the rows that need the oracle are skipped with this reason
+    tokenizers = None
+
+QUICK_LINES = 1000
+LONG_PIECE = "a" * 1_000_000
+LONG_PIECE_TARGET_S = 10.0
+LOAD_TARGET_S = 1.0
+LOAD_CHECK_LINES = 200  # botchan lines encoded by both sides of the load-time tokenizer
+
+
+@dataclass(frozen=True)
+class Subject:
+    """One tokenizer under measurement and the throughput ratio it should reach."""
+
+    key: str  # for --only
+    name: str
+    path: str  # relative to ../shared/refs
+    target: float | None  # hfcompat/tokenizers speed ratio to reach, if any
+
+
+SUBJECTS = [
+    Subject("gpt2", "GPT-2 (BPE)", "gpt2/tokenizer.json", 1.0),
+    Subject("bert", "BERT uncased (WordPiece)", "bert-base-uncased/vocab.txt", 1.0),
+    Subject("t5", "T5 (Unigram)", "t5/tokenizer.json", 0.5),
+    Subject("llama", "phi-3-mini (BPE, byte fallback)", "phi-3-mini/tokenizer.json", None),
+    Subject("clip", "CLIP (BPE, </w>)", "clip/tokenizer.json", None),
+]
+
+CORPORA = {
+    "botchan": "corpora/botchan.txt",
+    "taylorswift": "corpora/taylorswift.txt",
+    "wagahaiwa": "corpora/wagahaiwa_nekodearu.txt",
+    "pku_test": "corpora/icwb2/pku_test.utf8",
+}
+
+TARGETS_LINE = (f"targets: BPE (GPT-2) and WordPiece (BERT) >= 1.0x tokenizers, Unigram (T5) >= 0.5x; "
+                f"load of a 100k-token tokenizer.json < {LOAD_TARGET_S:g} s; "
+                f"one 1,000,000-char piece through GPT-2's BPE < {LONG_PIECE_TARGET_S:g} s")
+
+
+@dataclass
+class ThroughputRow:
+    """Encoding speed of one tokenizer on one corpus, both libraries, both modes."""
+
+    tokenizer: str
+    corpus: str
+    lines: int = 0
+    megabytes: float = 0.0
+    encode_hfcompat: float | None = None  # MB/s
+    encode_tokenizers: float | None = None
+    batch_hfcompat: float | None = None
+    batch_tokenizers: float | None = None
+    mismatches: int | None = None  # lines whose ids differ in either mode
+    target: float | None = None
+    skipped: str = ""
+
+    @property
+    def encode_ratio(self) -> float | None:
+        """hfcompat speed / tokenizers speed for per-line encode calls."""
+        return _ratio(self.encode_hfcompat, self.encode_tokenizers)
+
+    @property
+    def batch_ratio(self) -> float | None:
+        """hfcompat speed / tokenizers speed for one encode_batch call."""
+        return _ratio(self.batch_hfcompat, self.batch_tokenizers)
+
+    def target_status(self) -> str:
+        """Whether both ratios reach the target ("ok"), one of them, or neither ("MISS")."""
+        if self.target is None or self.encode_ratio is None or self.batch_ratio is None:
+            return ""
+        met = (self.encode_ratio >= self.target, self.batch_ratio >= self.target)
+        status = {(True, True): "ok", (True, False): "encode only",
+                  (False, True): "batch only", (False, False): "MISS"}[met]
+        return f">={self.target:.1f}x {status}"
+
+
+@dataclass
+class TimingRow:
+    """A one-off timing (load time, long piece): seconds on each side and a correctness check."""
+
+    name: str
+    hfcompat_s: float | None = None
+    tokenizers_s: float | None = None
+    target_s: float | None = None
+    check: str = ""
+    skipped: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        """tokenizers time / hfcompat time, so that >1 means hfcompat is faster, as above."""
+        return _ratio(self.tokenizers_s, self.hfcompat_s)
+
+    def target_status(self) -> str:
+        """"ok" when hfcompat's time is under the target."""
+        if self.target_s is None or self.hfcompat_s is None:
+            return ""
+        return f"<{self.target_s:g} s " + ("ok" if self.hfcompat_s < self.target_s else "MISS")
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> float | None:
+    """numerator / denominator, or None when either is missing."""
+    if numerator is None or denominator is None or denominator == 0:
+        return None
+    return numerator / denominator
+
+
+# ---------------------------------------------------------------- inputs and tokenizers
+
+
+def read_lines(path: Path, limit: int | None) -> list[str]:
+    """Lines of a UTF-8 file split on "\\n" only (as the conformance tests read them)."""
+    lines = path.read_bytes().decode("utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines if limit is None else lines[:limit]
+
+
+@lru_cache(maxsize=None)
+def load_hfcompat(relative: str) -> Any:
+    """hfcompat's tokenizer for a reference file, saved truncation and padding turned off."""
+    tokenizer = hfcompat.load(SHARED / "refs" / relative)
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+@lru_cache(maxsize=None)
+def load_tokenizers(relative: str) -> Any:
+    """The official tokenizer for a reference file, saved truncation and padding turned off.
+
+    A BERT vocab.txt goes through BertWordPieceTokenizer(vocab, lowercase=True); the Rust
+    tokenizer it wraps is timed, so the wrapper's Python layer does not count against it.
+    """
+    path = SHARED / "refs" / relative
+    if path.name == "vocab.txt":
+        tokenizer = tokenizers.BertWordPieceTokenizer(str(path), lowercase=True)._tokenizer
+    else:
+        tokenizer = tokenizers.Tokenizer.from_file(str(path))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """(best wall time of `repeat` runs after one warm-up run, the last run's result)."""
+    result = fn()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def per_line(tokenizer: Any, lines: list[str]) -> Callable[[], list[Any]]:
+    """A run of one `encode` call per line."""
+    encode = tokenizer.encode
+    return lambda: [encode(line) for line in lines]
+
+
+def batch(tokenizer: Any, lines: list[str]) -> Callable[[], list[Any]]:
+    """A run of one `encode_batch` call over all lines."""
+    return lambda: tokenizer.encode_batch(lines)
+
+
+# ---------------------------------------------------------------- measurements
+
+
+def measure_throughput(subject: Subject, corpus: str, lines: list[str], repeat: int) -> ThroughputRow:
+    """Both modes on both libraries for one tokenizer and corpus, and the id mismatches."""
+    row = ThroughputRow(subject.name, corpus, lines=len(lines), target=subject.target)
+    row.megabytes = sum(len(line.encode("utf-8")) for line in lines) / 1e6
+    try:
+        ours = load_hfcompat(subject.path)
+    except hfcompat.FormatError as error:
+        row.skipped = f"hfcompat cannot load it: {error}"
+        return row
+    theirs = load_tokenizers(subject.path)
+    try:
+        t_ours, ours_single = best_of(per_line(ours, lines), repeat)
+        t_ours_batch, ours_batch = best_of(batch(ours, lines), repeat)
+    except Exception as error:  # noqa: BLE001 - reported in the row, the other rows still run
+        row.skipped = f"hfcompat raised {type(error).__name__}: {error}"
+        return row
+    t_theirs, _ = best_of(per_line(theirs, lines), repeat)
+    t_theirs_batch, theirs_batch = best_of(batch(theirs, lines), repeat)
+    row.encode_hfcompat, row.encode_tokenizers = row.megabytes / t_ours, row.megabytes / t_theirs
+    row.batch_hfcompat, row.batch_tokenizers = row.megabytes / t_ours_batch, row.megabytes / t_theirs_batch
+    row.mismatches = sum(
+        1 for expected, single, batched in zip(theirs_batch, ours_single, ours_batch)
+        if list(expected.ids) != list(single.ids) or list(expected.ids) != list(batched.ids))
+    return row
+
+
+def throughput_rows(subjects: list[Subject], limit: int | None, repeat: int,
+                    progress: Callable[[str], None]) -> list[ThroughputRow]:
+    """Every (tokenizer, corpus) row, skipped rows included with their reason."""
+    rows = []
+    for subject in subjects:
+        reason = missing_reason(SHARED / "refs" / subject.path)
+        for corpus, relative in CORPORA.items():
+            corpus_reason = reason or missing_reason(SHARED / relative)
+            if corpus_reason:
+                rows.append(ThroughputRow(subject.name, corpus, target=subject.target, skipped=corpus_reason))
+                continue
+            progress(f"{subject.name} on {corpus}")
+            lines = read_lines(SHARED / relative, limit)
+            rows.append(measure_throughput(subject, corpus, lines, repeat))
+    return rows
+
+
+def missing_reason(path: Path) -> str:
+    """Why a row cannot run ("" when it can)."""
+    if tokenizers is None:
+        return "tokenizers is not installed"
+    if not SHARED.is_dir():
+        return f"{SHARED} is absent"
+    if not path.exists():
+        return f"{path} is absent"
+    return ""
+
+
+def tiktoken_ranks(path: Path) -> dict[bytes, int]:
+    """Token bytes -> rank from a .tiktoken file ("base64 rank" lines)."""
+    ranks = {}
+    for line in path.read_bytes().splitlines():
+        if line.strip():
+            encoded, rank = line.split()
+            ranks[base64.b64decode(encoded)] = int(rank)
+    return ranks
+
+
+def rank_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """A merge for every token of 2+ bytes, in rank order.
+
+    Each token splits into the (left, right) pair of known tokens whose larger rank is smallest;
+    ties go to the shorter left part.
+    """
+    merges = []
+    for token, rank in ranks.items():
+        best = None
+        for cut in range(1, len(token)):
+            left, right = ranks.get(token[:cut]), ranks.get(token[cut:])
+            if left is not None and right is not None and (best is None or (max(left, right), cut) < best):
+                best = (max(left, right), cut)
+        if best is not None:
+            merges.append((rank, token[: best[1]], token[best[1]:]))
+    merges.sort()
+    return [(left, right) for _, left, right in merges]
+
+
+def build_cl100k_json(directory: Path) -> tuple[Path, int]:
+    """Write cl100k_base as a byte-level BPE tokenizer.json with tokenizers' own API."""
+    ranks = tiktoken_ranks(SHARED / "refs" / "tiktoken" / "cl100k_base.tiktoken")
+    vocab = {bytes_to_chars(token): rank for token, rank in ranks.items()}
+    merges = [(bytes_to_chars(left), bytes_to_chars(right)) for left, right in rank_merges(ranks)]
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.BPE(vocab=vocab, merges=merges, ignore_merges=True))
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    tokenizer.decoder = tokenizers.decoders.ByteLevel()
+    path = directory / "tokenizer.json"
+    tokenizer.save(str(path))
+    return path, len(vocab)
+
+
+def measure_load(repeat: int) -> TimingRow:
+    """Load time of a 100k-token tokenizer.json (cl100k_base rebuilt as one), both libraries."""
+    row = TimingRow("load 100k-vocab tokenizer.json", target_s=LOAD_TARGET_S)
+    row.skipped = missing_reason(SHARED / "refs" / "tiktoken" / "cl100k_base.tiktoken")
+    if row.skipped:
+        return row
+    with tempfile.TemporaryDirectory(prefix="hfcompat-bench-") as tmp:
+        path, size = build_cl100k_json(Path(tmp))
+        row.name = f"load {size:,}-token tokenizer.json"
+        try:
+            row.hfcompat_s, ours = best_of(lambda: hfcompat.load(path), repeat)
+        except Exception as error:  # noqa: BLE001 - reported in the row
+            row.hfcompat_s, row.skipped = None, f"hfcompat raised {type(error).__name__}: {error}"
+            return row
+        row.tokenizers_s, theirs = best_of(lambda: tokenizers.Tokenizer.from_file(str(path)), repeat)
+    lines = read_lines(SHARED / CORPORA["botchan"], LOAD_CHECK_LINES)
+    expected = theirs.encode_batch(lines)
+    differing = sum(1 for line, e in zip(lines, expected) if ours.encode(line).ids != list(e.ids))
+    row.check = f"{differing} of {len(lines)} lines differ"
+    return row
+
+
+def measure_long_piece() -> TimingRow:
+    """One 1,000,000-char piece through GPT-2's BPE model (model.tokenize), once per library."""
+    row = TimingRow('"a" * 1,000,000 through GPT-2 BPE', target_s=LONG_PIECE_TARGET_S)
+    row.skipped = missing_reason(SHARED / "refs" / "gpt2" / "tokenizer.json")
+    if row.skipped:
+        return row
+    ours = load_hfcompat("gpt2/tokenizer.json").model
+    theirs = load_tokenizers("gpt2/tokenizer.json").model
+    start = time.perf_counter()
+    ours_tokens = ours.tokenize(LONG_PIECE)
+    row.hfcompat_s = time.perf_counter() - start
+    start = time.perf_counter()
+    theirs_tokens = theirs.tokenize(LONG_PIECE)
+    row.tokenizers_s = time.perf_counter() - start
+    same = [(t.id, tuple(t.offsets)) for t in ours_tokens] == [(t.id, tuple(t.offsets)) for t in theirs_tokens]
+    row.check = f"{len(theirs_tokens):,} tokens, " + ("ids and offsets identical" if same else "DIFFERENT")
+    return row
+
+
+# ---------------------------------------------------------------- output
+
+
+def render_table(header: Sequence[str], rows: list[Sequence[str]], left: int) -> str:
+    """An aligned text table; the first `left` columns are left-aligned, the rest right-aligned."""
+    table = [list(header)] + [list(r) for r in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(table[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in table[1:]])
+
+
+def fmt(value: float | None, spec: str) -> str:
+    """A number, or "-" when missing."""
+    return "-" if value is None else format(value, spec)
+
+
+def throughput_table(rows: list[ThroughputRow]) -> str:
+    """The throughput rows as an aligned table (skipped rows say why below it)."""
+    header = ("tokenizer", "corpus", "lines", "MB", "enc hf", "enc tk", "enc x",
+              "batch hf", "batch tk", "batch x", "mismatch", "target")
+    body = []
+    for r in rows:
+        if r.skipped:
+            body.append((r.tokenizer, r.corpus, "-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped"))
+            continue
+        body.append((r.tokenizer, r.corpus, str(r.lines), f"{r.megabytes:.2f}",
+                     fmt(r.encode_hfcompat, ".2f"), fmt(r.encode_tokenizers, ".2f"), fmt(r.encode_ratio, ".2f"),
+                     fmt(r.batch_hfcompat, ".2f"), fmt(r.batch_tokenizers, ".2f"), fmt(r.batch_ratio, ".2f"),
+                     str(r.mismatches), r.target_status()))
+    return "\n".join([render_table(header, body, left=2)] + skip_notes(rows))
+
+
+def skip_notes(rows: list[ThroughputRow]) -> list[str]:
+    """One line per (tokenizer, reason) saying which corpora were skipped and why."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for r in rows:
+        if r.skipped:
+            grouped.setdefault((r.tokenizer, r.skipped), []).append(r.corpus)
+    return [f"skipped {name} on {', '.join(corpora)}: {reason}" for (name, reason), corpora in grouped.items()]
+
+
+def timing_table(rows: list[TimingRow]) -> str:
+    """The one-off timings as an aligned table."""
+    header = ("measurement", "hfcompat s", "tokenizers s", "x", "target", "check")
+    body = [(r.name, fmt(r.hfcompat_s, ".3f"), fmt(r.tokenizers_s, ".3f"), fmt(r.ratio, ".2f"),
+             r.target_status(), r.check or ("skipped" if r.skipped else "")) for r in rows]
+    notes = [f"skipped {r.name}: {r.skipped}" for r in rows if r.skipped]
+    return "\n".join([render_table(header, body, left=1)] + notes)
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What the numbers depend on, printed in the header and stored in --json."""
+    return {
+        "python": platform.python_version(),
+        "hfcompat": hfcompat.__version__,
+        "tokenizers": getattr(tokenizers, "__version__", None),
+        "RAYON_NUM_THREADS": os.environ["RAYON_NUM_THREADS"],
+        "TOKENIZERS_PARALLELISM": os.environ["TOKENIZERS_PARALLELISM"],
+        "repeat": args.repeat,
+        "lines_per_corpus": QUICK_LINES if args.quick else "all",
+        "shared": str(SHARED),
+    }
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description="hfcompat vs tokenizers encoding throughput")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs after the warm-up (best is kept)")
+    parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LINES} lines of each corpus")
+    parser.add_argument("--only", default="", help="comma-separated subset of: "
+                        + ",".join([s.key for s in SUBJECTS] + ["load", "long"]))
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the selected measurements and print them."""
+    args = parse_args(argv)
+    only = {key.strip() for key in args.only.split(",") if key.strip()}
+    selected = [s for s in SUBJECTS if not only or s.key in only]
+    info = settings(args)
+    if not args.json:
+        print("hfcompat vs tokenizers, single-threaded encoding throughput (MB/s of UTF-8 input)")
+        print(", ".join(f"{k}={v}" for k, v in info.items()))
+        print(TARGETS_LINE)
+        print("saved truncation/padding (GPT-2's tokenizer.json truncates to 50) is turned off on both sides\n")
+
+    def progress(what: str) -> None:
+        print(f"  measuring {what} ...", file=sys.stderr, flush=True)
+
+    rows = throughput_rows(selected, QUICK_LINES if args.quick else None, args.repeat, progress)
+    timings = []
+    if not only or "load" in only:
+        progress("load time")
+        timings.append(measure_load(args.repeat))
+    if not only or "long" in only:
+        progress("long piece")
+        timings.append(measure_long_piece())
+    if args.json:
+        document = {
+            "settings": info,
+            "throughput": [{**asdict(r), "encode_ratio": r.encode_ratio, "batch_ratio": r.batch_ratio}
+                           for r in rows],
+            "timings": [{**asdict(t), "ratio": t.ratio} for t in timings],
+        }
+        print(json.dumps(document, indent=2))
+        return 0
+    print(throughput_table(rows))
+    if timings:
+        print()
+        print(timing_table(timings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

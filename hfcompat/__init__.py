@@ -1,0 +1,19 @@
+"""hfcompat: tokenizers in pure Python, token-for-token identical to the official libraries."""
+
+from .added_vocabulary import AddedToken
+from .encoding import Encoding
+from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
+from .load import load
+from .tokenizer import Tokenizer
+
+__all__ = [
+    "AddedToken",
+    "Encoding",
+    "FormatError",
+    "SpecialTokenError",
+    "TokenizationError",
+    "Tokenizer",
+    "UnsupportedConversion",
+    "load",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,424 @@
+"""The `hfcompat` command: encode, decode, inspect and a parity demo on the bundled fixture."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Sequence
+
+from .errors import HfcompatError
+
+PROG = "hfcompat"
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "fixtures" / "multilingual.txt"
+DEFAULT_SHARED = REPO.parent / "shared"
+ADDED_SHOWN = 5  # added tokens listed by `inspect`
+SAMPLE = "hfcompat reads tokenizer.json: Hello, how are  you? 你好, 東京 🤗"
+
+
+class CliError(Exception):
+    """Bad input the command itself detects; reported like a FormatError (exit code 2)."""
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Entry point of the console script and of `python -m hfcompat`: exits with the code."""
+    sys.exit(run(argv))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments, run the subcommand and return its exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # a token the terminal cannot show must not crash
+            stream.reconfigure(errors="backslashreplace")
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except (HfcompatError, CliError) as error:
+        return _fail(str(error))
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        return _fail(f"{where}{error.strerror or error}")
+
+
+def _fail(message: str) -> int:
+    """Print one error line (no traceback) and return the usage-error code."""
+    first_line = message.strip().splitlines()[0] if message.strip() else "unknown error"
+    print(f"{PROG}: error: {first_line}", file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Pure-Python tokenizers, token-for-token identical to HF tokenizers.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    encode = commands.add_parser("encode", help="encode a text and print its tokens and ids")
+    encode.add_argument("tokenizer", metavar="TOK", help="tokenizer.json, vocab.txt, vocab.json or a directory")
+    encode.add_argument("text", metavar="TEXT")
+    encode.add_argument("--pair", metavar="TEXT", help="second sequence of a pair")
+    encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
+    encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
+    encode.set_defaults(handler=cmd_encode)
+
+    decode = commands.add_parser("decode", help="decode ids back into text")
+    decode.add_argument("tokenizer", metavar="TOK")
+    decode.add_argument("ids", metavar="ID", type=int, nargs="+")
+    decode.add_argument("--keep-special", action="store_true", help="keep special tokens in the text")
+    decode.set_defaults(handler=cmd_decode)
+
+    inspect = commands.add_parser("inspect", help="show a tokenizer's components and vocabulary")
+    inspect.add_argument("tokenizer", metavar="TOK")
+    inspect.add_argument("--json", action="store_true", help="print the summary as JSON")
+    inspect.set_defaults(handler=cmd_inspect)
+
+    demo = commands.add_parser("demo", help="prove parity with `tokenizers` on the bundled fixture")
+    demo.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
+                      help="directory holding refs/ (default: ../shared beside the repository)")
+    demo.set_defaults(handler=cmd_demo)
+    return parser
+
+
+def _load(path: str) -> Any:
+    """Load a tokenizer with hfcompat.load (errors propagate as FormatError)."""
+    from .load import load
+    return load(path)
+
+
+# ---------------------------------------------------------------- encode / decode
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    """`encode`: tokens and ids of a text (or a pair)."""
+    tokenizer = _load(args.tokenizer)
+    encoding = tokenizer.encode(args.text, args.pair, add_special_tokens=not args.no_special)
+    if args.json:
+        data = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
+                "offsets": [list(o) for o in encoding.offsets]}
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print("tokens:", json.dumps(list(encoding.tokens), ensure_ascii=False))
+        print("ids:   ", json.dumps(list(encoding.ids)))
+    return 0
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    """`decode`: the text of a list of ids."""
+    tokenizer = _load(args.tokenizer)
+    print(tokenizer.decode(args.ids, skip_special_tokens=not args.keep_special))
+    return 0
+
+
+# ---------------------------------------------------------------- inspect
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """`inspect`: model type, vocabulary size, component types and added tokens."""
+    summary = summarize(_load(args.tokenizer))
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        return 0
+    added = summary["added_tokens"]
+    shown = ", ".join(f"{t['content']!r}={t['id']}" + (" (special)" if t["special"] else "")
+                      for t in summary["first_added_tokens"])
+    more = f", ... {added - ADDED_SHOWN} more" if added > ADDED_SHOWN else ""
+    rows = [
+        ("model", summary["model"]),
+        ("vocab size", f"{summary['vocab_size']} ({summary['vocab_size_with_added']} with added tokens)"),
+        ("normalizer", summary["normalizer"]),
+        ("pre-tokenizer", summary["pre_tokenizer"]),
+        ("post-processor", summary["post_processor"]),
+        ("decoder", summary["decoder"]),
+        ("added tokens", f"{added} ({summary['special_tokens']} special)" + (f": {shown}{more}" if added else "")),
+    ]
+    for label, value in rows:
+        print(f"{label + ':':<16}{value}")
+    return 0
+
+
+def summarize(tokenizer: Any) -> dict[str, Any]:
+    """The facts `inspect` prints, as a JSON-ready dict."""
+    added = sorted(tokenizer.get_added_tokens_decoder().items())
+    return {
+        "model": type(tokenizer.model).__name__,
+        "vocab_size": tokenizer.get_vocab_size(with_added_tokens=False),
+        "vocab_size_with_added": tokenizer.get_vocab_size(with_added_tokens=True),
+        "normalizer": describe(tokenizer.normalizer),
+        "pre_tokenizer": describe(tokenizer.pre_tokenizer),
+        "post_processor": describe(tokenizer.post_processor),
+        "decoder": describe(tokenizer.decoder),
+        "added_tokens": len(added),
+        "special_tokens": sum(1 for _, token in added if token.special),
+        "first_added_tokens": [{"id": token_id, "content": token.content, "special": token.special}
+                               for token_id, token in added[:ADDED_SHOWN]],
+    }
+
+
+def describe(component: Any) -> str:
+    """A component's type, with the members of a Sequence: "Sequence[NFD, Lowercase]"."""
+    if component is None:
+        return "none"
+    return _describe_dict(component.to_dict())
+
+
+def _describe_dict(data: dict[str, Any]) -> str:
+    """The "type" of a component dict, recursing into a list of sub-components."""
+    name = str(data.get("type", "?"))
+    for value in data.values():
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "type" in v for v in value):
+            return f"{name}[{', '.join(_describe_dict(v) for v in value)}]"
+    return name
+
+
+# ---------------------------------------------------------------- demo
+
+
+@dataclass(frozen=True)
+class DemoRef:
+    """A reference tokenizer of ../shared/refs used by the demo."""
+
+    name: str
+    path: str  # relative to refs/
+
+
+DEMO_REFS = [
+    DemoRef("gpt2", "gpt2/tokenizer.json"),
+    DemoRef("roberta-base", "roberta-base/tokenizer.json"),
+    DemoRef("bert-base-uncased", "bert-base-uncased/vocab.txt"),
+    DemoRef("t5", "t5/tokenizer.json"),
+    DemoRef("phi-3-mini", "phi-3-mini/tokenizer.json"),
+    DemoRef("clip", "clip/tokenizer.json"),
+]
+
+
+@dataclass
+class DemoRow:
+    """What the demo found for one tokenizer."""
+
+    name: str
+    model: str = "-"
+    lines: int = 0
+    tokens: int = 0
+    identical: int = 0
+    compared: int = 0
+    mb_per_s: float = 0.0
+    problem: str = ""
+    first_mismatch: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """`demo`: encode the fixture with hfcompat and `tokenizers` and count identical results."""
+    lines = _fixture_lines()
+    refs_dir = args.shared / "refs"
+    if not refs_dir.is_dir():
+        print(f"demo: {refs_dir} is absent, so there are no reference tokenizers to compare; "
+              "put the shared data beside the repository (or pass --shared DIR)")
+        return 0
+    oracle = _import_oracle()
+    inputs: list[Any] = list(lines) + list(zip(lines, lines[1:]))
+    print(f"demo: {FIXTURE.name}: {len(lines)} lines, each alone and each with the next as a pair "
+          f"({len(inputs)} inputs)")
+    if oracle is None:
+        print("demo: `tokenizers` is not installed: encoding with hfcompat only, nothing compared")
+    else:
+        print(f"demo: identical = ids, offsets and decode(ids) equal to tokenizers {oracle.__version__}")
+    print()
+    rows: list[DemoRow] = []
+    loaded: dict[str, Any] = {}
+    for ref in DEMO_REFS:
+        if (refs_dir / ref.path).exists():
+            row, loaded[ref.name] = _demo_one(ref, refs_dir / ref.path, lines, inputs, oracle)
+            rows.append(row)
+    missing = [ref.name for ref in DEMO_REFS if not (refs_dir / ref.path).exists()]
+    _print_demo_table(rows, oracle is not None)
+    if missing:
+        print(f"\nnot in {refs_dir}: {', '.join(missing)} (skipped)")
+    for row in rows:
+        for note in row.notes:
+            print(f"note: {row.name}: {note}")
+        if row.first_mismatch:
+            print(f"first mismatch in {row.name}: {row.first_mismatch}")
+    if loaded.get("gpt2") is not None:
+        _print_sample(loaded["gpt2"])
+    identical = sum(r.identical for r in rows)
+    compared = sum(r.compared for r in rows)
+    failed = any(r.problem for r in rows)
+    if oracle is None:
+        encoded = sum(r.lines for r in rows if not r.problem)
+        print(f"\ndemo: {encoded} lines encoded, 0 compared (no `tokenizers`)")
+        return 1 if failed else 0
+    print(f"\ndemo: {identical}/{compared} identical")
+    return 1 if failed or identical != compared else 0
+
+
+def _fixture_lines() -> list[str]:
+    """The fixture's lines, split on "\\n" only so that "\\r" stays in its line."""
+    if not FIXTURE.exists():
+        raise CliError(f"{FIXTURE}: the bundled fixture is missing (run the demo from a source checkout)")
+    lines = FIXTURE.read_bytes().decode("utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _import_oracle() -> Any:
+    """The `tokenizers` module, or None when it is not installed."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        import tokenizers
+    except ImportError:
+        return None
+    return tokenizers
+
+
+def _oracle_for(oracle: Any, path: Path) -> Any:
+    """The official tokenizer for a reference file (BertWordPieceTokenizer for a vocab.txt)."""
+    if path.name == "vocab.txt":
+        from tokenizers.implementations import BertWordPieceTokenizer
+        tokenizer = BertWordPieceTokenizer(str(path), lowercase=True)
+    else:
+        tokenizer = oracle.Tokenizer.from_file(str(path))
+    return tokenizer
+
+
+def _whole_inputs(tokenizer: Any) -> list[str]:
+    """Turn off a saved truncation/padding so whole inputs are compared; say what was turned off."""
+    notes = []
+    if tokenizer.truncation is not None:
+        tokenizer.no_truncation()
+        notes.append("truncation")
+    if tokenizer.padding is not None:
+        tokenizer.no_padding()
+        notes.append("padding")
+    return notes
+
+
+def _demo_one(ref: DemoRef, path: Path, lines: list[str], inputs: list[Any],
+              oracle: Any) -> tuple[DemoRow, Any]:
+    """Load one reference with both libraries, compare every input and time hfcompat.
+
+    Returns the row and hfcompat's tokenizer (None when it could not be loaded).
+    """
+    row = DemoRow(ref.name, lines=len(lines))
+    try:
+        ours = _load(str(path))
+    except HfcompatError as error:
+        row.problem = f"hfcompat cannot load it: {error}"
+        row.compared = len(inputs) if oracle is not None else 0  # counted as not identical
+        return row, None
+    row.model = type(ours.model).__name__
+    turned_off = _whole_inputs(ours)
+    theirs = None
+    if oracle is not None:
+        theirs = _oracle_for(oracle, path)
+        _whole_inputs(theirs)
+    if turned_off:
+        row.notes.append(f"its saved {' and '.join(turned_off)} is turned off on both sides")
+    encodings = [_attempt(ours.encode, *_as_args(item)) for item in inputs]
+    row.tokens = sum(len(e.ids) for e in encodings if not isinstance(e, Exception))
+    if theirs is not None:
+        _compare(row, ours, theirs, inputs, encodings)
+    elif any(isinstance(e, Exception) for e in encodings):
+        row.problem = "hfcompat raised on some inputs"
+    row.mb_per_s = _throughput(ours, inputs)
+    return row, ours
+
+
+def _as_args(item: Any) -> tuple:
+    """encode's positional arguments for a line or a pair."""
+    return item if isinstance(item, tuple) else (item,)
+
+
+def _attempt(fn: Callable[..., Any], *args: Any) -> Any:
+    """fn(*args), or the exception it raised (an exception is a result to compare)."""
+    try:
+        return fn(*args)
+    except Exception as error:  # noqa: BLE001 - compared with the oracle's behaviour
+        return error
+
+
+def _compare(row: DemoRow, ours: Any, theirs: Any, inputs: list[Any], encodings: list[Any]) -> None:
+    """Count the inputs on which ids, offsets and decoded text all agree."""
+    for item, mine in zip(inputs, encodings):
+        expected = _attempt(theirs.encode, *_as_args(item))
+        row.compared += 1
+        difference = _difference(ours, theirs, expected, mine)
+        if difference is None:
+            row.identical += 1
+        elif not row.first_mismatch:
+            row.first_mismatch = _clip(f"{difference} on {item!r}")
+
+
+def _difference(ours: Any, theirs: Any, expected: Any, actual: Any) -> str | None:
+    """What differs between two results (None when nothing does)."""
+    if isinstance(expected, Exception) or isinstance(actual, Exception):
+        if isinstance(expected, Exception) and isinstance(actual, Exception) and str(expected) in str(actual):
+            return None
+        return f"tokenizers: {_outcome(expected)}; hfcompat: {_outcome(actual)}"
+    if list(expected.ids) != list(actual.ids):
+        return f"ids {list(expected.ids)} != {list(actual.ids)}"
+    if [tuple(o) for o in expected.offsets] != [tuple(o) for o in actual.offsets]:
+        return f"offsets {list(expected.offsets)} != {list(actual.offsets)}"
+    ids = list(expected.ids)
+    want, got = _attempt(theirs.decode, ids), _attempt(ours.decode, ids)
+    if str(want) != str(got) or isinstance(got, Exception) != isinstance(want, Exception):
+        return f"decode {want!r} != {got!r}"
+    return None
+
+
+def _clip(text: str, limit: int = 400) -> str:
+    """text cut to about `limit` characters, keeping both ends."""
+    return text if len(text) <= limit else f"{text[: limit - 80]} ... {text[-60:]}"
+
+
+def _outcome(result: Any) -> str:
+    """Short text for an encoding or an exception."""
+    if isinstance(result, Exception):
+        return f"raises {type(result).__name__}: {result}"
+    return f"{len(result.ids)} tokens"
+
+
+def _throughput(tokenizer: Any, inputs: list[Any]) -> float:
+    """MB/s of UTF-8 input for one warm pass of `encode` over the inputs."""
+    size = sum(len(part.encode("utf-8")) for item in inputs for part in _as_args(item))
+    start = time.perf_counter()
+    for item in inputs:
+        _attempt(tokenizer.encode, *_as_args(item))
+    elapsed = time.perf_counter() - start
+    return size / 1e6 / elapsed if elapsed > 0 else float("inf")
+
+
+def _print_demo_table(rows: list[DemoRow], compared: bool) -> None:
+    """The aligned result table of the demo."""
+    header = ("tokenizer", "model", "lines", "tokens", "identical", "hfcompat MB/s")
+    table = [header]
+    for r in rows:
+        if r.problem:
+            failed = f"0/{r.compared} FAILED" if r.compared else "FAILED"
+            table.append((r.name, r.model, str(r.lines), "-", failed, "-"))
+            continue
+        identical = f"{r.identical}/{r.compared}" if compared else "n/a"
+        table.append((r.name, r.model, str(r.lines), str(r.tokens), identical, f"{r.mb_per_s:.2f}"))
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for i, row in enumerate(table):
+        cells = [c.ljust(w) if j < 2 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    for r in rows:
+        if r.problem:
+            print(f"{r.name}: {r.problem}")
+
+
+def _print_sample(gpt2: Any) -> None:
+    """Encode one sentence with GPT-2 and show its tokens."""
+    encoding = gpt2.encode(SAMPLE)
+    print(f"\nGPT-2 on {SAMPLE!r}:")
+    print("tokens:", json.dumps(list(encoding.tokens), ensure_ascii=False))
+    print("ids:   ", json.dumps(list(encoding.ids)))

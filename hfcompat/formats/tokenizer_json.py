@@ -1,0 +1,146 @@
+"""HuggingFace tokenizer.json: read it into a Tokenizer and write a Tokenizer back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import decoders, normalizers, pre_tokenizers, processors
+from ..added_vocabulary import AddedToken
+from ..errors import FormatError
+from ..models import model_from_dict
+from ..padding import PaddingParams
+from ..tokenizer import Tokenizer
+from ..truncation import TruncationParams
+from .atomic import atomic_write_text
+from .json_numbers import serde_json_f64
+
+VERSION = "1.0"
+_COMPONENTS: dict[str, Callable[[Any], Any]] = {
+    "normalizer": normalizers.from_dict,
+    "pre_tokenizer": pre_tokenizers.from_dict,
+    "post_processor": processors.from_dict,
+    "decoder": decoders.from_dict,
+}
+
+
+def read_tokenizer_json(path: str | Path) -> Tokenizer:
+    """Read a tokenizer.json file; any problem is a FormatError naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FormatError("no such file", path=str(path)) from None
+    except UnicodeDecodeError as error:
+        raise FormatError(f"not UTF-8 text ({error.reason} at byte {error.start})",
+                          path=str(path)) from None
+    try:
+        return tokenizer_from_json(text)
+    except FormatError as error:
+        raise error.at(path=str(path)) from None
+
+
+def tokenizer_from_json(text: str) -> Tokenizer:
+    """Build a Tokenizer from tokenizer.json text."""
+    if not text.strip():
+        raise FormatError("the file is empty; expected a tokenizer.json object")
+    try:
+        data = json.loads(text, parse_float=serde_json_f64, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"not valid JSON: {error.msg} at line {error.lineno} "
+                          f"column {error.colno}") from None
+    return tokenizer_from_dict(data)
+
+
+def _refuse_constant(name: str) -> float:
+    """NaN and Infinity are not JSON; HF's reader refuses them too."""
+    raise FormatError(f"{name} is not a valid JSON number")
+
+
+def tokenizer_from_dict(data: Any) -> Tokenizer:
+    """Build a Tokenizer from the parsed tokenizer.json object."""
+    if not isinstance(data, dict):
+        raise FormatError(f"expected a JSON object at the top level, got {type(data).__name__}")
+    if "version" in data and data["version"] != VERSION:
+        raise FormatError(f"unknown tokenizer version {data['version']!r} (expected {VERSION!r})",
+                          field="version")
+    if "model" not in data:
+        raise FormatError("missing the required `model`", field="model")
+    model = model_from_dict(data["model"])
+    parts = {name: _component(name, build, data.get(name)) for name, build in _COMPONENTS.items()}
+    truncation = _optional(TruncationParams.from_dict, data.get("truncation"), "truncation")
+    padding = _optional(PaddingParams.from_dict, data.get("padding"), "padding")
+    tokenizer = Tokenizer(model, truncation=truncation, padding=padding, **parts)
+    tokenizer.add_tokens(_added_tokens(data.get("added_tokens")))
+    return tokenizer
+
+
+def _component(name: str, build: Callable[[Any], Any], value: Any) -> Any:
+    """Build one pipeline component, or None when absent."""
+    if value is None:
+        return None
+    try:
+        return build(value)
+    except FormatError as error:
+        if error.field and error.field.split(".")[0] == name:
+            raise
+        raise error.at(field=name) from None
+
+
+def _optional(build: Callable[[Any], Any], value: Any, field: str) -> Any:
+    """Build an optional section (truncation, padding), or None."""
+    if value is None:
+        return None
+    try:
+        return build(value)
+    except FormatError as error:
+        if error.field and error.field.split(".")[0] == field:
+            raise
+        raise error.at(field=field) from None
+
+
+def _added_tokens(entries: Any) -> list[AddedToken]:
+    """The added tokens in file order (their ids are re-assigned on load, as HF does)."""
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise FormatError("expected a list", field="added_tokens")
+    tokens = []
+    for i, entry in enumerate(entries):
+        try:
+            tokens.append(AddedToken.from_dict(entry))
+        except FormatError as error:
+            raise FormatError(error.message, field=f"added_tokens[{i}]") from None
+    return tokens
+
+
+def tokenizer_to_dict(tokenizer: Tokenizer) -> dict[str, Any]:
+    """The tokenizer.json object of a Tokenizer, keys in HF's order."""
+    def dump(component: Any) -> Any:
+        return None if component is None else component.to_dict()
+
+    return {
+        "version": VERSION,
+        "truncation": dump(tokenizer.truncation),
+        "padding": dump(tokenizer.padding),
+        "added_tokens": tokenizer.added_vocabulary.to_list(),
+        "normalizer": dump(tokenizer.normalizer),
+        "pre_tokenizer": dump(tokenizer.pre_tokenizer),
+        "post_processor": dump(tokenizer.post_processor),
+        "decoder": dump(tokenizer.decoder),
+        "model": tokenizer.model.to_dict(),
+    }
+
+
+def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False) -> str:
+    """tokenizer.json text: compact like HF's to_str(), or indented like its save()."""
+    data = tokenizer_to_dict(tokenizer)
+    if pretty:
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_tokenizer_json(tokenizer: Tokenizer, path: str | Path, pretty: bool = True) -> None:
+    """Write tokenizer.json atomically: a failed write leaves no partial file."""
+    atomic_write_text(Path(path), tokenizer_to_json(tokenizer, pretty=pretty))

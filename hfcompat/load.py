@@ -1,0 +1,60 @@
+"""`hfcompat.load`: open any tokenizer file hfcompat reads, by what the path holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import FormatError
+from .tokenizer import Tokenizer
+
+
+def load(path: str | Path, **options: Any) -> Tokenizer:
+    """Load a tokenizer.json, a directory holding one, a BERT vocab.txt or a GPT-2 vocab.json.
+
+    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does).
+    """
+    path = Path(path)
+    if path.is_dir():
+        return _load_directory(path, options)
+    if not path.exists():
+        raise FormatError("no such file or directory", path=str(path))
+    name = path.name
+    if name.endswith(".txt") and name != "merges.txt":
+        from .formats.transformers import bert_tokenizer
+        return bert_tokenizer(path, lowercase=options.get("lowercase", True))
+    if name.endswith(".json"):
+        if name == "vocab.json" or _looks_like_vocab_json(path):
+            return _load_gpt2(path, path.with_name("merges.txt"))
+        from .formats.tokenizer_json import read_tokenizer_json
+        return read_tokenizer_json(path)
+    if name == "merges.txt":
+        return _load_gpt2(path.with_name("vocab.json"), path)
+    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, vocab.txt, or "
+                      "vocab.json with merges.txt beside it", path=str(path))
+
+
+def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:
+    """Load the tokenizer a directory holds, preferring tokenizer.json."""
+    for name in ("tokenizer.json", "vocab.txt", "vocab.json"):
+        candidate = directory / name
+        if candidate.exists():
+            return load(candidate, **options)
+    raise FormatError("no tokenizer.json, vocab.txt or vocab.json in this directory",
+                      path=str(directory))
+
+
+def _load_gpt2(vocab: Path, merges: Path) -> Tokenizer:
+    """GPT-2's pipeline from its two files."""
+    if not merges.exists():
+        raise FormatError("a vocab.json needs merges.txt beside it", path=str(merges))
+    from .formats.transformers import gpt2_tokenizer
+    return gpt2_tokenizer(vocab, merges)
+
+
+def _looks_like_vocab_json(path: Path) -> bool:
+    """True for a JSON object mapping tokens to ids (not a tokenizer.json)."""
+    with open(path, "rb") as file:
+        head = file.read(4096).decode("utf-8", errors="ignore")
+    return '"model"' not in head and '"version"' not in head and '"added_tokens"' not in head \
+        and path.with_name("merges.txt").exists()

@@ -1,0 +1,452 @@
+"""Byte-pair encoding, exactly as HuggingFace `tokenizers` runs it (`models/bpe`).
+
+A pre-token becomes one symbol per char (decorated with the continuing-subword prefix and the
+end-of-word suffix, with byte fallback or unk for chars outside the vocab), then adjacent symbols
+are merged by the merge table: always the pair of lowest rank, the leftmost one on ties.
+
+`_merge_with_heap` is the reference algorithm (HF's `Word::merge_all`): a min-priority queue
+(a heap) of (rank, position) over a linked list of symbols, O(n log n), with HF's dropout and
+stale-entry rules. Short words take `_merge_by_scan` instead, a rank-scan over plain lists that gives the same
+result whenever no stale heap entry can pass HF's validity check (see `_scan_is_exact`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+import struct
+from functools import partial
+from itertools import accumulate
+from typing import Any, Iterable, Mapping
+
+from ..errors import FormatError, TokenizationError
+from ..formats.vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
+from . import Token
+from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
+
+DEFAULT_CACHE_CAPACITY = 10_000
+# HF caches only pre-tokens shorter than this (HF counts bytes; the results are the same either way).
+CACHE_MAX_LENGTH = 256
+# Words with more symbols than this use the heap; the scan costs O(n) per merge.
+SCAN_MAX_SYMBOLS = 64
+NO_MERGE = 1 << 62
+POSITION_MASK = (1 << 32) - 1
+
+_make_token = partial(tuple.__new__, Token)
+
+
+class BPE:
+    """A BPE model: vocab token -> id, and merges (left, right) in rank order."""
+
+    def __init__(
+        self,
+        vocab: Mapping[str, int],
+        merges: Iterable[tuple[str, str]],
+        *,
+        cache_capacity: int = DEFAULT_CACHE_CAPACITY,
+        dropout: float | None = None,
+        unk_token: str | None = None,
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        fuse_unk: bool = False,
+        byte_fallback: bool = False,
+        ignore_merges: bool = False,
+    ):
+        if dropout is not None:
+            dropout = _as_f32(dropout)  # HF keeps an f32: 1e-50 becomes 0.0, i.e. no dropout
+            if not 0.0 <= dropout <= 1.0:
+                raise FormatError("Dropout should be between 0 and 1, inclusive", field="dropout")
+        self.dropout = dropout
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix
+        self.end_of_word_suffix = end_of_word_suffix
+        self.fuse_unk = fuse_unk
+        self.byte_fallback = byte_fallback
+        self.ignore_merges = ignore_merges
+        self._vocab = dict(vocab)
+        self._vocab_r = reverse_vocab(self._vocab)
+        self._byte_ids = [self._vocab.get(f"<0x{byte:02X}>") for byte in range(256)]
+        self._ranks: dict[tuple[int, int], int] = {}
+        self._new_ids: list[int] = []
+        self._merge_strings: list[tuple[str, str]] = []
+        self._build_merge_table(merges)
+        self._scan_is_exact = self._check_scan_is_exact()
+        self.cache_capacity = cache_capacity
+        self._cache: dict[str, list[Token]] = {}
+
+    # ----- construction ------------------------------------------------------------------
+
+    def _build_merge_table(self, merges: Iterable[tuple[str, str]]) -> None:
+        """Fill pair -> rank and rank -> new id; a repeated pair keeps its last rank."""
+        vocab = self._vocab
+        cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
+        for rank, (left, right) in enumerate(merges):
+            for token in (left, right):
+                if token not in vocab:
+                    raise _out_of_vocabulary(token, left, right, rank)
+            merged = _merged_token(left, right, cut, rank)
+            if merged not in vocab:
+                raise _out_of_vocabulary(merged, left, right, rank)
+            self._ranks[vocab[left], vocab[right]] = rank
+            self._new_ids.append(vocab[merged])
+            self._merge_strings.append((left, right))
+
+    def _check_scan_is_exact(self) -> bool:
+        """True when the rank-scan equals the heap: no stale heap entry can ever look valid.
+
+        HF accepts a popped (rank, pos) entry if the pair now at `pos` merges into the same id.
+        After the right neighbour of `pos` merged with a token `z`, that happens only if two tokens
+        share an id or the merge cut `z` to nothing (`z` is exactly the prefix's byte length).
+        """
+        if len(self._vocab_r) != len(self._vocab):
+            return False
+        cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
+        return cut == 0 or all(len(right.encode()) != cut for _, right in self._merge_strings)
+
+    # ----- tokenization ------------------------------------------------------------------
+
+    def tokenize(self, sequence: str) -> list[Token]:
+        """Split one pre-token into tokens; offsets are UTF-8 byte offsets within it."""
+        if not sequence:
+            return []
+        if self.dropout:
+            return self._tokenize_word(sequence, self.dropout)
+        if self.ignore_merges:
+            token_id = self._vocab.get(sequence)
+            if token_id is not None:
+                return [_make_token((token_id, sequence, (0, _utf8_len(sequence))))]
+        cached = self._cache.get(sequence)
+        if cached is not None:
+            return list(cached)
+        tokens = self._tokenize_word(sequence, None)
+        if len(self._cache) < self.cache_capacity and len(sequence) < CACHE_MAX_LENGTH:
+            self._cache[sequence] = tokens
+            return list(tokens)
+        return tokens
+
+    def _tokenize_word(self, word: str, dropout: float | None) -> list[Token]:
+        """Build the symbols of `word`, merge them and return the tokens."""
+        ids, lengths = self._symbols(word)
+        if len(ids) > 1:
+            if dropout is None and self._scan_is_exact and len(ids) <= SCAN_MAX_SYMBOLS:
+                self._merge_by_scan(ids, lengths)
+            else:
+                ids, lengths = self._merge_with_heap(ids, lengths, dropout)
+        ends = list(accumulate(lengths))
+        starts = [0, *ends[:-1]]
+        return list(map(_make_token, zip(ids, map(self._vocab_r.__getitem__, ids), zip(starts, ends))))
+
+    def _symbols(self, word: str) -> tuple[list[int], list[int]]:
+        """The initial symbols of `word`: token ids and their byte lengths."""
+        pieces = self._decorate(word)
+        ids = list(map(self._vocab.get, pieces))
+        if None in ids:
+            return self._symbols_with_unknowns(word, pieces)
+        return ids, _char_lengths(word)
+
+    def _decorate(self, word: str) -> list[str]:
+        """One piece per char: the prefix on all but the first, the suffix on the last."""
+        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        if not prefix and not suffix:
+            return list(word)
+        pieces = [word[0], *(prefix + char for char in word[1:])] if prefix else list(word)
+        if suffix:
+            pieces[-1] += suffix
+        return pieces
+
+    def _symbols_with_unknowns(self, word: str, pieces: list[str]) -> tuple[list[int], list[int]]:
+        """HF's per-char rules for pieces outside the vocab: byte fallback, unk (fused or not), drop."""
+        ids: list[int] = []
+        lengths: list[int] = []
+        unk: list[int] | None = None  # the pending [unk id, byte length], emitted before the next known piece
+        for piece, length in zip(pieces, _char_lengths(word)):
+            token_id = self._vocab.get(piece)
+            if token_id is not None:
+                if unk is not None:
+                    ids.append(unk[0])
+                    lengths.append(unk[1])
+                    unk = None
+                ids.append(token_id)
+                lengths.append(length)
+                continue
+            if self.byte_fallback:
+                byte_ids = [self._byte_ids[byte] for byte in piece.encode("utf-8", "surrogatepass")]
+                if None not in byte_ids:
+                    # HF gives each byte length 1 (decorations included) and leaves a pending unk pending.
+                    ids.extend(byte_ids)
+                    lengths.extend([1] * len(byte_ids))
+                    continue
+            if self.unk_token is not None:
+                if unk is not None and self.fuse_unk:
+                    unk[1] += length
+                    continue
+                if unk is not None:
+                    ids.append(unk[0])
+                    lengths.append(unk[1])
+                unk = [self._unk_id(), length]
+        if unk is not None:
+            ids.append(unk[0])
+            lengths.append(unk[1])
+        return ids, lengths
+
+    def _unk_id(self) -> int:
+        """The id of the unk token, or HF's error when the vocab lacks it."""
+        unk_id = self._vocab.get(self.unk_token)
+        if unk_id is None:
+            raise TokenizationError(f"Unk token `{self.unk_token}` not found in the vocabulary")
+        return unk_id
+
+    def _merge_by_scan(self, ids: list[int], lengths: list[int]) -> None:
+        """Merge in place: repeatedly the lowest-rank adjacent pair, the leftmost on ties."""
+        get_rank = self._ranks.get
+        new_ids = self._new_ids
+        ranks = [get_rank(pair, NO_MERGE) for pair in zip(ids, ids[1:])]
+        while ranks:
+            best = min(ranks)
+            if best == NO_MERGE:
+                return
+            i = ranks.index(best)
+            new_id = ids[i] = new_ids[best]
+            lengths[i] += lengths[i + 1]
+            del ids[i + 1], lengths[i + 1], ranks[i]
+            if i:
+                ranks[i - 1] = get_rank((ids[i - 1], new_id), NO_MERGE)
+            if i < len(ranks):
+                ranks[i] = get_rank((new_id, ids[i + 1]), NO_MERGE)
+
+    def _merge_with_heap(self, ids: list[int], lengths: list[int],
+                         dropout: float | None) -> tuple[list[int], list[int]]:
+        """HF's merge loop: a priority queue of (rank, left position) over a linked list of symbols.
+
+        A popped entry is stale (skipped) when its left symbol was merged away, has no right
+        neighbour, or the pair now there merges into a different id. With dropout, each popped
+        entry is set aside with probability `dropout`, and put back once a merge is accepted.
+
+        Entries are the ints `rank << 32 | position`, which order like the pairs. The queue is a
+        sorted list read from `head` (the seeds, then every pushed entry not below its last one)
+        plus a heap of the other pushed entries; a pop takes the smaller of the two heads. That is
+        the order of one heap, with far fewer sifts.
+        """
+        ranks, new_ids = self._ranks, self._new_ids
+        push, pop = heapq.heappush, heapq.heappop
+        count = len(ids)
+        next_of = [*range(1, count), -1]
+        prev_of = list(range(-1, count - 1))
+        queue = sorted(rank << 32 | pos for pos, pair in enumerate(zip(ids, ids[1:]))
+                       if (rank := ranks.get(pair)) is not None)
+        head = 0
+        heap: list[int] = []
+        set_aside: list[int] = []
+
+        def enqueue(rank: int | None, left: int) -> None:
+            """Queue the pair starting at `left` if it has a merge."""
+            if rank is not None:
+                entry = rank << 32 | left
+                if entry >= queue[-1]:
+                    queue.append(entry)
+                else:
+                    push(heap, entry)
+
+        while True:
+            if heap and (head == len(queue) or heap[0] < queue[head]):
+                entry = pop(heap)
+            elif head < len(queue):
+                entry = queue[head]
+                head += 1
+            else:
+                break
+            if dropout is not None:
+                if random.random() < dropout:
+                    set_aside.append(entry)
+                    continue
+                for kept in set_aside:
+                    push(heap, kept)
+                set_aside.clear()
+            pos = entry & POSITION_MASK
+            right = next_of[pos]
+            if right == -1 or not lengths[pos]:
+                continue
+            current = ranks.get((ids[pos], ids[right]))
+            new_id = new_ids[entry >> 32]
+            if current is None or new_ids[current] != new_id:
+                continue
+            ids[pos] = new_id
+            lengths[pos] += lengths[right]
+            lengths[right] = 0
+            after = next_of[pos] = next_of[right]
+            if after != -1:
+                prev_of[after] = pos
+                enqueue(ranks.get((new_id, ids[after])), pos)
+            before = prev_of[pos]
+            if before != -1:
+                enqueue(ranks.get((ids[before], new_id)), before)
+        kept_ids = [token_id for token_id, length in zip(ids, lengths) if length]
+        return kept_ids, [length for length in lengths if length]
+
+    # ----- cache -------------------------------------------------------------------------
+
+    def clear_cache(self) -> None:
+        """Forget every cached word."""
+        self._cache.clear()
+
+    def resize_cache(self, capacity: int) -> None:
+        """Set how many words the cache may hold (0 disables it), dropping what is cached."""
+        self.cache_capacity = capacity
+        self._cache.clear()
+
+    # ----- vocabulary --------------------------------------------------------------------
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of `token`, or None."""
+        return self._vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token of `token_id`, or None."""
+        return self._vocab_r.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """A copy of the vocab, token -> id."""
+        return dict(self._vocab)
+
+    def get_vocab_size(self) -> int:
+        """The number of vocab entries."""
+        return len(self._vocab)
+
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        """The merges in rank order, each pair once (at its last rank, as HF keeps it)."""
+        by_rank = sorted((rank, pair) for pair, rank in self._ranks.items())
+        return [self._merge_strings[rank] for rank, _ in by_rank]
+
+    # ----- serialization -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tokenizer.json "model" object, as HF writes it."""
+        return {
+            "type": "BPE",
+            "dropout": self.dropout,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "end_of_word_suffix": self.end_of_word_suffix,
+            "fuse_unk": self.fuse_unk,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges,
+            "vocab": ordered_vocab(self._vocab_r),
+            "merges": [[left, right] for left, right in self.merges],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "BPE":
+        """Build from the tokenizer.json "model" object (either merges form); fields as HF reads them."""
+        check_type(data, "BPE")
+        for name in ("vocab", "merges"):
+            if name not in data:
+                raise FormatError("Missing vocab/merges: the BPE model needs both", field=name)
+        return cls(
+            read_vocab_map(data["vocab"]),
+            _merges_field(data["merges"]),
+            dropout=_optional(data, "dropout", (int, float), "a number"),
+            unk_token=_optional(data, "unk_token", str, "a string"),
+            continuing_subword_prefix=_optional(data, "continuing_subword_prefix", str, "a string"),
+            end_of_word_suffix=_optional(data, "end_of_word_suffix", str, "a string"),
+            fuse_unk=bool(_optional(data, "fuse_unk", bool, "a boolean")),
+            byte_fallback=bool(_optional(data, "byte_fallback", bool, "a boolean")),
+            ignore_merges=bool(_optional(data, "ignore_merges", bool, "a boolean")),
+        )
+
+    @classmethod
+    def from_files(cls, vocab_json_path: str, merges_txt_path: str, **options: Any) -> "BPE":
+        """Build from a `vocab.json` and a `merges.txt`; `options` as the constructor's."""
+        vocab = read_vocab_json(vocab_json_path)
+        merges = read_merges_txt(merges_txt_path)
+        try:
+            return cls(vocab, merges, **options)
+        except FormatError as error:
+            raise error.at(path=str(merges_txt_path)) from None
+
+    def __repr__(self) -> str:
+        return (f"BPE(vocab={len(self._vocab)}, merges={len(self._ranks)}, dropout={self.dropout}, "
+                f"unk_token={self.unk_token!r}, continuing_subword_prefix={self.continuing_subword_prefix!r}, "
+                f"end_of_word_suffix={self.end_of_word_suffix!r}, fuse_unk={self.fuse_unk}, "
+                f"byte_fallback={self.byte_fallback}, ignore_merges={self.ignore_merges})")
+
+
+def _merged_token(left: str, right: str, cut: int, rank: int) -> str:
+    """`left + right` minus the first `cut` bytes of `right` (HF cuts the prefix's byte length blindly)."""
+    if not cut:
+        return left + right
+    right_bytes = right.encode()
+    tail = right_bytes[cut:]
+    if len(right_bytes) < cut:
+        raise FormatError(f"merge {left!r} {right!r}: `{right}` is shorter than the "
+                          "continuing_subword_prefix, which HF cannot load (it panics)", field=f"merges[{rank}]")
+    try:
+        return left + tail.decode()
+    except UnicodeDecodeError:
+        # The cut split a char: HF builds invalid UTF-8, which no vocab entry can equal.
+        raise _out_of_vocabulary(left + tail.decode("utf-8", "replace"), left, right, rank) from None
+
+
+def _out_of_vocabulary(token: str, left: str, right: str, rank: int) -> FormatError:
+    """HF's error for a merge whose part or result is not in the vocab."""
+    return FormatError(f"Token `{token}` out of vocabulary (merge {left!r} {right!r})", field=f"merges[{rank}]")
+
+
+def _utf8_len(text: str) -> int:
+    """The UTF-8 byte length of `text` (a lone surrogate counts 3, as its WTF-8 form)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def _char_lengths(word: str) -> list[int]:
+    """The UTF-8 byte length of each char of `word`."""
+    if word.isascii():
+        return [1] * len(word)
+    return [1 if char < "\x80" else 2 if char < "\u0800" else 3 if char < "\U00010000" else 4
+            for char in word]
+
+
+def _as_f32(value: float) -> float:
+    """`value` rounded to f32, as the shortest decimal that rounds back to it (how serde prints an f32)."""
+    try:
+        single = struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+    for digits in range(1, 10):
+        candidate = float(f"{single:.{digits}g}")
+        if struct.unpack("f", struct.pack("f", candidate))[0] == single:
+            return candidate
+    return single
+
+
+def _merges_field(value: Any) -> list[tuple[str, str]]:
+    """Check the "merges" field: all [a, b] pairs, or all legacy "a b" strings."""
+    if not isinstance(value, list):
+        raise FormatError(f"expected a list, got {type(value).__name__}", field="merges")
+    if all(isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(part, str) for part in item)
+           for item in value):
+        return [(left, right) for left, right in value]
+    if not all(isinstance(item, str) for item in value):
+        raise FormatError('expected every merge to be a pair ["a", "b"], or every merge a string "a b"',
+                          field="merges")
+    merges = []
+    for index, line in enumerate(value):
+        if is_merges_header(line):
+            continue
+        pair = split_merge(line)
+        if pair is None:
+            raise FormatError(f"Merges text file invalid at line {len(merges) + 1}: {line!r} is not "
+                              "two tokens separated by one space", field=f"merges[{index}]")
+        merges.append(pair)
+    return merges
+
+
+def _optional(data: dict, name: str, kinds: type | tuple[type, ...], expected: str) -> Any:
+    """An optional field: absent or null gives None; otherwise it must be of `kinds` (and finite)."""
+    value = data.get(name)
+    if value is None:
+        return None
+    wrong_bool = isinstance(value, bool) and kinds is not bool
+    if wrong_bool or not isinstance(value, kinds) or (isinstance(value, float) and not math.isfinite(value)):
+        raise FormatError(f"expected {expected} or null, got {value!r}", field=name)
+    return value

@@ -1,0 +1,89 @@
+"""WordLevel: a pre-token is one token, looked up whole, else the unknown token.
+
+Also home of the token -> id vocabulary helpers that WordPiece shares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._fields import U32_MAX, as_str, field_value
+from ..errors import FormatError, TokenizationError
+from . import Token
+
+
+def read_vocab_map(value: Any, field: str = "vocab") -> dict[str, int]:
+    """Validate a tokenizer.json `{token: id}` object (ids are u32 in HF)."""
+    if not isinstance(value, dict):
+        raise FormatError(f"expected an object of token -> id, got {type(value).__name__}", field=field)
+    for token, token_id in value.items():
+        if not isinstance(token_id, int) or isinstance(token_id, bool) or not 0 <= token_id <= U32_MAX:
+            message = f"id of {token!r} must be an integer in 0..{U32_MAX}, got {token_id!r}"
+            raise FormatError(message, field=field)
+    return dict(value)
+
+
+def reverse_vocab(vocab: dict[str, int]) -> dict[int, str]:
+    """Map ids back to tokens; when two tokens share an id the later one wins (HF leaves it unspecified)."""
+    return {token_id: token for token, token_id in vocab.items()}
+
+
+def ordered_vocab(vocab_r: dict[int, str]) -> dict[str, int]:
+    """The vocabulary as HF serializes it: by increasing id, holes skipped."""
+    return {vocab_r[token_id]: token_id for token_id in sorted(vocab_r)}
+
+
+def check_type(data: Any, expected: str) -> None:
+    """Reject a model object whose optional "type" tag names another model."""
+    if not isinstance(data, dict):
+        raise FormatError(f"expected an object, got {type(data).__name__}")
+    kind = data.get("type", expected)
+    if kind != expected:
+        raise FormatError(f"invalid value: string {kind!r}, expected {expected}", field="type")
+
+
+class WordLevel:
+    """Look the whole pre-token up in `vocab`; unknown pre-tokens become `unk_token`."""
+
+    def __init__(self, vocab: dict[str, int] | None = None, unk_token: str = "<unk>"):
+        self.vocab: dict[str, int] = dict(vocab or {})
+        self.vocab_r: dict[int, str] = reverse_vocab(self.vocab)
+        self.unk_token = unk_token
+
+    def tokenize(self, sequence: str) -> list[Token]:
+        """One token spanning the whole pre-token (byte offsets)."""
+        end = len(sequence) if sequence.isascii() else len(sequence.encode("utf-8"))
+        token_id = self.vocab.get(sequence)
+        if token_id is not None:
+            return [Token(token_id, sequence, (0, end))]
+        unk_id = self.vocab.get(self.unk_token)
+        if unk_id is None:
+            raise TokenizationError("WordLevel error: Missing [UNK] token from the vocabulary")
+        return [Token(unk_id, self.unk_token, (0, end))]
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of `token`, or None."""
+        return self.vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token of `token_id`, or None."""
+        return self.vocab_r.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """A copy of the token -> id map."""
+        return dict(self.vocab)
+
+    def get_vocab_size(self) -> int:
+        """Number of distinct tokens."""
+        return len(self.vocab)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tokenizer.json "model" object, keys in HF's order."""
+        return {"type": "WordLevel", "vocab": ordered_vocab(self.vocab_r), "unk_token": self.unk_token}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> WordLevel:
+        """Build from the tokenizer.json "model" object; `vocab` and `unk_token` are required."""
+        check_type(data, "WordLevel")
+        vocab = read_vocab_map(field_value(data, "vocab"))
+        return cls(vocab, as_str(field_value(data, "unk_token"), "unk_token"))

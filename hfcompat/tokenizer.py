@@ -1,0 +1,307 @@
+"""The Tokenizer: normalizer -> pre-tokenizer -> model -> post-processor, and a decoder."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable, Sequence, Union
+
+from .added_vocabulary import AddedToken, AddedVocabulary
+from .encoding import Encoding
+from .errors import FormatError
+from .normalized import NormalizedString, PreTokenizedString, char_spans
+from .padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
+from .processors import post_process
+from .truncation import TruncationParams, check_stride
+
+TextInput = Union[str, Sequence[str]]
+# Words encoded once and reused: bounded like HF's model caches, and only for short words.
+WORD_CACHE_CAPACITY = 10_000
+WORD_CACHE_MAX_CHARS = 256
+
+EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
+
+
+class Tokenizer:
+    """A full tokenization pipeline, behaving like `tokenizers.Tokenizer`."""
+
+    def __init__(self, model: Any, *, normalizer: Any = None, pre_tokenizer: Any = None,
+                 post_processor: Any = None, decoder: Any = None,
+                 truncation: TruncationParams | None = None,
+                 padding: PaddingParams | None = None):
+        self._word_cache: dict[str, tuple[list[int], list[str], list[tuple[int, int]]]] = {}
+        self.model = model
+        self._normalizer = normalizer
+        self.pre_tokenizer = pre_tokenizer
+        self.post_processor = post_processor
+        self.decoder = decoder
+        self.truncation = truncation
+        self.padding = padding
+        self.added_vocabulary = AddedVocabulary()
+
+    # ----- construction and files -------------------------------------------------------
+
+    @classmethod
+    def from_str(cls, json_text: str) -> "Tokenizer":
+        """Build a tokenizer from tokenizer.json text."""
+        from .formats.tokenizer_json import tokenizer_from_json
+        return tokenizer_from_json(json_text)
+
+    @classmethod
+    def from_file(cls, path: str) -> "Tokenizer":
+        """Read a tokenizer.json file."""
+        from .formats.tokenizer_json import read_tokenizer_json
+        return read_tokenizer_json(path)
+
+    def to_str(self, pretty: bool = False) -> str:
+        """This tokenizer as tokenizer.json text."""
+        from .formats.tokenizer_json import tokenizer_to_json
+        return tokenizer_to_json(self, pretty=pretty)
+
+    def save(self, path: str, pretty: bool = True) -> None:
+        """Write the tokenizer; the format follows the suffix (.json)."""
+        from .formats.tokenizer_json import write_tokenizer_json
+        if not str(path).endswith(".json"):
+            raise FormatError("only .json is supported as a save format for now", path=str(path))
+        write_tokenizer_json(self, path, pretty=pretty)
+
+    # ----- components -------------------------------------------------------------------
+
+    @property
+    def model(self) -> Any:
+        """The model (setting it empties the word cache)."""
+        return self._model
+
+    @model.setter
+    def model(self, model: Any) -> None:
+        self._model = model
+        self._word_cache.clear()
+
+    @property
+    def normalizer(self) -> Any:
+        """The normalizer (setting it refreshes the normalized forms of added tokens)."""
+        return self._normalizer
+
+    @normalizer.setter
+    def normalizer(self, normalizer: Any) -> None:
+        self._normalizer = normalizer
+        self.added_vocabulary.refresh_normalized(self._normalize_text)
+
+    def _normalize_text(self, text: str) -> str:
+        """Normalize a plain string with this tokenizer's normalizer."""
+        if self._normalizer is None:
+            return text
+        ns = NormalizedString(text)
+        self._normalizer.normalize(ns)
+        return ns.normalized
+
+    # ----- vocabulary -------------------------------------------------------------------
+
+    def add_tokens(self, tokens: Iterable[str | AddedToken]) -> int:
+        """Add plain added tokens; returns how many were new."""
+        return self._add(tokens, special=False)
+
+    def add_special_tokens(self, tokens: Iterable[str | AddedToken]) -> int:
+        """Add special tokens (skipped by decode(skip_special_tokens=True))."""
+        return self._add(tokens, special=True)
+
+    def _add(self, tokens: Iterable[str | AddedToken], special: bool) -> int:
+        """Add tokens, building AddedToken with HF's defaults from plain strings."""
+        prepared = []
+        for token in tokens:
+            if isinstance(token, str):
+                token = AddedToken(token, normalized=not special, special=special)
+            elif special and not token.special:
+                token = dataclasses.replace(token, special=True)
+            prepared.append(token)
+        return self.added_vocabulary.add_tokens(prepared, self.model, self._normalize_text)
+
+    def token_to_id(self, token: str) -> int | None:
+        """Id of a token, added tokens first."""
+        found = self.added_vocabulary.token_to_id.get(token)
+        return found if found is not None else self.model.token_to_id(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """Token of an id, added tokens first."""
+        found = self.added_vocabulary.id_to_token(token_id)
+        return found if found is not None else self.model.id_to_token(token_id)
+
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
+        """The vocabulary, token -> id."""
+        vocab = dict(self.model.get_vocab())
+        if with_added_tokens:
+            vocab.update(self.added_vocabulary.token_to_id)
+        return vocab
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        """Number of distinct tokens."""
+        size = self.model.get_vocab_size()
+        if with_added_tokens:
+            added = self.added_vocabulary.token_to_id
+            size += sum(1 for t in added if self.model.token_to_id(t) is None)
+        return size
+
+    def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
+        """Added tokens by id."""
+        return dict(self.added_vocabulary.id_to_added)
+
+    @property
+    def encode_special_tokens(self) -> bool:
+        """When true, special tokens in the input are tokenized as plain text."""
+        return self.added_vocabulary.encode_special_tokens
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value: bool) -> None:
+        self.added_vocabulary.encode_special_tokens = value
+
+    # ----- truncation and padding -------------------------------------------------------
+
+    def enable_truncation(self, max_length: int, stride: int = 0,
+                          strategy: str = "longest_first", direction: str = "right") -> None:
+        """Truncate every encoding to `max_length` (HF's Python arguments)."""
+        params = TruncationParams(max_length, stride, strategy, direction)
+        check_stride(params, self.num_special_tokens_to_add(False))
+        self.truncation = params
+
+    def no_truncation(self) -> None:
+        """Stop truncating."""
+        self.truncation = None
+
+    def enable_padding(self, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0,
+                       pad_token: str = "[PAD]", length: int | None = None,
+                       pad_to_multiple_of: int | None = None) -> None:
+        """Pad batches (to `length`, or to the longest of the batch)."""
+        strategy = BATCH_LONGEST if length is None else Fixed(length)
+        self.padding = PaddingParams(strategy, direction, pad_to_multiple_of, pad_id,
+                                     pad_type_id, pad_token)
+
+    def no_padding(self) -> None:
+        """Stop padding."""
+        self.padding = None
+
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
+        """How many tokens the post-processor adds."""
+        return self.post_processor.added_tokens(is_pair) if self.post_processor else 0
+
+    # ----- encoding ---------------------------------------------------------------------
+
+    def encode(self, sequence: TextInput, pair: TextInput | None = None,
+               is_pretokenized: bool = False, add_special_tokens: bool = True) -> Encoding:
+        """Encode one sequence, or a pair, into an Encoding with original char offsets."""
+        encoding = self._encode_sequence(sequence, 0, is_pretokenized)
+        pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
+        return self.post_process(encoding, pair_encoding, add_special_tokens)
+
+    def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
+                     add_special_tokens: bool = True) -> list[Encoding]:
+        """Encode many inputs (each a sequence or a (sequence, pair) tuple), then pad them."""
+        encodings = []
+        for item in inputs:
+            if isinstance(item, (tuple, list)) and not is_pretokenized:
+                first, second = item
+                encoding = self._encode_sequence(first, 0, False)
+                pair = self._encode_sequence(second, 1, False)
+                encodings.append(self._post_process_unpadded(encoding, pair, add_special_tokens))
+            elif is_pretokenized and isinstance(item, tuple):
+                first, second = item
+                encoding = self._encode_sequence(first, 0, True)
+                pair = self._encode_sequence(second, 1, True)
+                encodings.append(self._post_process_unpadded(encoding, pair, add_special_tokens))
+            else:
+                encoding = self._encode_sequence(item, 0, is_pretokenized)
+                encodings.append(self._post_process_unpadded(encoding, None, add_special_tokens))
+        if self.padding is not None:
+            pad_encodings(encodings, self.padding)
+        return encodings
+
+    def _encode_sequence(self, sequence: TextInput, type_id: int,
+                         is_pretokenized: bool) -> Encoding:
+        """Encode one sequence without post-processing."""
+        if not is_pretokenized:
+            if not isinstance(sequence, str):
+                raise TypeError("TextInputSequence must be str")
+            return self._encode_text(sequence, type_id, None)
+        words = [self._encode_text(word, type_id, i) for i, word in enumerate(sequence)]
+        return Encoding.merge(words, growing_offsets=False)
+
+    def _encode_text(self, text: str, type_id: int, word_index: int | None) -> Encoding:
+        """Run added tokens, normalizer, pre-tokenizer and model over one text."""
+        normalize = self._normalizer.normalize if self._normalizer is not None else None
+        pretokenized = self.added_vocabulary.extract_and_normalize(normalize, text)
+        if self.pre_tokenizer is not None:
+            self.pre_tokenizer.pre_tokenize(pretokenized)
+        return self._into_encoding(pretokenized, type_id, word_index)
+
+    def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int,
+                       word_index: int | None) -> Encoding:
+        """Collect the tokens of all splits (running the model where needed) into an Encoding."""
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        words: list[int | None] = []
+        encode_word = self._encode_word
+        for index, split in enumerate(pretokenized.splits):
+            ns = split.normalized
+            if split.tokens is None:
+                word_ids, word_tokens, spans = encode_word(ns.normalized)
+            else:
+                word_ids = [token[0] for token in split.tokens]
+                word_tokens = [token[1] for token in split.tokens]
+                spans = char_spans(ns.normalized, [token[2] for token in split.tokens])
+            if not word_ids:
+                continue
+            ids += word_ids
+            tokens += word_tokens
+            offsets += ns.spans_to_original(spans)
+            words += [index if word_index is None else word_index] * len(word_ids)
+        n = len(ids)
+        return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
+
+    def _encode_word(self, text: str) -> tuple[list[int], list[str], list[tuple[int, int]]]:
+        """The model's tokens of one split: ids, strings and char spans within the split."""
+        cached = self._word_cache.get(text)
+        if cached is not None:
+            return cached
+        model_tokens = self._model.tokenize(text)
+        result = ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
+                  char_spans(text, [t[2] for t in model_tokens]))
+        if (len(text) < WORD_CACHE_MAX_CHARS and len(self._word_cache) < WORD_CACHE_CAPACITY
+                and not getattr(self._model, "dropout", None)):
+            self._word_cache[text] = result
+        return result
+
+    def post_process(self, encoding: Encoding, pair: Encoding | None = None,
+                     add_special_tokens: bool = True) -> Encoding:
+        """Truncate, add the special tokens and pad, as HF does after the model."""
+        return post_process(encoding, pair, add_special_tokens, processor=self.post_processor,
+                            truncation=self.truncation, padding=self.padding)
+
+    def _post_process_unpadded(self, encoding: Encoding, pair: Encoding | None,
+                               add_special_tokens: bool) -> Encoding:
+        """Truncation then the post-processor; a batch is padded as a whole afterwards."""
+        return post_process(encoding, pair, add_special_tokens, processor=self.post_processor,
+                            truncation=self.truncation)
+
+    # ----- decoding ---------------------------------------------------------------------
+
+    def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
+        """Turn ids back into text; unknown ids are skipped, as HF does."""
+        added = self.added_vocabulary
+        model_token = self.model.id_to_token
+        tokens = []
+        for token_id in ids:
+            token = added.id_to_token(token_id)
+            if token is None:
+                token = model_token(token_id)
+            if token is None:
+                continue
+            if skip_special_tokens and added.is_special(token):
+                continue
+            tokens.append(token)
+        if self.decoder is not None:
+            return self.decoder.decode(tokens)
+        return " ".join(tokens)
+
+    def decode_batch(self, sequences: Iterable[Sequence[int]],
+                     skip_special_tokens: bool = True) -> list[str]:
+        """Decode several id lists."""
+        return [self.decode(ids, skip_special_tokens) for ids in sequences]
