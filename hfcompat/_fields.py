@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .errors import FormatError
 
@@ -53,3 +53,17 @@ def as_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
         expected = " or ".join(f"`{c}`" for c in choices)
         raise FormatError(f"unknown variant {value!r}, expected {expected}", field=name)
     return value
+
+
+def component_list(data: dict, name: str, build: Callable[[Any], Any]) -> list[Any]:
+    """The components listed under `name` (a Sequence's members), each built by `build`."""
+    items = field_value(data, name)
+    if not isinstance(items, list):
+        raise FormatError(f"expected a list, got {items!r}", field=name)
+    components = []
+    for i, item in enumerate(items):
+        try:
+            components.append(build(item))
+        except FormatError as error:
+            raise error.at(field=f"{name}[{i}]") from None
+    return components

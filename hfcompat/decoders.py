@@ -18,7 +18,8 @@ from typing import Any, Callable, ClassVar, Iterator
 
 import regex
 
-from ._fields import USIZE_MAX, as_bool, as_choice, as_str, as_uint, field_value, require_object
+from ._fields import (USIZE_MAX, as_bool, as_choice, as_str, as_uint,
+                      component_list, field_value, require_object)
 from .bytelevel import CHAR_TO_BYTE
 from .errors import FormatError, TokenizationError
 from .normalizers import Replace as ReplaceNormalizer
@@ -454,16 +455,7 @@ class Sequence(Decoder):
     @classmethod
     def from_dict(cls, data: dict) -> "Sequence":
         """Read the tokenizer.json form (decoders is mandatory)."""
-        items = field_value(data, "decoders")
-        if not isinstance(items, list):
-            raise FormatError(f"expected a list of decoders, got {items!r}", field="decoders")
-        decoders = []
-        for i, item in enumerate(items):
-            try:
-                decoders.append(from_dict(item))
-            except FormatError as exc:
-                raise exc.at(field=f"decoders[{i}]") from None
-        return cls(decoders)
+        return cls(component_list(data, "decoders", from_dict))
 
 
 DECODER_TYPES: dict[str, type] = {

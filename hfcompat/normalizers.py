@@ -21,7 +21,7 @@ from typing import Any, Callable, ClassVar
 
 import regex
 
-from ._fields import as_bool, as_str, field_value, require_object
+from ._fields import as_bool, as_str, component_list, field_value, require_object
 from .bytelevel import BYTE_TO_CHAR, bytes_to_chars
 from .charsmap import CharsMap, precompiled_normalize
 from .errors import FormatError
@@ -465,17 +465,7 @@ class Sequence(Normalizer):
     @classmethod
     def from_dict(cls, data: dict) -> "Sequence":
         """Read the tokenizer.json form (normalizers is mandatory)."""
-        items = field_value(data, "normalizers")
-        if not isinstance(items, list):
-            raise FormatError(f"expected a list of normalizers, got {items!r}",
-                              field="normalizers")
-        normalizers = []
-        for i, item in enumerate(items):
-            try:
-                normalizers.append(from_dict(item))
-            except FormatError as exc:
-                raise exc.at(field=f"normalizers[{i}]") from None
-        return cls(normalizers)
+        return cls(component_list(data, "normalizers", from_dict))
 
 
 class Precompiled(Normalizer):

@@ -21,7 +21,8 @@ from typing import Any, Callable, ClassVar
 
 import regex
 
-from ._fields import as_bool, as_choice, as_str, as_uint, field_value, require_object, USIZE_MAX
+from ._fields import (USIZE_MAX, as_bool, as_choice, as_str, as_uint,
+                      component_list, field_value, require_object)
 from .bytelevel import BYTE_TO_CHAR
 from .errors import FormatError
 from .normalized import BEHAVIORS, NormalizedString, PreTokenizedString, Span, unit_spans
@@ -652,16 +653,7 @@ class Sequence(PreTokenizer):
     @classmethod
     def from_dict(cls, data: dict) -> "Sequence":
         """Read the JSON form (pretokenizers is mandatory)."""
-        items = field_value(data, "pretokenizers")
-        if not isinstance(items, list):
-            raise FormatError(f"expected a list, got {items!r}", field="pretokenizers")
-        pretokenizers = []
-        for i, item in enumerate(items):
-            try:
-                pretokenizers.append(from_dict(item))
-            except FormatError as error:
-                raise error.at(field=f"pretokenizers[{i}]") from None
-        return cls(pretokenizers)
+        return cls(component_list(data, "pretokenizers", from_dict))
 
 
 # ----- reading tokenizer.json --------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Union
 
-from ._fields import as_bool, as_str, as_uint, field_value, require_object
+from ._fields import as_bool, as_str, as_uint, component_list, field_value, require_object
 from .bytelevel import BYTE_TO_CHAR
 from .encoding import Encoding
 from .errors import FormatError, TokenizationError
@@ -544,16 +544,7 @@ class Sequence(PostProcessor):
         """Read the tokenizer.json form (`type` must be "Sequence")."""
         data = require_object(data, "a post-processor")
         _expect_type(data, "Sequence")
-        items = field_value(data, "processors")
-        if not isinstance(items, list):
-            raise FormatError(f"expected a list, got {items!r}", field="processors")
-        processors = []
-        for i, item in enumerate(items):
-            try:
-                processors.append(from_dict(item))
-            except FormatError as error:
-                raise error.at(field=f"processors[{i}]") from None
-        return cls(processors)
+        return cls(component_list(data, "processors", from_dict))
 
 
 # HF reads post-processors untagged: the first variant, in this order, whose fields fit wins.

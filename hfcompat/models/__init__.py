@@ -19,6 +19,29 @@ class Token(NamedTuple):
     offsets: tuple[int, int]
 
 
+class VocabLookup:
+    """Token <-> id lookups for the models that keep a vocab dict (`vocab`) and its reverse."""
+
+    vocab: dict[str, int]
+    vocab_r: dict[int, str]
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of `token`, or None."""
+        return self.vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token of `token_id`, or None."""
+        return self.vocab_r.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """A copy of the token -> id map."""
+        return dict(self.vocab)
+
+    def get_vocab_size(self) -> int:
+        """Number of vocab entries."""
+        return len(self.vocab)
+
+
 def model_from_dict(data: Any) -> Any:
     """Build a model from its tokenizer.json form; untagged legacy forms are tried in HF's order."""
     from .bpe import BPE

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import FormatError, TokenizationError
 from ..formats.vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
-from . import Token
+from . import Token, VocabLookup
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
 DEFAULT_CACHE_CAPACITY = 10_000
@@ -36,7 +36,7 @@ POSITION_MASK = (1 << 32) - 1
 _make_token = partial(tuple.__new__, Token)
 
 
-class BPE:
+class BPE(VocabLookup):
     """A BPE model: vocab token -> id, and merges (left, right) in rank order."""
 
     def __init__(
@@ -64,9 +64,9 @@ class BPE:
         self.fuse_unk = fuse_unk
         self.byte_fallback = byte_fallback
         self.ignore_merges = ignore_merges
-        self._vocab = dict(vocab)
-        self._vocab_r = reverse_vocab(self._vocab)
-        self._byte_ids = [self._vocab.get(f"<0x{byte:02X}>") for byte in range(256)]
+        self.vocab = dict(vocab)
+        self.vocab_r = reverse_vocab(self.vocab)
+        self._byte_ids = [self.vocab.get(f"<0x{byte:02X}>") for byte in range(256)]
         self._ranks: dict[tuple[int, int], int] = {}
         self._new_ids: list[int] = []
         self._merge_strings: list[tuple[str, str]] = []
@@ -79,7 +79,7 @@ class BPE:
 
     def _build_merge_table(self, merges: Iterable[tuple[str, str]]) -> None:
         """Fill pair -> rank and rank -> new id; a repeated pair keeps its last rank."""
-        vocab = self._vocab
+        vocab = self.vocab
         cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
         for rank, (left, right) in enumerate(merges):
             for token in (left, right):
@@ -99,7 +99,7 @@ class BPE:
         After the right neighbour of `pos` merged with a token `z`, that happens only if two tokens
         share an id or the merge cut `z` to nothing (`z` is exactly the prefix's byte length).
         """
-        if len(self._vocab_r) != len(self._vocab):
+        if len(self.vocab_r) != len(self.vocab):
             return False
         cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
         return cut == 0 or all(len(right.encode()) != cut for _, right in self._merge_strings)
@@ -113,7 +113,7 @@ class BPE:
         if self.dropout:
             return self._tokenize_word(sequence, self.dropout)
         if self.ignore_merges:
-            token_id = self._vocab.get(sequence)
+            token_id = self.vocab.get(sequence)
             if token_id is not None:
                 return [_make_token((token_id, sequence, (0, _utf8_len(sequence))))]
         cached = self._cache.get(sequence)
@@ -135,12 +135,12 @@ class BPE:
                 ids, lengths = self._merge_with_heap(ids, lengths, dropout)
         ends = list(accumulate(lengths))
         starts = [0, *ends[:-1]]
-        return list(map(_make_token, zip(ids, map(self._vocab_r.__getitem__, ids), zip(starts, ends))))
+        return list(map(_make_token, zip(ids, map(self.vocab_r.__getitem__, ids), zip(starts, ends))))
 
     def _symbols(self, word: str) -> tuple[list[int], list[int]]:
         """The initial symbols of `word`: token ids and their byte lengths."""
         pieces = self._decorate(word)
-        ids = list(map(self._vocab.get, pieces))
+        ids = list(map(self.vocab.get, pieces))
         if None in ids:
             return self._symbols_with_unknowns(word, pieces)
         return ids, _char_lengths(word)
@@ -161,7 +161,7 @@ class BPE:
         lengths: list[int] = []
         unk: list[int] | None = None  # the pending [unk id, byte length], emitted before the next known piece
         for piece, length in zip(pieces, _char_lengths(word)):
-            token_id = self._vocab.get(piece)
+            token_id = self.vocab.get(piece)
             if token_id is not None:
                 if unk is not None:
                     ids.append(unk[0])
@@ -192,7 +192,7 @@ class BPE:
 
     def _unk_id(self) -> int:
         """The id of the unk token, or HF's error when the vocab lacks it."""
-        unk_id = self._vocab.get(self.unk_token)
+        unk_id = self.vocab.get(self.unk_token)
         if unk_id is None:
             raise TokenizationError(f"Unk token `{self.unk_token}` not found in the vocabulary")
         return unk_id
@@ -295,24 +295,6 @@ class BPE:
         self.cache_capacity = capacity
         self._cache.clear()
 
-    # ----- vocabulary --------------------------------------------------------------------
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of `token`, or None."""
-        return self._vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The token of `token_id`, or None."""
-        return self._vocab_r.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        """A copy of the vocab, token -> id."""
-        return dict(self._vocab)
-
-    def get_vocab_size(self) -> int:
-        """The number of vocab entries."""
-        return len(self._vocab)
-
     @property
     def merges(self) -> list[tuple[str, str]]:
         """The merges in rank order, each pair once (at its last rank, as HF keeps it)."""
@@ -332,7 +314,7 @@ class BPE:
             "fuse_unk": self.fuse_unk,
             "byte_fallback": self.byte_fallback,
             "ignore_merges": self.ignore_merges,
-            "vocab": ordered_vocab(self._vocab_r),
+            "vocab": ordered_vocab(self.vocab_r),
             "merges": [[left, right] for left, right in self.merges],
         }
 
@@ -366,7 +348,7 @@ class BPE:
             raise error.at(path=str(merges_txt_path)) from None
 
     def __repr__(self) -> str:
-        return (f"BPE(vocab={len(self._vocab)}, merges={len(self._ranks)}, dropout={self.dropout}, "
+        return (f"BPE(vocab={len(self.vocab)}, merges={len(self._ranks)}, dropout={self.dropout}, "
                 f"unk_token={self.unk_token!r}, continuing_subword_prefix={self.continuing_subword_prefix!r}, "
                 f"end_of_word_suffix={self.end_of_word_suffix!r}, fuse_unk={self.fuse_unk}, "
                 f"byte_fallback={self.byte_fallback}, ignore_merges={self.ignore_merges})")

@@ -9,7 +9,7 @@ from typing import Any
 
 from .._fields import U32_MAX, as_str, field_value
 from ..errors import FormatError, TokenizationError
-from . import Token
+from . import Token, VocabLookup
 
 
 def read_vocab_map(value: Any, field: str = "vocab") -> dict[str, int]:
@@ -42,7 +42,7 @@ def check_type(data: Any, expected: str) -> None:
         raise FormatError(f"invalid value: string {kind!r}, expected {expected}", field="type")
 
 
-class WordLevel:
+class WordLevel(VocabLookup):
     """Look the whole pre-token up in `vocab`; unknown pre-tokens become `unk_token`."""
 
     def __init__(self, vocab: dict[str, int] | None = None, unk_token: str = "<unk>"):
@@ -60,22 +60,6 @@ class WordLevel:
         if unk_id is None:
             raise TokenizationError("WordLevel error: Missing [UNK] token from the vocabulary")
         return [Token(unk_id, self.unk_token, (0, end))]
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of `token`, or None."""
-        return self.vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The token of `token_id`, or None."""
-        return self.vocab_r.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        """A copy of the token -> id map."""
-        return dict(self.vocab)
-
-    def get_vocab_size(self) -> int:
-        """Number of distinct tokens."""
-        return len(self.vocab)
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json "model" object, keys in HF's order."""

@@ -7,13 +7,13 @@ from typing import Any
 
 from .._fields import USIZE_MAX, as_str, as_uint, field_value
 from ..errors import TokenizationError
-from . import Token
+from . import Token, VocabLookup
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
 MISSING_UNK = "WordPiece error: Missing [UNK] token from the vocabulary"
 
 
-class WordPiece:
+class WordPiece(VocabLookup):
     """Split each word greedily into the longest pieces of `vocab`.
 
     Pieces after the first carry `continuing_subword_prefix`. A word longer than
@@ -96,22 +96,6 @@ class WordPiece:
         if unk_id is None:
             raise TokenizationError(MISSING_UNK)
         return Token(unk_id, self.unk_token, (0, len(word.encode("utf-8"))))
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of `token`, or None."""
-        return self.vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The token of `token_id`, or None."""
-        return self.vocab_r.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        """A copy of the token -> id map."""
-        return dict(self.vocab)
-
-    def get_vocab_size(self) -> int:
-        """Number of distinct tokens."""
-        return len(self.vocab)
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json "model" object, keys in HF's order."""
