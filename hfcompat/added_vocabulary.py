@@ -139,7 +139,7 @@ class AddedVocabulary:
             if normalize is not None:
                 normalize(split.normalized)
             if self._normalized_matcher is None:
-                splits.append(split)
+                splits.append(Split(_whole(split.normalized)))
             else:
                 splits.extend(self._split(split.normalized, self._normalized_matcher))
         pretokenized.splits = [s for s in splits if s.normalized.normalized]
@@ -148,9 +148,12 @@ class AddedVocabulary:
     def _split(self, ns: NormalizedString, matcher: "_Matcher") -> list[Split]:
         """Cut `ns` around the added tokens found in it."""
         text = ns.normalized
+        matches = matcher.find(text)
+        if not matches:
+            return [Split(_whole(ns))]
         pieces: list[Split] = []
         start_offset = 0
-        for start, stop, token_id in matcher.find(text):
+        for start, stop, token_id in matches:
             token = self.id_to_added[token_id]
             if self.encode_special_tokens and token.content in self.special_tokens:
                 continue
@@ -175,6 +178,11 @@ class AddedVocabulary:
     def to_list(self) -> list[dict[str, Any]]:
         """tokenizer.json's `added_tokens`."""
         return [token.to_dict(token_id) for token_id, token in self.sorted_entries()]
+
+
+def _whole(ns: NormalizedString) -> NormalizedString:
+    """`ns` cut to what its normalized text covers, as HF's split does even without a match."""
+    return ns if ns.is_identity() else ns.slice(0, len(ns.normalized))
 
 
 def _stands_alone(text: str, start: int, stop: int) -> bool:

@@ -238,11 +238,12 @@ class Tokenizer:
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
-        encode_word = self._encode_word
+        cached = self._word_cache.get
         for index, split in enumerate(pretokenized.splits):
             ns = split.normalized
             if split.tokens is None:
-                word_ids, word_tokens, spans = encode_word(ns.normalized)
+                word = cached(ns.normalized) or self._encode_word(ns.normalized)
+                word_ids, word_tokens, spans = word
             else:
                 word_ids = [token[0] for token in split.tokens]
                 word_tokens = [token[1] for token in split.tokens]
@@ -251,7 +252,11 @@ class Tokenizer:
                 continue
             ids += word_ids
             tokens += word_tokens
-            offsets += ns.spans_to_original(spans)
+            if ns.is_identity():
+                shift = ns.original_shift
+                offsets += [(shift + s, shift + e) for s, e in spans] if shift else spans
+            else:
+                offsets += ns.spans_to_original(spans)
             words += [index if word_index is None else word_index] * len(word_ids)
         n = len(ids)
         return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
