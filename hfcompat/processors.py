@@ -43,13 +43,22 @@ class PostProcessor:
     def process(self, encoding: Encoding, pair: Encoding | None = None,
                 add_special_tokens: bool = True) -> Encoding:
         """Post-process a sequence (and its pair) into a new encoding; inputs stay unchanged."""
-        encodings = [encoding.copy()] if pair is None else [encoding.copy(), pair.copy()]
+        copies = encoding.copy(), None if pair is None else pair.copy()
+        return self.process_owned(*copies, add_special_tokens)
+
+    def process_owned(self, encoding: Encoding, pair: Encoding | None,
+                      add_special_tokens: bool) -> Encoding:
+        """`process` for encodings the caller gives up (they may be changed and returned)."""
+        encodings = [encoding] if pair is None else [encoding, pair]
         for index, current in enumerate(encodings):
             current.set_sequence_id(index)
             for overflow in current.overflowing:
                 overflow.set_sequence_id(index)
             current.type_ids = [index] * len(current.ids)
-        return Encoding.merge(self.process_encodings(encodings, add_special_tokens), False)
+        processed = self.process_encodings(encodings, add_special_tokens)
+        if len(processed) == 1 and not processed[0].overflowing:
+            return processed[0]  # what merging one encoding into an empty one gives
+        return Encoding.merge(processed, False)
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
@@ -599,7 +608,7 @@ def post_process(encoding: Encoding, pair: Encoding | None = None,
     if params is not None:
         encoding, pair = truncate_encodings(encoding, pair, params)
     if processor is not None:
-        result = processor.process(encoding, pair, add_special_tokens)
+        result = processor.process_owned(encoding, pair, add_special_tokens)
     else:
         result = default_process(encoding, pair, add_special_tokens)
     if padding is not None:
