@@ -14,6 +14,7 @@ identity (char i of `normalized` stands for char i of `original`), which every l
 from __future__ import annotations
 
 import unicodedata
+from itertools import accumulate
 from typing import Any, Callable, Iterable, Iterator, Union
 
 import regex
@@ -583,11 +584,11 @@ def char_spans(text: str, byte_spans: list[Span]) -> list[Span]:
     return spans
 
 
+# 1 for a byte that starts a UTF-8 char, 0 for a continuation byte.
+_STARTS_CHAR = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
+
+
 def _byte_to_char_index(text: str) -> list[int]:
     """For each UTF-8 byte of `text`, the index of the char it belongs to."""
-    index: list[int] = []
-    for i, char in enumerate(text):
-        code = ord(char)
-        width = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
-        index.extend([i] * width)
-    return index
+    starts = text.encode("utf-8", "surrogatepass").translate(_STARTS_CHAR)
+    return list(accumulate(starts, initial=-1))[1:]
