@@ -67,3 +67,16 @@ def component_list(data: dict, name: str, build: Callable[[Any], Any]) -> list[A
         except FormatError as error:
             raise error.at(field=f"{name}[{i}]") from None
     return components
+
+
+def as_char(value: Any, name: str) -> str:
+    """A JSON string holding exactly one character (a Rust `char`)."""
+    if not isinstance(value, str) or len(value) != 1:
+        raise FormatError(f"expected a one-character string, got {value!r}", field=name)
+    return value
+
+
+def optional_field(data: dict, name: str, read: Callable[[Any, str], Any]) -> Any:
+    """A field serde reads as an Option: absent and null both give None."""
+    value = data.get(name)
+    return None if value is None else read(value, name)

@@ -18,15 +18,15 @@ from typing import Any, Callable, ClassVar, Iterator
 
 import regex
 
-from ._fields import (USIZE_MAX, as_bool, as_choice, as_str, as_uint,
-                      component_list, field_value, require_object)
+from ._fields import (USIZE_MAX, as_bool, as_char, as_choice, as_str, as_uint,
+                      component_list, field_value, optional_field, require_object)
 from .bytelevel import CHAR_TO_BYTE
 from .errors import FormatError, TokenizationError
 from .normalizers import Replace as ReplaceNormalizer
 from .oniguruma import find_spans
+from .pre_tokenizers import Metaspace as MetaspacePreTokenizer
 
 REPLACEMENT_CHAR = "\ufffd"
-PREPEND_SCHEMES = ("always", "first", "never")
 
 # The replacements of HF's WordPiece decoder `cleanup`, applied one after the other.
 _CLEANUP_RULES: tuple[tuple[str, str], ...] = (
@@ -66,24 +66,6 @@ def clean_up_tokenization(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- field reading
-
-
-def _is_char(value: Any) -> bool:
-    """A string of exactly one character (a Rust `char`)."""
-    return isinstance(value, str) and len(value) == 1
-
-
-def _as_char(value: Any, name: str) -> str:
-    """A JSON string holding exactly one character."""
-    if not _is_char(value):
-        raise FormatError(f"expected a one-character string, got {value!r}", field=name)
-    return value
-
-
-def _optional(data: dict, name: str, read: Callable[[Any, str], Any]) -> Any:
-    """A field serde reads as an Option: absent and null both give None."""
-    value = data.get(name)
-    return None if value is None else read(value, name)
 
 
 # --------------------------------------------------------------------------- decoders
@@ -184,22 +166,12 @@ class WordPiece(Decoder):
                    cleanup=as_bool(field_value(data, "cleanup"), "cleanup"))
 
 
-@dataclass
-class Metaspace(Decoder):
-    """Metaspace: the replacement char becomes a space; the first token loses all of them."""
+class Metaspace(MetaspacePreTokenizer, Decoder):
+    """Metaspace: the replacement char becomes a space; the first token loses all of them.
 
-    replacement: str = "\u2581"
-    prepend_scheme: str = "always"
-    split: bool = True
-    TYPE: ClassVar[str] = "Metaspace"
-
-    def __post_init__(self) -> None:
-        """Check the values HF would refuse."""
-        if not _is_char(self.replacement):
-            raise FormatError(f"expected one character, got {self.replacement!r}", field="replacement")
-        if self.prepend_scheme not in PREPEND_SCHEMES:
-            raise FormatError(f"expected one of {PREPEND_SCHEMES}, got {self.prepend_scheme!r}",
-                              field="prepend_scheme")
+    HF uses one object as pre-tokenizer and decoder, so this is the pre-tokenizer with
+    `decode_chain`: fields, checks and JSON form come from `pre_tokenizers.Metaspace`.
+    """
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """Replace the replacement char by a space, deleting it in the first token unless `never`."""
@@ -208,24 +180,6 @@ class Metaspace(Decoder):
         if out and self.prepend_scheme != "never":
             out[0] = tokens[0].replace(replacement, "")
         return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """The tokenizer.json form."""
-        return {"type": self.TYPE, "replacement": self.replacement,
-                "prepend_scheme": self.prepend_scheme, "split": self.split}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "Metaspace":
-        """Read the tokenizer.json form, including the legacy `add_prefix_space`."""
-        replacement = _as_char(field_value(data, "replacement"), "replacement")
-        scheme = as_choice(field_value(data, "prepend_scheme", "always"), "prepend_scheme",
-                           PREPEND_SCHEMES)
-        split = _optional(data, "split", as_bool)
-        _optional(data, "str_rep", as_str)  # an old copy of `replacement`, checked and dropped
-        if _optional(data, "add_prefix_space", as_bool) is False and scheme != "never":
-            raise FormatError("add_prefix_space does not match declared prepend_scheme",
-                              field="add_prefix_space")
-        return cls(replacement=replacement, prepend_scheme=scheme, split=split is not False)
 
 
 @dataclass
@@ -333,8 +287,7 @@ class Strip(Decoder):
 
     def __post_init__(self) -> None:
         """Check the values HF would refuse."""
-        if not _is_char(self.content):
-            raise FormatError(f"expected one character, got {self.content!r}", field="content")
+        as_char(self.content, "content")
         as_uint(self.start, "start", USIZE_MAX)
         as_uint(self.stop, "stop", USIZE_MAX)
 
@@ -369,7 +322,7 @@ class Strip(Decoder):
     @classmethod
     def from_dict(cls, data: dict) -> "Strip":
         """Read the tokenizer.json form (all fields are mandatory)."""
-        return cls(content=_as_char(field_value(data, "content"), "content"),
+        return cls(content=as_char(field_value(data, "content"), "content"),
                    start=as_uint(field_value(data, "start"), "start", USIZE_MAX),
                    stop=as_uint(field_value(data, "stop"), "stop", USIZE_MAX))
 

@@ -21,8 +21,8 @@ from typing import Any, Callable, ClassVar
 
 import regex
 
-from ._fields import (USIZE_MAX, as_bool, as_choice, as_str, as_uint,
-                      component_list, field_value, require_object)
+from ._fields import (USIZE_MAX, as_bool, as_char, as_choice, as_str, as_uint,
+                      component_list, field_value, optional_field, require_object)
 from .bytelevel import BYTE_TO_CHAR
 from .errors import FormatError
 from .normalized import BEHAVIORS, NormalizedString, PreTokenizedString, Span, unit_spans
@@ -225,7 +225,7 @@ class CharDelimiterSplit(PreTokenizer):
     @classmethod
     def from_dict(cls, data: dict) -> "CharDelimiterSplit":
         """Read the JSON form (delimiter is mandatory and one char)."""
-        return cls(_as_char(field_value(data, "delimiter"), "delimiter"))
+        return cls(as_char(field_value(data, "delimiter"), "delimiter"))
 
 
 # ----- patterns ----------------------------------------------------------------------------
@@ -290,11 +290,9 @@ class Metaspace(PreTokenizer):
     TYPE: ClassVar[str] = "Metaspace"
 
     def __post_init__(self) -> None:
-        if len(self.replacement) != 1:
-            raise ValueError(f"the replacement must be one char, got {self.replacement!r}")
-        if self.prepend_scheme not in PREPEND_SCHEMES:
-            raise ValueError(f"unknown prepend_scheme {self.prepend_scheme!r} "
-                             f"(expected one of {PREPEND_SCHEMES})")
+        """Check the values HF would refuse."""
+        as_char(self.replacement, "replacement")
+        as_choice(self.prepend_scheme, "prepend_scheme", PREPEND_SCHEMES)
         self._pattern = _literal_pattern(self.replacement)
 
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
@@ -348,15 +346,16 @@ class Metaspace(PreTokenizer):
 
     @classmethod
     def from_dict(cls, data: dict) -> "Metaspace":
-        """Read the JSON form; the legacy add_prefix_space=false needs prepend_scheme "never"."""
-        replacement = _as_char(field_value(data, "replacement"), "replacement")
-        scheme = as_choice(data.get("prepend_scheme", "always"), "prepend_scheme", PREPEND_SCHEMES)
-        legacy = data.get("add_prefix_space")
-        if legacy is not None and not as_bool(legacy, "add_prefix_space") and scheme != "never":
+        """Read the JSON form, including the legacy `add_prefix_space` and `str_rep`."""
+        replacement = as_char(field_value(data, "replacement"), "replacement")
+        scheme = as_choice(field_value(data, "prepend_scheme", "always"), "prepend_scheme",
+                           PREPEND_SCHEMES)
+        split = optional_field(data, "split", as_bool)
+        optional_field(data, "str_rep", as_str)  # an old copy of `replacement`, checked and dropped
+        if optional_field(data, "add_prefix_space", as_bool) is False and scheme != "never":
             raise FormatError("add_prefix_space does not match declared prepend_scheme",
                               field="add_prefix_space")
-        split = data.get("split")
-        return cls(replacement, scheme, True if split is None else as_bool(split, "split"))
+        return cls(replacement, scheme, split is not False)
 
 
 def _prefixed_piece(original: str, piece: str, shift: int) -> NormalizedString:
@@ -663,14 +662,6 @@ def _behavior(value: Any) -> str:
     if isinstance(value, dict) and len(value) == 1 and next(iter(value.values())) is None:
         value = next(iter(value))
     return BEHAVIOR_FROM_JSON[as_choice(value, "behavior", tuple(BEHAVIOR_FROM_JSON))]
-
-
-def _as_char(value: Any, name: str) -> str:
-    """A JSON string of exactly one char."""
-    text = as_str(value, name)
-    if len(text) != 1:
-        raise FormatError(f"expected a single char, got {text!r}", field=name)
-    return text
 
 
 _SIMPLE: dict[str, Callable[[], PreTokenizer]] = {

@@ -68,16 +68,16 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
     if "model" not in data:
         raise FormatError("missing the required `model`", field="model")
     model = model_from_dict(data["model"])
-    parts = {name: _component(name, build, data.get(name)) for name, build in _COMPONENTS.items()}
-    truncation = _optional(TruncationParams.from_dict, data.get("truncation"), "truncation")
-    padding = _optional(PaddingParams.from_dict, data.get("padding"), "padding")
+    parts = {name: _section(name, build, data.get(name)) for name, build in _COMPONENTS.items()}
+    truncation = _section("truncation", TruncationParams.from_dict, data.get("truncation"))
+    padding = _section("padding", PaddingParams.from_dict, data.get("padding"))
     tokenizer = Tokenizer(model, truncation=truncation, padding=padding, **parts)
     tokenizer.add_tokens(_added_tokens(data.get("added_tokens")))
     return tokenizer
 
 
-def _component(name: str, build: Callable[[Any], Any], value: Any) -> Any:
-    """Build one pipeline component, or None when absent."""
+def _section(name: str, build: Callable[[Any], Any], value: Any) -> Any:
+    """Build one top-level section (a pipeline component, truncation, padding), or None."""
     if value is None:
         return None
     try:
@@ -86,18 +86,6 @@ def _component(name: str, build: Callable[[Any], Any], value: Any) -> Any:
         if error.field and error.field.split(".")[0] == name:
             raise
         raise error.at(field=name) from None
-
-
-def _optional(build: Callable[[Any], Any], value: Any, field: str) -> Any:
-    """Build an optional section (truncation, padding), or None."""
-    if value is None:
-        return None
-    try:
-        return build(value)
-    except FormatError as error:
-        if error.field and error.field.split(".")[0] == field:
-            raise
-        raise error.at(field=field) from None
 
 
 def _added_tokens(entries: Any) -> list[AddedToken]:
