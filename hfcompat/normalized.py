@@ -230,7 +230,7 @@ class NormalizedString:
         if text.isascii():
             self.map_chars(text.lower())
             return
-        lowered = text.lower()
+        lowered = _lower(text)
         if len(lowered) == len(text) and "Σ" not in text:
             self.map_chars(lowered)
             return
@@ -349,14 +349,31 @@ def is_whitespace(char: str) -> bool:
     return char in _WHITESPACE
 
 
+# Lowercase letters of Unicode 16-17 that Rust's std knows and Python 3.11's Unicode 14 does
+# not: (first, last, lowercase of first), read off tokenizers' Lowercase over every code point.
+_NEWER_LOWERCASE_RANGES = (
+    (0x1C89, 0x1C89, 0x1C8A), (0xA7CB, 0xA7CB, 0x0264), (0xA7CC, 0xA7CC, 0xA7CD),
+    (0xA7CE, 0xA7CE, 0xA7CF), (0xA7D2, 0xA7D2, 0xA7D3), (0xA7D4, 0xA7D4, 0xA7D5),
+    (0xA7DA, 0xA7DA, 0xA7DB), (0xA7DC, 0xA7DC, 0x019B), (0x10D50, 0x10D65, 0x10D70),
+    (0x16EA0, 0x16EB8, 0x16EBB),
+)
+# Applied after str.lower(); a no-op on a Python that already knows these letters.
+_NEWER_LOWERCASE = {code: first_lower + code - first
+                    for first, last, first_lower in _NEWER_LOWERCASE_RANGES
+                    for code in range(first, last + 1)}
 _LOWER_CACHE: dict[str, str] = {}
+
+
+def _lower(text: str) -> str:
+    """str.lower() plus the letters Python's Unicode tables do not know yet."""
+    return text.lower().translate(_NEWER_LOWERCASE)
 
 
 def _lower_char(char: str) -> str:
     """Lowercase one char without context, as Rust does."""
     lowered = _LOWER_CACHE.get(char)
     if lowered is None:
-        lowered = _LOWER_CACHE[char] = char.lower()
+        lowered = _LOWER_CACHE[char] = _lower(char)
     return lowered
 
 
