@@ -324,6 +324,10 @@ class Metaspace(PreTokenizer):
         With one-char matches, merged_with_next cuts right before every replacement char.
         """
         original, shift, mark = ns.original, ns.original_shift, self.replacement
+        if " " not in ns.normalized and mark not in ns.normalized:  # one word (after a split)
+            if self._prepends(ns.normalized, shift):
+                return [_prefixed_piece(original, mark + ns.normalized, shift)]
+            return [ns]
         replaced = ns.normalized.replace(" ", mark)
         prefixed = self._prepends(replaced, shift)
         pieces = []
