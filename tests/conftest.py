@@ -63,6 +63,15 @@ def shared_dir() -> Path:
     return SHARED
 
 
+def shared_file(relative: str) -> Path:
+    """A file of ../shared (e.g. "refs/gpt2/vocab.json"), or skip the calling test when absent."""
+    path = SHARED / relative
+    if not path.exists():
+        pytest.skip(f"../shared/{relative} is absent: conformance data lives beside the repo "
+                    "(CI always has it)")
+    return path
+
+
 def read_lines(path: Path) -> list[str]:
     """Lines of a UTF-8 file split on "\\n" only, so "\\r" and other breaks stay in their line."""
     lines = path.read_bytes().decode("utf-8").split("\n")

@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import shared_file
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,21 +19,12 @@ from hfcompat.errors import FormatError, TokenizationError
 from hfcompat.models import model_from_dict
 from hfcompat.models.bpe import BPE
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 GPT2_SPLIT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
 CLIP_SPLIT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+""", regex.IGNORECASE)
 DEFAULTS = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False}
 EXTRA_TEXT = ["héllo wörld", "日本語のテキスト", "emoji 🤗🎉 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "tabs\tand\nnewlines  ",
               "a\u0301e\u0300 combining", "ـــ Arabic عربى", "ﬁ ligature ǅ", "\x00\x7f control"]
-
-
-def shared_path(relative: str) -> Path:
-    """A file of ../shared, or skip when the shared data is absent."""
-    path = SHARED / relative
-    if not path.exists():
-        pytest.skip(f"{path} is absent: conformance data lives beside the repo")
-    return path
 
 
 def model_dict(vocab: dict[str, int], merges: list, **options) -> dict:
@@ -76,13 +68,13 @@ def assert_same(model: BPE, reference: Tokenizer, word: str, *, encode: bool = T
 @lru_cache(maxsize=None)
 def gpt2_files() -> tuple[Path, Path]:
     """GPT-2's vocab.json and merges.txt."""
-    return shared_path("refs/gpt2/vocab.json"), shared_path("refs/gpt2/merges.txt")
+    return shared_file("refs/gpt2/vocab.json"), shared_file("refs/gpt2/merges.txt")
 
 
 @lru_cache(maxsize=None)
 def botchan_words(pattern: regex.Pattern, lower: bool = False) -> tuple[str, ...]:
     """The distinct pre-tokens of botchan.txt and a few multilingual lines, byte-level mapped."""
-    text = shared_path("corpora/botchan.txt").read_text(encoding="utf-8") + "\n".join(EXTRA_TEXT)
+    text = shared_file("corpora/botchan.txt").read_text(encoding="utf-8") + "\n".join(EXTRA_TEXT)
     if lower:
         text = text.lower()
     return tuple(dict.fromkeys(bytes_to_chars(m.encode()) for m in pattern.findall(text)))
@@ -111,7 +103,7 @@ def test_gpt2_botchan_words():
 
 def test_gpt2_long_words_use_the_heap_and_agree():
     model, reference = gpt2_pair()
-    text = shared_path("corpora/botchan.txt").read_text(encoding="utf-8")
+    text = shared_file("corpora/botchan.txt").read_text(encoding="utf-8")
     for start, length in [(1000, 65), (5000, 200), (20000, 1500), (90000, 5000)]:
         assert_same(model, reference, bytes_to_chars(text[start:start + length].encode()))
 
@@ -122,7 +114,7 @@ def test_gpt2_to_dict_matches_the_oracle_serialization():
 
 
 def test_clip_end_of_word_suffix():
-    vocab_path, merges_path = shared_path("refs/clip/vocab.json"), shared_path("refs/clip/merges.txt")
+    vocab_path, merges_path = shared_file("refs/clip/vocab.json"), shared_file("refs/clip/merges.txt")
     options = {"unk_token": "<|endoftext|>", "end_of_word_suffix": "</w>", "continuing_subword_prefix": ""}
     model = BPE.from_files(vocab_path, merges_path, **options)
     reference = Tokenizer(models.BPE.from_file(str(vocab_path), str(merges_path), **options))
@@ -131,7 +123,7 @@ def test_clip_end_of_word_suffix():
 
 
 def test_clip_tokenizer_json_model():
-    data = json.loads(shared_path("refs/clip/tokenizer.json").read_text(encoding="utf-8"))["model"]
+    data = json.loads(shared_file("refs/clip/tokenizer.json").read_text(encoding="utf-8"))["model"]
     model, reference = BPE.from_dict(data), oracle(data)
     for word in botchan_words(CLIP_SPLIT, lower=True)[::5]:
         assert_same(model, reference, word)
@@ -141,14 +133,14 @@ def test_clip_tokenizer_json_model():
 @lru_cache(maxsize=None)
 def phi3_pair() -> tuple[BPE, Tokenizer]:
     """Phi-3-mini's model section (Llama-2 vocab, byte_fallback, fuse_unk) in both libraries."""
-    data = json.loads(shared_path("refs/phi-3-mini/tokenizer.json").read_text(encoding="utf-8"))["model"]
+    data = json.loads(shared_file("refs/phi-3-mini/tokenizer.json").read_text(encoding="utf-8"))["model"]
     return BPE.from_dict(data), oracle(data)
 
 
 def phi3_words() -> list[str]:
     """Metaspace-style pre-tokens from English, Japanese and odd Unicode text."""
-    english = shared_path("corpora/botchan.txt").read_text(encoding="utf-8").split()[:20000]
-    japanese = shared_path("corpora/wagahaiwa_nekodearu.txt").read_text(encoding="utf-8")[:20000]
+    english = shared_file("corpora/botchan.txt").read_text(encoding="utf-8").split()[:20000]
+    japanese = shared_file("corpora/wagahaiwa_nekodearu.txt").read_text(encoding="utf-8")[:20000]
     words = ["▁" + word for word in english] + [japanese[i:i + 12] for i in range(0, len(japanese), 12)]
     words += ["▁" + word for text in EXTRA_TEXT for word in text.split()]
     words += ["\U000e0001\U000f0000x", "𝔘𝔫", "a\ud7ffb", "ᚠᛇᚻ", "\u0378\u0379"]

@@ -12,10 +12,10 @@ import base64
 import json
 import struct
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import shared_file
 import regex
 import sentencepiece as spm
 from hypothesis import given
@@ -27,7 +27,6 @@ from hfcompat.charsmap import CharsMap, precompiled_normalize
 from hfcompat.errors import FormatError
 from hfcompat.normalized import NormalizedString
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 # Charsmaps read from ../shared; the built-in sentencepiece rule sets need no file.
 SHARED_CHARSMAPS = ("t5", "albert", "xlnet")
 BUILTIN_CHARSMAPS = ("nfkc", "nfkc_cf", "nmt_nfkc_cf")
@@ -78,14 +77,6 @@ TEXTS = st.lists(
 
 
 # --------------------------------------------------------------------------- charsmaps
-
-
-def shared_file(relative: str) -> Path:
-    """A file of ../shared, or skip when it is absent."""
-    path = SHARED / relative
-    if not path.is_file():
-        pytest.skip(f"../shared/{relative} is absent (conformance data lives beside the repo)")
-    return path
 
 
 def pb2() -> Any:
@@ -167,12 +158,7 @@ def ours(name: str, text: str) -> tuple[str, list[tuple[int, int]]]:
 
 def char_spans(ns: NormalizedString) -> tuple[str, list[tuple[int, int]]]:
     """The normalized text of `ns` and the original char span of each of its chars."""
-    shift = ns.original_shift
-    spans = []
-    for i in range(len(ns.normalized)):
-        start, end = ns.normalized_to_original(i, i + 1)
-        spans.append((start + shift, end + shift))
-    return ns.normalized, spans
+    return ns.normalized, ns.spans_to_original([(i, i + 1) for i in range(len(ns.normalized))])
 
 
 def mismatches(name: str, texts: list[str]) -> list[tuple[str, Any, Any]]:

@@ -104,12 +104,7 @@ def our_result(spec: dict, text: str) -> tuple[str, list[tuple[int, int]]]:
     """hfcompat's normalized text and the original span of each normalized char."""
     ns = NormalizedString(text)
     our_normalizer(dumps(spec)).normalize(ns)
-    shift = ns.original_shift
-    spans = []
-    for i in range(len(ns.normalized)):
-        start, end = ns.normalized_to_original(i, i + 1)
-        spans.append((start + shift, end + shift))
-    return ns.normalized, spans
+    return ns.normalized, ns.spans_to_original([(i, i + 1) for i in range(len(ns.normalized))])
 
 
 def assert_same(spec: dict, text: str) -> None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import shared_file
 from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import Encoding as HfEncoding
@@ -33,8 +33,6 @@ from hfcompat.truncation import TruncationParams, check_stride
 # The oracle panics on purpose in some tests; its backtraces would only add noise.
 os.environ["RUST_BACKTRACE"] = "0"
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-REFS = SHARED / "refs"
 
 TEXTS = [
     "Hello, how are  you?",
@@ -86,10 +84,7 @@ def _bytes_base() -> dict:
 @lru_cache(maxsize=None)
 def _ref_text(name: str) -> str:
     """The text of a reference tokenizer.json of ../shared (skips when absent)."""
-    path = REFS / name / "tokenizer.json"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent: reference tokenizers live in ../shared beside the repo")
-    return path.read_text(encoding="utf-8")
+    return shared_file(f"refs/{name}/tokenizer.json").read_text(encoding="utf-8")
 
 
 def _ref_json(name: str) -> dict:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import models
@@ -21,16 +22,7 @@ from hfcompat.formats.vocab_files import (
     write_vocab_txt,
 )
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 EMPTY_VOCAB = '{"a": 0}'
-
-
-def shared_path(relative: str) -> Path:
-    """A file of ../shared, or skip when the shared data is absent."""
-    path = SHARED / relative
-    if not path.exists():
-        pytest.skip(f"{path} is absent: conformance data lives beside the repo")
-    return path
 
 
 def write_bytes(path: Path, data: str | bytes) -> Path:
@@ -49,7 +41,7 @@ def hf_bpe_files(vocab: Path, merges: Path):
 
 @pytest.mark.parametrize("name", ["gpt2", "clip", "roberta-base"])
 def test_real_vocab_json_and_merges_txt(name):
-    vocab, merges = shared_path(f"refs/{name}/vocab.json"), shared_path(f"refs/{name}/merges.txt")
+    vocab, merges = shared_file(f"refs/{name}/vocab.json"), shared_file(f"refs/{name}/merges.txt")
     hf_vocab, hf_merges = hf_bpe_files(vocab, merges)
     assert read_vocab_json(vocab) == hf_vocab
     assert read_merges_txt(merges) == hf_merges
@@ -58,7 +50,7 @@ def test_real_vocab_json_and_merges_txt(name):
 @pytest.mark.parametrize("name", ["bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased",
                                   "bert-base-chinese"])
 def test_real_vocab_txt(name):
-    path = shared_path(f"refs/{name}/vocab.txt")
+    path = shared_file(f"refs/{name}/vocab.txt")
     assert read_vocab_txt(path) == models.WordPiece.read_file(str(path))
 
 
