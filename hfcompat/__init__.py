@@ -1,6 +1,7 @@
 """hfcompat: tokenizers in pure Python, token-for-token identical to the official libraries."""
 
 from .added_vocabulary import AddedToken
+from .convert import convert
 from .encoding import Encoding
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .load import load
@@ -14,6 +15,7 @@ __all__ = [
     "TokenizationError",
     "Tokenizer",
     "UnsupportedConversion",
+    "convert",
     "load",
 ]
 __version__ = "0.1.0"

@@ -7,7 +7,6 @@ from typing import Any, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
-from .errors import FormatError
 from .normalized import NormalizedString, PreTokenizedString, char_spans
 from .padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .processors import post_process
@@ -58,11 +57,9 @@ class Tokenizer:
         return tokenizer_to_json(self, pretty=pretty)
 
     def save(self, path: str, pretty: bool = True) -> None:
-        """Write the tokenizer; the format follows the suffix (.json)."""
-        from .formats.tokenizer_json import write_tokenizer_json
-        if not str(path).endswith(".json"):
-            raise FormatError("only .json is supported as a save format for now", path=str(path))
-        write_tokenizer_json(self, path, pretty=pretty)
+        """Write the tokenizer in the format its suffix names (see `formats.save`)."""
+        from .formats import save
+        save(self, path, pretty=pretty)
 
     # ----- components -------------------------------------------------------------------
 
