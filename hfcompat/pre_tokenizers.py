@@ -301,7 +301,7 @@ class Metaspace(PreTokenizer):
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """One segment: "first" prepends only to a segment that starts the original text."""
-        if self.split and ns.is_identity():
+        if self.split and ns.is_identity() and len(ns.normalized) == len(ns.original):
             return self._split_identity(ns)
         if " " in ns.normalized:
             ns.replace(" ", self.replacement)

@@ -291,7 +291,7 @@ def our_char_offsets(name: str, normalize: str, text: str) -> tuple[list, list]:
     return splits, [span for split in pts.splits for span in pts.token_spans(split)]
 
 
-ALIGNMENT_TEXTS = ["ﬁ ½ é x", "Straße İ ΣΑΣ ǅ", "Hello, how are  you?", "  ﬃ  ①② x", "日本 ｶﾀｶﾅ ＡＢ",
+ALIGNMENT_TEXTS = ["ﬁ ½ é x", "Straße İ ΣΑΣ ǅ", "Hello, how are  you?", "  ﬃ  ①② x", "日本 ｶﾀｶﾅ ＡＢ", "a ", "ab  ",
                    "e\u0301\u0301 a", "", " ", "x"]
 
 
