@@ -31,9 +31,7 @@ class Dictionary:
     def from_words(cls, words: Iterable[str | tuple[str, int]], default_freq: int = 1) -> "Dictionary":
         """A dictionary from words or (word, frequency) pairs, in order."""
         dictionary = cls()
-        for entry in words:
-            word, freq = (entry, default_freq) if isinstance(entry, str) else entry
-            dictionary._insert(word, freq)
+        dictionary._insert_all((entry, default_freq) if isinstance(entry, str) else entry for entry in words)
         return dictionary
 
     @classmethod
@@ -42,10 +40,8 @@ class Dictionary:
         path = Path(path)
         dictionary = cls()
         with open(path, encoding="utf-8-sig") as handle:
-            for lineno, line in enumerate(handle, 1):
-                entry = _parse_line(line, default_freq, path, lineno)
-                if entry is not None:
-                    dictionary._insert(*entry)
+            entries = (_parse_line(line, default_freq, path, lineno) for lineno, line in enumerate(handle, 1))
+            dictionary._insert_all(entry for entry in entries if entry is not None)
         return dictionary
 
     @classmethod
@@ -53,13 +49,20 @@ class Dictionary:
         """The dictionary shipped inside an installed `jieba` package (read, jieba is not run)."""
         return cls.load(jieba_file("dict.txt"))
 
-    def _insert(self, word: str, freq: int) -> None:
-        """Set a word's frequency, count it in the total and register its prefixes."""
-        self.freq[word] = freq
-        self.total += freq
-        for end in range(1, len(word)):
-            self.freq.setdefault(word[:end], 0)
-        self.max_length = max(self.max_length, len(word))
+    def _insert_all(self, entries: Iterable[tuple[str, int]]) -> None:
+        """Set each word's frequency, count it in the total and register its prefixes."""
+        table = self.freq
+        register_prefix = table.setdefault
+        total, longest = self.total, self.max_length
+        for word, freq in entries:
+            table[word] = freq
+            total += freq
+            size = len(word)
+            for end in range(1, size):
+                register_prefix(word[:end], 0)
+            if size > longest:
+                longest = size
+        self.total, self.max_length = total, longest
         self._log_probs = None
 
     def add_word(self, word: str, freq: int | None = None) -> None:
@@ -71,7 +74,7 @@ class Dictionary:
             raise ValueError("cannot add an empty word")
         if freq is None:
             freq = self.suggest_freq(word)
-        self._insert(word, int(freq))
+        self._insert_all([(word, int(freq))])
         if freq == 0:
             self.force_split.add(word)
         else:
@@ -79,10 +82,10 @@ class Dictionary:
 
     def suggest_freq(self, word: str) -> int:
         """The smallest frequency that makes the most-probable path keep `word` whole (jieba's rule)."""
-        from .dag import most_probable_cut
+        from .segmenter import Segmenter
 
         probability = 1.0
-        for piece in most_probable_cut(word, self):
+        for piece in Segmenter(self, method="dag").cut(word):
             probability *= self.freq.get(piece, 1) / self.total
         return max(int(probability * self.total) + 1, self.freq.get(word, 1))
 

@@ -63,3 +63,24 @@ def test_from_jieba_equals_jiebas_own_prefix_table() -> None:
     d = Dictionary.from_jieba()
     assert d.total == reference.total
     assert d.freq == reference.FREQ
+
+
+def test_user_words_as_jieba_adds_them() -> None:
+    """add_word with and without frequency, and deletion: same table and same cuts as jieba's."""
+    jieba = pytest.importorskip("jieba")
+    jieba.setLogLevel(60)
+    reference = jieba.Tokenizer()
+    d = Dictionary.from_jieba()
+    from hfcompat.segmentation import Segmenter
+
+    try:
+        for word, freq in [("杭研大厦", None), ("AI芯片", None), ("云计算平台", 7), ("世界", 0)]:
+            reference.add_word(word, freq)
+            d.add_word(word, freq)
+            assert d.freq[word] == reference.FREQ[word]
+        assert d.total == reference.total
+        for text in ["他来到了杭研大厦，用AI芯片搭云计算平台，改变世界", "世界杭研大厦世界"]:
+            assert Segmenter(d).cut(text) == reference.lcut(text, HMM=False)
+            assert Segmenter(d, hmm=True).cut(text) == reference.lcut(text, HMM=True)
+    finally:  # jieba keeps deleted words in a module-wide set: leave it as it was
+        jieba.finalseg.Force_Split_Words.discard("世界")

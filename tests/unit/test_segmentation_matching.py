@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hfcompat.segmentation import Dictionary
 from hfcompat.segmentation.dag import build_dag, most_probable_cut, shortest_route, follow
 from hfcompat.segmentation.matching import backward_max_match, bidirectional_max_match, forward_max_match
@@ -46,3 +49,32 @@ def test_most_probable_path_uses_frequencies() -> None:
     d2 = Dictionary.from_words([("ab", 1), ("a", 1000), ("b", 1000)])
     assert most_probable_cut("ab", d2) == ["a", "b"]
     assert follow("ab", shortest_route("ab", d2)) == ["ab"]
+
+
+def naive_forward(text: str, words: set[str], longest: int) -> list[str]:
+    """Textbook forward matching: try every length from the longest down (the test's oracle)."""
+    out, k = [], 0
+    while k < len(text):
+        size = next((n for n in range(min(longest, len(text) - k), 1, -1) if text[k:k + n] in words), 1)
+        out.append(text[k:k + size])
+        k += size
+    return out
+
+
+def naive_backward(text: str, words: set[str], longest: int) -> list[str]:
+    """Textbook backward matching, the mirror image of naive_forward."""
+    out, end = [], len(text)
+    while end > 0:
+        size = next((n for n in range(min(longest, end), 1, -1) if text[end - n:end] in words), 1)
+        out.append(text[end - size:end])
+        end -= size
+    return out[::-1]
+
+
+@given(st.lists(st.text("abc", min_size=1, max_size=4), max_size=8), st.text("abcd", max_size=20))
+def test_matching_equals_the_textbook_procedure(words: list[str], text: str) -> None:
+    """On random dictionaries over a tiny alphabet, the prefix-table scan equals the naive loops."""
+    dictionary = Dictionary.from_words(words)
+    known, longest = set(words), max(map(len, words), default=1)
+    assert forward_max_match(text, dictionary) == naive_forward(text, known, longest)
+    assert backward_max_match(text, dictionary) == naive_backward(text, known, longest)
