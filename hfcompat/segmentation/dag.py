@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .dictionary import Dictionary
 
+_ABSENT = object()  # what a lookup of a fragment outside the prefix table returns
+
 
 def build_dag(text: str, dictionary: Dictionary) -> list[list[int]]:
     """For each start k, the inclusive end indices of the words starting at k (just k if none).
@@ -33,8 +35,7 @@ def most_probable_route(text: str, dictionary: Dictionary) -> list[int]:
     to the longer word, and the additions happen in jieba's order so that floating
     point ties fall exactly as in jieba.
     """
-    freq = dictionary.freq
-    log_probs = dictionary.log_probs()
+    weight_of = dictionary.log_probs().get
     unknown = dictionary.log_unknown()
     n = len(text)
     score = [0.0] * (n + 1)
@@ -42,15 +43,14 @@ def most_probable_route(text: str, dictionary: Dictionary) -> list[int]:
     for k in range(n - 1, -1, -1):
         best_end = -1
         best = 0.0
-        i = k
-        fragment = text[k]
-        while i < n and fragment in freq:
-            if freq[fragment]:
-                candidate = log_probs[fragment] + score[i + 1]
+        for i in range(k, n):
+            weight = weight_of(text[k:i + 1], _ABSENT)
+            if weight is _ABSENT:  # no word starts with this fragment
+                break
+            if weight is not None:
+                candidate = weight + score[i + 1]  # type: ignore[operator]
                 if best_end < 0 or candidate >= best:
                     best, best_end = candidate, i
-            i += 1
-            fragment = text[k:i + 1]
         if best_end < 0:
             best, best_end = unknown + score[k + 1], k
         score[k] = best
@@ -60,8 +60,6 @@ def most_probable_route(text: str, dictionary: Dictionary) -> list[int]:
 
 def shortest_route(text: str, dictionary: Dictionary) -> list[int]:
     """route[k] for the path with the fewest words; ties go to the more probable, then the longer word."""
-    log_probs = dictionary.log_probs()
-    unknown = dictionary.log_unknown()
     dag = build_dag(text, dictionary)
     n = len(text)
     cost: list[tuple[int, float]] = [(0, 0.0)] * (n + 1)
@@ -70,7 +68,7 @@ def shortest_route(text: str, dictionary: Dictionary) -> list[int]:
         best: tuple[int, float, int] | None = None
         for end in dag[k]:
             words, logp = cost[end + 1]
-            candidate = (-(words + 1), log_probs.get(text[k:end + 1], unknown) + logp, end)
+            candidate = (-(words + 1), dictionary.log_prob(text[k:end + 1]) + logp, end)
             if best is None or candidate > best:
                 best = candidate
         assert best is not None

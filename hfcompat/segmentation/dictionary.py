@@ -25,7 +25,7 @@ class Dictionary:
     total: int = 0
     force_split: set[str] = field(default_factory=set)
     max_length: int = 0
-    _log_probs: dict[str, float] | None = field(default=None, repr=False, compare=False)
+    _log_probs: dict[str, float | None] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_words(cls, words: Iterable[str | tuple[str, int]], default_freq: int = 1) -> "Dictionary":
@@ -97,12 +97,21 @@ class Dictionary:
         """The number of words (prefix-only entries excluded)."""
         return sum(1 for f in self.freq.values() if f)
 
-    def log_probs(self) -> dict[str, float]:
-        """log(freq) - log(total) of every word, computed once (the DAG's edge weights)."""
+    def log_probs(self) -> dict[str, float | None]:
+        """The prefix table with log(freq) - log(total) for words and None for bare prefixes.
+
+        The DAG's edge weights, computed once; one lookup tells both whether a fragment
+        can still grow into a word and what it weighs if it is one.
+        """
         if self._log_probs is None:
             log_total = math.log(self.total) if self.total > 0 else 0.0
-            self._log_probs = {w: math.log(f) - log_total for w, f in self.freq.items() if f}
+            self._log_probs = {w: math.log(f) - log_total if f else None for w, f in self.freq.items()}
         return self._log_probs
+
+    def log_prob(self, word: str) -> float:
+        """The edge weight of one word, or of an uncovered character when `word` is no word."""
+        weight = self.log_probs().get(word)
+        return self.log_unknown() if weight is None else weight
 
     def log_unknown(self) -> float:
         """The edge weight of a character no word covers: log(1) - log(total)."""

@@ -52,17 +52,21 @@ class HMM:
         return cls(start=_log_normalize(starts), trans={s: _log_normalize(c) for s, c in transitions.items()},
                    emit={s: _log_normalize(c) for s, c in emissions.items()})
 
+    def __post_init__(self) -> None:
+        """Precompute, for each state, its possible predecessors with the transition weights."""
+        self._incoming = {y: [(y0, self.trans.get(y0, {}).get(y, MIN_LOG)) for y0 in PREVIOUS[y]]
+                          for y in STATES}
+
     def tag(self, chars: str) -> list[str]:
         """The most probable state sequence (Viterbi); ties go to the later state letter, as in jieba."""
-        start, trans, emit = self.start, self.trans, self.emit
-        incoming = {y: [(y0, trans[y0].get(y, MIN_LOG)) for y0 in PREVIOUS[y]] for y in STATES}
-        scores = {y: start.get(y, MIN_LOG) + emit[y].get(chars[0], MIN_LOG) for y in STATES}
+        start, emit, incoming = self.start, self.emit, self._incoming
+        scores = {y: start.get(y, MIN_LOG) + emit.get(y, {}).get(chars[0], MIN_LOG) for y in STATES}
         back: list[dict[str, str]] = []
         for char in chars[1:]:
             new_scores = {}
             pointers = {}
             for y in STATES:
-                emitted = emit[y].get(char, MIN_LOG)
+                emitted = emit.get(y, {}).get(char, MIN_LOG)
                 best, best_from = None, ""
                 for y0, moved in incoming[y]:
                     candidate = scores[y0] + moved + emitted

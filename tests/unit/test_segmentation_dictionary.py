@@ -49,9 +49,10 @@ def test_add_word_with_and_without_frequency() -> None:
 
 def test_log_probs_are_log_frequency_minus_log_total() -> None:
     """The DAG's edge weights, and the weight of a character no word covers."""
-    d = Dictionary.from_words([("甲", 3), ("乙", 1)])
-    assert d.log_probs() == {"甲": math.log(3) - math.log(4), "乙": math.log(1) - math.log(4)}
+    d = Dictionary.from_words([("甲", 3), ("乙丙", 1)])
+    assert d.log_probs() == {"甲": math.log(3) - math.log(4), "乙丙": math.log(1) - math.log(4), "乙": None}
     assert d.log_unknown() == -math.log(4)
+    assert d.log_prob("乙") == d.log_prob("丁") == -math.log(4)
 
 
 def test_from_jieba_equals_jiebas_own_prefix_table() -> None:
