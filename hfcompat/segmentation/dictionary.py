@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import FormatError
+from ..formats.atomic import atomic_write_text
 
 
 @dataclass
@@ -48,6 +49,14 @@ class Dictionary:
     def from_jieba(cls) -> "Dictionary":
         """The dictionary shipped inside an installed `jieba` package (read, jieba is not run)."""
         return cls.load(jieba_file("dict.txt"))
+
+    def save(self, path: str | Path) -> None:
+        """Write the words in jieba's format (`word freq` a line), atomically; Dictionary.load reads it back.
+
+        Deleted words (frequency 0) are not written: the file keeps what cuts, not the history.
+        """
+        lines = "".join(f"{word} {freq}\n" for word, freq in self.freq.items() if freq)
+        atomic_write_text(Path(path), lines)
 
     def _insert_all(self, entries: Iterable[tuple[str, int]]) -> None:
         """Set each word's frequency, count it in the total and register its prefixes."""

@@ -30,6 +30,17 @@ def test_load_word_list_gives_each_word_the_default_frequency(tmp_path: Path) ->
     assert d.freq == {"商务": 1, "商": 0, "处女": 1, "处": 0} and d.total == 2
 
 
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    """save writes jieba's format; loading it gives the same words and frequencies."""
+    d = Dictionary.from_words([("北京大学", 20), ("北京", 40), ("大学", 30)])
+    d.add_word("清华", 5)
+    path = tmp_path / "user.dict"
+    d.save(path)
+    assert path.read_text(encoding="utf-8").splitlines()[0] == "北京大学 20"
+    again = Dictionary.load(path)
+    assert again.freq == d.freq and again.total == d.total
+
+
 def test_bad_frequency_names_file_and_line(tmp_path: Path) -> None:
     """A non-integer frequency is a FormatError that says where."""
     path = tmp_path / "bad.txt"
