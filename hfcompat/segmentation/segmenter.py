@@ -27,7 +27,7 @@ class Segmenter:
     """Chinese word segmentation by one method; `cut(text)` returns the words, spaces included.
 
     The graph methods cut the runs jieba cuts (Han, ASCII letters and digits, +#&._%-),
-    every other character is a token of its own ("\r\n" stays one); the matching methods
+    every other character is a token of its own (CR LF stays one); the matching methods
     cut every whitespace-free run whole, as the bakeoff's baseline does.
 
     With Dictionary.from_jieba(), method "dag" is jieba.cut(text, HMM=False) and,
@@ -50,7 +50,7 @@ class Segmenter:
         self._block_cut = self._block_cutter()
 
     def cut(self, text: str) -> list[str]:
-        """The words of `text`, in order; their concatenation is `text`."""
+        """The words of `text`, in order; they concatenate back to `text` (char_bigram: overlapping pairs)."""
         if self.method == "char":
             return list(text)
         if self.method == "char_bigram":
