@@ -694,7 +694,6 @@ def from_dict(data: Any) -> PreTokenizer:
     return _READERS[kind](data)
 
 
-
 def __getattr__(name: str) -> Any:
     """ChineseWordSegmentation lives in segmentation/ (it subclasses PreTokenizer): import it lazily."""
     if name == "ChineseWordSegmentation":
