@@ -81,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
                       help="directory holding refs/ (default: ../shared beside the repository)")
     demo.set_defaults(handler=cmd_demo)
+
+    segment = commands.add_parser("segment", help="Chinese word segmentation of a file, or --score GOLD PRED")
+    segment.add_argument("files", metavar="FILE", nargs="+", help="text to cut (with --score: GOLD PRED)")
+    segment.add_argument("--method", default="dag", help="fmm, bmm, bidirectional, dag, shortest, char, char_bigram")
+    segment.add_argument("--dict", metavar="PATH", help="jieba-format dictionary or word list (default: jieba's)")
+    segment.add_argument("--hmm", action="store_true", help="cut unknown words with jieba's HMM")
+    segment.add_argument("--sep", default="  ", help="word separator of the output (default: two spaces)")
+    segment.add_argument("--score", action="store_true", help="score PRED against GOLD (SIGHAN measures)")
+    segment.set_defaults(handler=cmd_segment)
     return parser
 
 
@@ -111,6 +120,31 @@ def cmd_decode(args: argparse.Namespace) -> int:
     """`decode`: the text of a list of ids."""
     tokenizer = _load(args.tokenizer)
     print(tokenizer.decode(args.ids, skip_special_tokens=not args.keep_special))
+    return 0
+
+
+# ---------------------------------------------------------------- segment
+
+
+def cmd_segment(args: argparse.Namespace) -> int:
+    """`segment`: print each line of FILE cut into words, or score a segmentation (--score GOLD PRED)."""
+    from .segmentation import Dictionary, Segmenter, score
+
+    if args.score:
+        if len(args.files) != 2:
+            raise CliError("--score needs two files: GOLD PRED")
+        gold, predicted = (Path(f).read_text(encoding="utf-8").splitlines() for f in args.files)
+        known = Dictionary.load(args.dict).freq if args.dict else {}
+        print(score(gold, predicted, (w for w, f in known.items() if f)).summary())
+        return 0
+    try:
+        dictionary = Dictionary.load(args.dict) if args.dict else None
+        segmenter = Segmenter(dictionary, method=args.method, hmm=args.hmm)
+    except (ValueError, ModuleNotFoundError) as error:
+        raise CliError(str(error)) from None
+    for name in args.files:
+        for line in Path(name).read_text(encoding="utf-8").splitlines():
+            print(args.sep.join(word for word in segmenter.cut(line) if not word.isspace()))
     return 0
 
 

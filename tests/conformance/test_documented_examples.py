@@ -1,4 +1,4 @@
-"""DESIGN.md documented examples 1 and 2, exactly, and equal to what tokenizers itself gives."""
+"""DESIGN.md documented examples 1, 2, 8 and 9, exactly (and 1-2 equal to what tokenizers itself gives)."""
 
 from __future__ import annotations
 
@@ -72,3 +72,49 @@ def test_pre_tokenizer_example(request: pytest.FixtureRequest, source: str) -> N
     ours = subject_module("pre_tokenizers").from_dict(data)
     assert pieces(ours.pre_tokenize_str(PRE_TOKENIZER_INPUT)) == expected
 
+
+
+# ----- examples 8 and 9: Chinese word segmentation --------------------------------------------
+
+EXAMPLE8_WORDS = ["商务处", "女干事", "商务", "处女", "干事"]
+EXAMPLE9 = "我们相信AI可以让世界变得更美好"
+
+
+@pytest.mark.parametrize("method", ["fmm", "bmm", "bidirectional"])
+def test_maximum_matching_example(method: str) -> None:
+    """Example 8: forward, backward and bidirectional matching all give 商务处/女干事."""
+    from hfcompat.segmentation import Dictionary, Segmenter
+
+    segmenter = Segmenter(Dictionary.from_words(EXAMPLE8_WORDS), method=method)
+    assert "/".join(segmenter.cut("商务处女干事")) == "商务处/女干事"
+
+
+def test_bidirectional_matching_picks_fewer_words() -> None:
+    """Example 8: where the two directions differ in length, bidirectional keeps the shorter cut."""
+    from hfcompat.segmentation.dictionary import Dictionary
+    from hfcompat.segmentation.matching import backward_max_match, bidirectional_max_match, forward_max_match
+
+    words = Dictionary.from_words(["商务处女", "商务处", "女干事"])
+    forward, backward = forward_max_match("商务处女干事", words), backward_max_match("商务处女干事", words)
+    assert forward == ["商务处女", "干", "事"] and backward == ["商务处", "女干事"]
+    assert bidirectional_max_match("商务处女干事", words) == backward
+
+
+@pytest.mark.parametrize("method, expected", [
+    ("char", "我/们/相/信/A/I/可/以/让/世/界/变/得/更/美/好"),
+    ("dag", "我们/相信/AI/可以/让/世界/变得/更/美好"),
+    ("char_bigram", "我们/们相/相信/信A/AI/I可/可以/以让/让世/世界/界变/变得/得更/更美/美好/好"),
+])
+def test_character_word_and_bigram_segmentation_example(method: str, expected: str) -> None:
+    """Example 9: by character, by word (jieba's dictionary) and by character bigram."""
+    from hfcompat.segmentation import Dictionary, Segmenter
+
+    dictionary = Dictionary.from_jieba() if method == "dag" else None
+    assert "/".join(Segmenter(dictionary, method=method).cut(EXAMPLE9)) == expected
+
+
+def test_word_segmentation_example_is_jiebas() -> None:
+    """Example 9's word cut is what jieba itself gives, with and without its HMM."""
+    jieba = pytest.importorskip("jieba")
+    for hmm in (False, True):
+        assert "/".join(jieba.lcut(EXAMPLE9, HMM=hmm)) == "我们/相信/AI/可以/让/世界/变得/更/美好"

@@ -1,0 +1,74 @@
+"""Path scoring with a word bigram model: the best path over the word graph by P(word | previous word)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .dag import build_dag
+from .dictionary import Dictionary
+
+START = "<s>"
+
+
+@dataclass
+class BigramModel:
+    """Word and word-pair counts from segmented text, interpolated with add-one unigrams."""
+
+    unigrams: Counter[str] = field(default_factory=Counter)
+    bigrams: Counter[tuple[str, str]] = field(default_factory=Counter)
+    weight: float = 0.8  # share of the bigram estimate in the interpolation
+    total: int = 0  # number of word tokens counted, sentence starts included
+
+    @classmethod
+    def train(cls, lines: Iterable[str], weight: float = 0.8) -> "BigramModel":
+        """Count the words and adjacent word pairs of whitespace-segmented lines."""
+        model = cls(weight=weight)
+        for line in lines:
+            words = line.split()
+            if not words:
+                continue
+            model.unigrams[START] += 1
+            model.unigrams.update(words)
+            model.bigrams.update(zip([START] + words, words))
+            model.total += len(words) + 1
+        return model
+
+    def dictionary(self) -> Dictionary:
+        """The trained words as a dictionary (frequency = count), for the word graph."""
+        return Dictionary.from_words((w, c) for w, c in self.unigrams.items() if w != START)
+
+    def log_prob(self, previous: str, word: str) -> float:
+        """log P(word | previous): bigram relative frequency interpolated with the smoothed unigram."""
+        unigram = (self.unigrams.get(word, 0) + 1) / (self.total + len(self.unigrams) + 1)
+        seen = self.unigrams.get(previous, 0)
+        bigram = self.bigrams.get((previous, word), 0) / seen if seen else 0.0
+        return math.log(self.weight * bigram + (1 - self.weight) * unigram)
+
+
+def bigram_cut(text: str, dictionary: Dictionary, model: BigramModel, previous: str = START) -> list[str]:
+    """The path through the word graph of `text` with the highest bigram log-probability (Viterbi)."""
+    dag = build_dag(text, dictionary)
+    n = len(text)
+    # best[i]: last word of a path covering text[:i] -> (score, start of that word, its previous word)
+    best: list[dict[str, tuple[float, int, str]]] = [dict() for _ in range(n + 1)]
+    best[0][previous] = (0.0, -1, "")
+    for start in range(n):
+        for last, (score, _, _) in best[start].items():
+            for end in dag[start]:
+                word = text[start:end + 1]
+                candidate = score + model.log_prob(last, word)
+                known = best[end + 1].get(word)
+                if known is None or candidate > known[0]:
+                    best[end + 1][word] = (candidate, start, last)
+    words = []
+    position = n
+    word = max(best[n].items(), key=lambda item: item[1][0])[0] if n else ""
+    while position > 0:
+        _, start, last = best[position][word]
+        words.append(word)
+        position, word = start, last
+    words.reverse()
+    return words

@@ -1,0 +1,78 @@
+"""Segmenter methods, block rules, the pre-tokenizer and its refusal to go into tokenizer.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hfcompat import pre_tokenizers
+from hfcompat.errors import UnsupportedConversion
+from hfcompat.models.wordlevel import WordLevel
+from hfcompat.segmentation import HMM, METHODS, BigramModel, ChineseWordSegmentation, Dictionary, Segmenter
+from hfcompat.tokenizer import Tokenizer
+
+WORDS = Dictionary.from_words([("研究", 10), ("研究生", 5), ("生命", 10), ("命", 1), ("起源", 10)])
+
+
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "char_bigram"])
+def test_every_method_covers_the_text(method: str) -> None:
+    """Whatever the method, the words concatenate back to the input."""
+    bigram = BigramModel.train(["研究 生命 起源"]) if method == "bigram" else None
+    text = "研究生命起源, AI 3.5%\r\n好"
+    assert "".join(Segmenter(WORDS, method=method, bigram=bigram).cut(text)) == text
+
+
+def test_graph_methods_keep_ascii_runs_and_split_other_characters() -> None:
+    """Without HMM: one-letter pieces join into ASCII runs; spaces and CR LF are tokens."""
+    assert Segmenter(WORDS).cut("研究ab12 生命，\r\n") == ["研究", "ab12", " ", "生命", "，", "\r\n"]
+
+
+def test_matching_methods_cut_whole_non_space_runs() -> None:
+    """fmm sees punctuation and full-width digits inside its run (the bakeoff's baseline)."""
+    assert Segmenter(WORDS, method="fmm").cut("研究生命，１２ 起源") == ["研究生", "命", "，", "１", "２", " ", "起源"]
+
+
+def test_hmm_resegments_runs_of_single_characters() -> None:
+    """Unknown single characters in a row go to the HMM; a run that is a word stays split."""
+    model = HMM.train(["我们 相信 世界", "世界 很 美好"])
+    segmenter = Segmenter(WORDS, hmm=model)
+    assert segmenter.cut("研究我们相信") == ["研究", "我们", "相信"]
+
+
+def test_bigram_model_picks_the_likelier_pair() -> None:
+    """The bigram path follows the training text where the unigram path would not."""
+    model = BigramModel.train(["研究 生命 起源"] * 3)
+    d = Dictionary.from_words([("研究生", 100), ("研究", 1), ("生命", 1), ("命", 100), ("起源", 1)])
+    assert Segmenter(d, method="dag").cut("研究生命") == ["研究生", "命"]
+    assert Segmenter(d, method="bigram", bigram=model).cut("研究生命") == ["研究", "生命"]
+    assert Segmenter(method="bigram", bigram=model).cut("研究生命起源") == ["研究", "生命", "起源"]
+
+
+def test_bad_arguments() -> None:
+    """Unknown methods and a bigram method without a model are refused."""
+    with pytest.raises(ValueError, match="unknown segmentation method 'viterbi'"):
+        Segmenter(WORDS, method="viterbi")
+    with pytest.raises(ValueError, match="bigram"):
+        Segmenter(WORDS, method="bigram")
+
+
+def test_pre_tokenizer_offsets_and_whitespace() -> None:
+    """Words with char offsets; whitespace dropped unless asked for."""
+    pre = pre_tokenizers.ChineseWordSegmentation(Segmenter(WORDS))
+    assert pre.pre_tokenize_str("研究 生命") == [("研究", (0, 2)), ("生命", (3, 5))]
+    keep = ChineseWordSegmentation(Segmenter(WORDS), keep_whitespace=True)
+    assert [w for w, _ in keep.pre_tokenize_str("研究 生命")] == ["研究", " ", "生命"]
+
+
+def test_tokenizer_with_the_pre_tokenizer_encodes_and_refuses_tokenizer_json(tmp_path: Path) -> None:
+    """A WordLevel tokenizer gets whole words; saving to tokenizer.json raises and writes nothing."""
+    vocab = {"[UNK]": 0, "研究": 1, "生命": 2, "起源": 3}
+    tokenizer = Tokenizer(WordLevel(vocab, unk_token="[UNK]"),
+                          pre_tokenizer=ChineseWordSegmentation(Segmenter(WORDS, method="bmm")))
+    encoding = tokenizer.encode("研究生命起源")
+    assert encoding.tokens == ["研究", "生命", "起源"] and encoding.offsets == [(0, 2), (2, 4), (4, 6)]
+    target = tmp_path / "tokenizer.json"
+    with pytest.raises(UnsupportedConversion, match="ChineseWordSegmentation"):
+        tokenizer.save(str(target))
+    assert not target.exists()
