@@ -32,7 +32,6 @@ __all__ = [
     "PreTokenizer", "BertPreTokenizer", "ByteLevel", "Whitespace", "WhitespaceSplit", "Metaspace",
     "Split", "Digits", "Punctuation", "CharDelimiterSplit", "UnicodeScripts", "FixedLength",
     "Sequence", "from_dict", "BEHAVIOR_TO_JSON", "BEHAVIOR_FROM_JSON", "GPT2_PATTERN",
-    "ChineseWordSegmentation",
 ]
 
 # The split behaviours as tokenizer.json spells them.
@@ -693,10 +692,3 @@ def from_dict(data: Any) -> PreTokenizer:
         raise FormatError(f"unknown pre-tokenizer type {kind!r}", field="type")
     return _READERS[kind](data)
 
-
-def __getattr__(name: str) -> Any:
-    """ChineseWordSegmentation lives in segmentation/ (it subclasses PreTokenizer): import it lazily."""
-    if name == "ChineseWordSegmentation":
-        from .segmentation.pre_tokenizer import ChineseWordSegmentation
-        return ChineseWordSegmentation
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

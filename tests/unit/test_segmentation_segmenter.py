@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from hfcompat import pre_tokenizers
 from hfcompat.errors import UnsupportedConversion
 from hfcompat.models.wordlevel import WordLevel
 from hfcompat.segmentation import HMM, METHODS, BigramModel, ChineseWordSegmentation, Dictionary, Segmenter
@@ -59,7 +58,7 @@ def test_bad_arguments() -> None:
 
 def test_pre_tokenizer_offsets_and_whitespace() -> None:
     """Words with char offsets; whitespace dropped unless asked for."""
-    pre = pre_tokenizers.ChineseWordSegmentation(Segmenter(WORDS))
+    pre = ChineseWordSegmentation(Segmenter(WORDS))
     assert pre.pre_tokenize_str("研究 生命") == [("研究", (0, 2)), ("生命", (3, 5))]
     keep = ChineseWordSegmentation(Segmenter(WORDS), keep_whitespace=True)
     assert [w for w, _ in keep.pre_tokenize_str("研究 生命")] == ["研究", " ", "生命"]
