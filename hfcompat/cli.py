@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
+from .cli_explore import ExploreError, add_commands as add_explore_commands
 from .errors import HfcompatError
 
 PROG = "hfcompat"
@@ -38,7 +39,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except (HfcompatError, CliError) as error:
+    except (HfcompatError, CliError, ExploreError) as error:
         return _fail(str(error))
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
@@ -81,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
                       help="directory holding refs/ (default: ../shared beside the repository)")
     demo.set_defaults(handler=cmd_demo)
+    add_explore_commands(commands)
     return parser
 
 

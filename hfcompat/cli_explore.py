@@ -1,0 +1,89 @@
+"""The commands that look at tokenizers: `evaluate`, `explain` and `viz`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .formats.atomic import atomic_write_text
+
+
+class ExploreError(Exception):
+    """Bad input the commands detect themselves (reported as a usage error)."""
+
+
+def add_load_options(parser: argparse.ArgumentParser) -> None:
+    """The options every command passes to `hfcompat.load`."""
+    parser.add_argument("--encoding", help="tiktoken encoding name of a .tiktoken file (e.g. cl100k_base)")
+    parser.add_argument("--pattern", help="pre-tokenizer regex of a .tiktoken file")
+
+
+def load_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The load options given on the command line (absent ones are left to `load`)."""
+    return {name: getattr(args, name) for name in ("encoding", "pattern")
+            if getattr(args, name, None) is not None}
+
+
+def load_tokenizer(path: str, args: argparse.Namespace) -> Any:
+    """`hfcompat.load(path, **options)`."""
+    from .load import load
+    return load(path, **load_options(args))
+
+
+def tokenizer_name(path: str) -> str:
+    """A short name for a tokenizer path: its directory for a tokenizer.json, else the file name."""
+    candidate = Path(path)
+    generic = {"tokenizer.json", "vocab.txt", "vocab.json", "merges.txt", "tokenizer.model"}
+    if candidate.name in generic and candidate.parent.name:
+        return candidate.parent.name
+    return candidate.name
+
+
+def add_commands(commands: Any) -> None:
+    """Register evaluate, explain and viz on the `hfcompat` subparsers."""
+    evaluate = commands.add_parser("evaluate", help="measure and compare tokenizers on a corpus")
+    evaluate.add_argument("tokenizers", metavar="TOK", nargs="+")
+    evaluate.add_argument("--corpus", metavar="FILE", required=True, type=Path,
+                          help="UTF-8 text, one text per line (special-token strings count as text)")
+    evaluate.add_argument("--html", metavar="OUT", type=Path, help="also write the report page")
+    evaluate.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    add_load_options(evaluate)
+    evaluate.set_defaults(handler=cmd_evaluate)
+
+
+def read_corpus(path: Path) -> list[str]:
+    """The non-empty lines of a UTF-8 file (split on "\\n" only)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ExploreError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    return [line for line in text.split("\n") if line]
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """`evaluate`: the measures of each tokenizer on the corpus, as a table or JSON."""
+    from .evaluate import evaluate
+    texts = read_corpus(args.corpus)
+    names = [tokenizer_name(path) for path in args.tokenizers]
+    if len(set(names)) < len(names):
+        names = list(args.tokenizers)
+    tokenizers = {name: load_tokenizer(path, args) for name, path in zip(names, args.tokenizers)}
+    evaluation = evaluate(tokenizers, texts)
+    if args.html:
+        atomic_write_text(args.html, evaluation.to_html())
+    if args.json:
+        print(json.dumps(evaluation.to_dict(), ensure_ascii=False))
+    else:
+        print(f"{len(texts)} texts from {args.corpus}")
+        print(evaluation.table())
+        if args.html:
+            print(f"wrote {args.html}")
+    return 0
+
+
+def out(text: str) -> None:
+    """Print to stdout."""
+    sys.stdout.write(text + "\n")
