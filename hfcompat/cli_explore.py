@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +52,14 @@ def add_commands(commands: Any) -> None:
     add_load_options(evaluate)
     evaluate.set_defaults(handler=cmd_evaluate)
 
+    explain = commands.add_parser("explain", help="show every stage of encoding a text, step by step")
+    explain.add_argument("tokenizer", metavar="TOK")
+    explain.add_argument("text", metavar="TEXT")
+    explain.add_argument("--no-special", action="store_true", help="do not run the post-processor")
+    explain.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    add_load_options(explain)
+    explain.set_defaults(handler=cmd_explain)
+
 
 def read_corpus(path: Path) -> list[str]:
     """The non-empty lines of a UTF-8 file (split on "\\n" only)."""
@@ -84,6 +91,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def out(text: str) -> None:
-    """Print to stdout."""
-    sys.stdout.write(text + "\n")
+def cmd_explain(args: argparse.Namespace) -> int:
+    """`explain`: normalization, pre-tokens, model steps, post-processing, ids and decoded text."""
+    explanation = load_tokenizer(args.tokenizer, args).explain(args.text, not args.no_special)
+    print(explanation.to_json() if args.json else explanation)
+    return 0
