@@ -65,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--pair", metavar="TEXT", help="second sequence of a pair")
     encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
     encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
+    encode.add_argument("--show", action="store_true", help="also show the tokens over the text in colour")
     encode.set_defaults(handler=cmd_encode)
 
     decode = commands.add_parser("decode", help="decode ids back into text")
@@ -106,6 +107,9 @@ def cmd_encode(args: argparse.Namespace) -> int:
     else:
         print("tokens:", json.dumps(list(encoding.tokens), ensure_ascii=False))
         print("ids:   ", json.dumps(list(encoding.ids)))
+    if args.show:
+        from .viz import ansi, encode_for_view, is_byte_level
+        print(ansi(args.text, encode_for_view(tokenizer, args.text), is_byte_level(tokenizer)))
     return 0
 
 

@@ -60,25 +60,43 @@ def add_commands(commands: Any) -> None:
     add_load_options(explain)
     explain.set_defaults(handler=cmd_explain)
 
+    viz = commands.add_parser("viz", help="write an HTML page showing the tokens of one or more tokenizers")
+    viz.add_argument("tokenizers", metavar="TOK", nargs="+")
+    source = viz.add_mutually_exclusive_group(required=True)
+    source.add_argument("--text", help="the text to show")
+    source.add_argument("--file", type=Path, help="a UTF-8 file holding the text")
+    viz.add_argument("-o", "--output", type=Path, required=True, metavar="PAGE", help="the HTML file to write")
+    viz.add_argument("--special", action="store_true", help="also show the post-processor's tokens")
+    add_load_options(viz)
+    viz.set_defaults(handler=cmd_viz)
+
+
+def read_text(path: Path) -> str:
+    """The text of a UTF-8 file."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ExploreError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+
 
 def read_corpus(path: Path) -> list[str]:
     """The non-empty lines of a UTF-8 file (split on "\\n" only)."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ExploreError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    return [line for line in text.split("\n") if line]
+    return [line for line in read_text(path).split("\n") if line]
+
+
+def named_tokenizers(args: argparse.Namespace) -> dict[str, Any]:
+    """The TOK arguments loaded, by short name (the full paths when short names clash)."""
+    names = [tokenizer_name(path) for path in args.tokenizers]
+    if len(set(names)) < len(names):
+        names = list(args.tokenizers)
+    return {name: load_tokenizer(path, args) for name, path in zip(names, args.tokenizers)}
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """`evaluate`: the measures of each tokenizer on the corpus, as a table or JSON."""
     from .evaluate import evaluate
     texts = read_corpus(args.corpus)
-    names = [tokenizer_name(path) for path in args.tokenizers]
-    if len(set(names)) < len(names):
-        names = list(args.tokenizers)
-    tokenizers = {name: load_tokenizer(path, args) for name, path in zip(names, args.tokenizers)}
-    evaluation = evaluate(tokenizers, texts)
+    evaluation = evaluate(named_tokenizers(args), texts)
     if args.html:
         atomic_write_text(args.html, evaluation.to_html())
     if args.json:
@@ -95,4 +113,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     """`explain`: normalization, pre-tokens, model steps, post-processing, ids and decoded text."""
     explanation = load_tokenizer(args.tokenizer, args).explain(args.text, not args.no_special)
     print(explanation.to_json() if args.json else explanation)
+    return 0
+
+
+def cmd_viz(args: argparse.Namespace) -> int:
+    """`viz`: the token page of the text for every tokenizer, side by side."""
+    from .viz import page
+    text = args.text if args.text is not None else read_text(args.file)
+    tokenizers = named_tokenizers(args)
+    atomic_write_text(args.output, page(tokenizers, text, add_special_tokens=args.special))
+    print(f"wrote {args.output} ({len(tokenizers)} tokenizers, {len(text)} characters)")
     return 0
