@@ -65,12 +65,20 @@ def text_table(evaluation: "Evaluation") -> str:
             + _aligned(_script_rows(evaluation, "tokens_per_char")))
 
 
+def markdown(rows: list[list[str]]) -> str:
+    """Rows (the first a header) as a Markdown table."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows[1:]])
+
+
 def markdown_table(evaluation: "Evaluation") -> str:
     """The overall table in Markdown (for the README)."""
-    rows = _rows(evaluation)
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
-    return "\n".join(lines)
+    return markdown(_rows(evaluation))
+
+
+def markdown_by_script(evaluation: "Evaluation", measure: str = "tokens_per_char") -> str:
+    """One measure per script and tokenizer, in Markdown."""
+    return markdown(_script_rows(evaluation, measure))
 
 
 def _html_table(rows: list[list[str]], css_class: str) -> str:

@@ -28,6 +28,7 @@ class Step:
     detail: str
     symbols: list[str] = field(default_factory=list)
     rank: int | None = None  # BPE merges
+    pair: tuple[str, str] | None = None  # BPE merges: the two symbols merged
     score: float | None = None  # Unigram paths
 
 
@@ -159,7 +160,7 @@ def bpe_steps(model: BPE, word: str) -> list[Step]:
         left_token, right_token = current[position], current.pop(right)
         current[position] = model.vocab_r[model._new_ids[rank]]
         steps.append(Step("merge", f"{left_token!r} + {right_token!r} -> {current[position]!r}",
-                          [current[p] for p in alive], rank=rank))
+                          [current[p] for p in alive], rank=rank, pair=(left_token, right_token)))
     return steps
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import lru_cache
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hfcompat.cli import run
 from hfcompat.evaluate import evaluate, token_shares
@@ -194,3 +198,30 @@ def test_cli_json_and_html(tmp_path, capsys) -> None:
     assert data["tokenizers"][0]["tokens"] == 6
     html = page.read_text("utf-8")
     assert html.count("<svg") == 3 and "http" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+@pytest.mark.conformance
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=4))
+def test_random_text_totals(texts: list[str]) -> None:
+    """On random Unicode: GPT-2's token total is tokenizers' and the per-script parts add up."""
+    path = shared_file("refs/gpt2/tokenizer.json")
+    ours, theirs = _gpt2_pair(str(path))
+    expected = sum(len(theirs.encode(text, add_special_tokens=False).ids) for text in texts if text)
+    report = evaluate([ours], texts, measure_memory=False).to_dict()["tokenizers"][0]
+    assert report["tokens"] == expected
+    parts = report["by_script"].values()
+    assert sum(p["tokens"] for p in parts) == pytest.approx(expected)
+    assert sum(p["chars"] for p in parts) == report["chars"] == sum(len(t) for t in texts)
+    assert sum(p["bytes"] for p in parts) == report["bytes"]
+
+
+@lru_cache(maxsize=None)
+def _gpt2_pair(path: str) -> tuple[Any, Any]:
+    """hfcompat's and tokenizers' GPT-2, whole inputs (no saved truncation)."""
+    import tokenizers
+
+    import hfcompat
+    ours, theirs = hfcompat.load(path), tokenizers.Tokenizer.from_file(path)
+    theirs.no_truncation()
+    theirs.encode_special_tokens = True
+    return ours, theirs
