@@ -151,7 +151,9 @@ def unknown_id(model: Any) -> int | None:
 
 def _clear_caches(tokenizer: Any) -> None:
     """Empty the word caches so that a pass measures cold encoding."""
-    tokenizer._word_cache.clear()
+    word_cache = getattr(tokenizer, "_word_cache", None)
+    if word_cache is not None:
+        word_cache.clear()
     clear = getattr(tokenizer.model, "clear_cache", None)
     if clear is not None:
         clear()

@@ -225,3 +225,34 @@ def _gpt2_pair(path: str) -> tuple[Any, Any]:
     theirs.no_truncation()
     theirs.encode_special_tokens = True
     return ours, theirs
+
+
+def test_cli_passes_load_options(tmp_path, monkeypatch, capsys) -> None:
+    """--encoding and --pattern reach hfcompat.load (the tiktoken options), for every TOK."""
+    import sys
+    seen = []
+
+    def fake_load(path, **options):
+        seen.append((path, options))
+        return wordpiece_tokenizer()
+
+    monkeypatch.setattr(sys.modules["hfcompat.load"], "load", fake_load)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hello world\n", "utf-8")
+    assert run(["evaluate", "a.tiktoken", "b.tiktoken", "--encoding", "cl100k_base", "--pattern", r"\w+",
+                "--corpus", str(corpus), "--json"]) == 0
+    assert seen == [("a.tiktoken", {"encoding": "cl100k_base", "pattern": r"\w+"}),
+                    ("b.tiktoken", {"encoding": "cl100k_base", "pattern": r"\w+"})]
+    assert [t["name"] for t in json.loads(capsys.readouterr().out)["tokenizers"]] == ["a.tiktoken", "b.tiktoken"]
+
+
+def test_cli_errors(tmp_path, capsys) -> None:
+    """A corpus that is not UTF-8, or absent, is one error line with exit code 2."""
+    tokenizer_path = tmp_path / "tokenizer.json"
+    wordpiece_tokenizer().save(str(tokenizer_path))
+    corpus = tmp_path / "latin1.txt"
+    corpus.write_bytes("café\n".encode("latin-1"))
+    assert run(["evaluate", str(tokenizer_path), "--corpus", str(corpus)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+    assert run(["evaluate", str(tokenizer_path), "--corpus", str(tmp_path / "absent.txt")]) == 2
+    assert "absent.txt" in capsys.readouterr().err
