@@ -36,7 +36,9 @@ class Piece:
     token: str = ""
     start: int = 0
     end: int = 0
-    kind: str = "text"  # "text", "shared" (span drawn already), "special" (empty span), "gap"
+    # "text"; "shared": span drawn already; "empty": no characters (post-processor tokens,
+    # trimmed spaces); "gap": text no token covers
+    kind: str = "text"
     byte_fallback: bool = False
     data: bytes = b""
 
@@ -49,7 +51,7 @@ def pieces(text: str, encoding: Any, byte_level: bool = False) -> list[Piece]:
         if start > drawn:
             result.append(Piece(text[drawn:start], -1, kind="gap", start=drawn, end=start))
         if start == end:
-            kind, shown = "special", token
+            kind, shown = "empty", token
         elif end <= drawn:
             kind, shown = "shared", token
             if byte_level and chars_to_bytes(token) is not None:
@@ -174,7 +176,7 @@ body{font-family:sans-serif;margin:1.5em;color:#222}
 .c3{background:#f9d0e0}.c4{background:#e6dcff}.c5{background:#fff3a8}
 .tok.diff{border-bottom:3px solid #d62728}
 .tok.byte,.tok.shared{font-size:11px;outline:1px dashed #888}
-.tok.special{font-weight:bold;outline:1px solid #555}
+.tok.empty{font-weight:bold;outline:1px solid #555}
 .tok.hl{outline:2px solid #000}
 .gap{color:#aaa}
 #details{font-family:monospace;background:#f6f6f6;padding:.5em;min-height:1.5em;white-space:pre-wrap}

@@ -1,7 +1,8 @@
 """The token page and the evaluation page in a real headless Chromium, served on localhost.
 
 Needs Debian's chromium and chromedriver (`.ci/run` installs them); skips with the reason when
-they are absent, except under HFCOMPAT_REQUIRE_BROWSER=1 (set by `.ci/run`), where that fails. HFCOMPAT_SCREENSHOTS=DIR keeps the screenshots there (the README's comes from it).
+they are absent, except under HFCOMPAT_REQUIRE_BROWSER=1 (set by `.ci/run`), where that fails.
+HFCOMPAT_SCREENSHOTS=DIR keeps the screenshots there (the README's come from it).
 """
 
 from __future__ import annotations
