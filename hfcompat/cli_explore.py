@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     """`evaluate`: the measures of each tokenizer on the corpus, as a table or JSON."""
     from .evaluate import evaluate
     texts = read_corpus(args.corpus)
-    evaluation = evaluate(named_tokenizers(args), texts)
+    try:
+        evaluation = evaluate(named_tokenizers(args), texts, progress=True)
+    except KeyboardInterrupt:
+        print("evaluate: interrupted, nothing written", file=sys.stderr)
+        return 130
     if args.html:
         atomic_write_text(args.html, evaluation.to_html())
     if args.json:

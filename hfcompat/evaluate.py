@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import regex
+from tqdm import tqdm
 
 from .scripts import ALL_CLASSES, NEUTRAL, char_classes, words
 
@@ -106,17 +107,20 @@ class Evaluation:
 
 
 def evaluate(tokenizers: Mapping[str, Any] | Sequence[Any], texts: Iterable[str], *,
-             measure_memory: bool = True) -> Evaluation:
-    """Evaluate each tokenizer on the same texts (a mapping gives the names)."""
+             measure_memory: bool = True, progress: bool = False) -> Evaluation:
+    """Evaluate each tokenizer on the same texts (a mapping gives the names).
+
+    `progress` shows a tqdm bar per tokenizer on stderr (when stderr is a terminal).
+    """
     texts = [text for text in texts if text]
     named = (list(tokenizers.items()) if isinstance(tokenizers, Mapping)
              else [(f"tokenizer{i + 1}", tok) for i, tok in enumerate(tokenizers)])
     classified = [(text, char_classes(text)) for text in texts]
-    return Evaluation([_evaluate_one(name, tok, classified, measure_memory) for name, tok in named])
+    return Evaluation([_evaluate_one(name, tok, classified, measure_memory, progress) for name, tok in named])
 
 
 def _evaluate_one(name: str, tokenizer: Any, texts: list[tuple[str, list[str]]],
-                  measure_memory: bool) -> Report:
+                  measure_memory: bool, progress: bool = False) -> Report:
     """Encode every text with one tokenizer and accumulate its report."""
     report = Report(name, tokenizer.get_vocab_size(with_added_tokens=True))
     unk_id = unknown_id(tokenizer.model)
@@ -126,7 +130,8 @@ def _evaluate_one(name: str, tokenizer: Any, texts: list[tuple[str, list[str]]],
     try:
         _clear_caches(tokenizer)
         start = time.perf_counter()
-        encodings = [tokenizer.encode(text, add_special_tokens=False) for text, _ in texts]
+        shown = tqdm(texts, desc=name, unit=" texts", disable=None if progress else True, leave=False)
+        encodings = [tokenizer.encode(text, add_special_tokens=False) for text, _ in shown]
         report.seconds = time.perf_counter() - start
         if measure_memory:
             report.peak_bytes = _peak_memory(tokenizer, [text for text, _ in texts])

@@ -256,3 +256,20 @@ def test_cli_errors(tmp_path, capsys) -> None:
     assert "not UTF-8" in capsys.readouterr().err
     assert run(["evaluate", str(tokenizer_path), "--corpus", str(tmp_path / "absent.txt")]) == 2
     assert "absent.txt" in capsys.readouterr().err
+
+
+def test_cli_interrupted(tmp_path, monkeypatch, capsys) -> None:
+    """Ctrl-C during the evaluation: exit code 130, a one-line message and no page written."""
+    import hfcompat.evaluate as module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "evaluate", interrupted)
+    tokenizer_path = tmp_path / "tokenizer.json"
+    wordpiece_tokenizer().save(str(tokenizer_path))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hello\n", "utf-8")
+    page = tmp_path / "report.html"
+    assert run(["evaluate", str(tokenizer_path), "--corpus", str(corpus), "--html", str(page)]) == 130
+    assert "interrupted" in capsys.readouterr().err and not page.exists()
