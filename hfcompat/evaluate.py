@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import regex
-from tqdm import tqdm
 
 from .scripts import ALL_CLASSES, NEUTRAL, char_classes, words
 
@@ -122,6 +121,7 @@ def evaluate(tokenizers: Mapping[str, Any] | Sequence[Any], texts: Iterable[str]
 def _evaluate_one(name: str, tokenizer: Any, texts: list[tuple[str, list[str]]],
                   measure_memory: bool, progress: bool = False) -> Report:
     """Encode every text with one tokenizer and accumulate its report."""
+    from tqdm import tqdm  # imported here: `import hfcompat` stays light
     report = Report(name, tokenizer.get_vocab_size(with_added_tokens=True))
     unk_id = unknown_id(tokenizer.model)
     byte_fallback = bool(getattr(tokenizer.model, "byte_fallback", False))
