@@ -3,6 +3,7 @@
 from .added_vocabulary import AddedToken
 from .convert import convert
 from .encoding import Encoding
+from .evaluate import evaluate
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .load import load
 from .tokenizer import Tokenizer
@@ -16,6 +17,7 @@ __all__ = [
     "Tokenizer",
     "UnsupportedConversion",
     "convert",
+    "evaluate",
     "load",
 ]
 __version__ = "0.1.0"

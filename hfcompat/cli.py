@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
+from .cli_explore import ExploreError, add_commands as add_explore_commands
 from .errors import HfcompatError
 
 PROG = "hfcompat"
@@ -38,7 +39,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except (HfcompatError, CliError) as error:
+    except (HfcompatError, CliError, ExploreError) as error:
         return _fail(str(error))
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--pair", metavar="TEXT", help="second sequence of a pair")
     encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
     encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
+    encode.add_argument("--show", action="store_true", help="also show the tokens over the text in colour")
     encode.set_defaults(handler=cmd_encode)
 
     decode = commands.add_parser("decode", help="decode ids back into text")
@@ -90,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     segment.add_argument("--sep", default="  ", help="word separator of the output (default: two spaces)")
     segment.add_argument("--score", action="store_true", help="score PRED against GOLD (SIGHAN measures)")
     segment.set_defaults(handler=cmd_segment)
+    add_explore_commands(commands)
     return parser
 
 
@@ -113,6 +116,9 @@ def cmd_encode(args: argparse.Namespace) -> int:
     else:
         print("tokens:", json.dumps(list(encoding.tokens), ensure_ascii=False))
         print("ids:   ", json.dumps(list(encoding.ids)))
+    if args.show:
+        from .viz import ansi, encode_for_view, is_byte_level
+        print(ansi(args.text, encode_for_view(tokenizer, args.text), is_byte_level(tokenizer)))
     return 0
 
 

@@ -271,6 +271,11 @@ class Tokenizer:
             self._word_cache[text] = result
         return result
 
+    def explain(self, text: str, add_special_tokens: bool = True) -> Any:
+        """Every stage of encoding `text`, the model's steps per word included (see explain.py)."""
+        from .explain import explain
+        return explain(self, text, add_special_tokens)
+
     def post_process(self, encoding: Encoding, pair: Encoding | None = None,
                      add_special_tokens: bool = True) -> Encoding:
         """Truncate, add the special tokens and pad, as HF does after the model."""

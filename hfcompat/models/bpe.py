@@ -215,8 +215,8 @@ class BPE(VocabLookup):
             if i < len(ranks):
                 ranks[i] = get_rank((new_id, ids[i + 1]), NO_MERGE)
 
-    def _merge_with_heap(self, ids: list[int], lengths: list[int],
-                         dropout: float | None) -> tuple[list[int], list[int]]:
+    def _merge_with_heap(self, ids: list[int], lengths: list[int], dropout: float | None,
+                         trace: list[tuple[int, int]] | None = None) -> tuple[list[int], list[int]]:
         """HF's merge loop: a priority queue of (rank, left position) over a linked list of symbols.
 
         A popped entry is stale (skipped) when its left symbol was merged away, has no right
@@ -227,6 +227,8 @@ class BPE(VocabLookup):
         sorted list read from `head` (the seeds, then every pushed entry not below its last one)
         plus a heap of the other pushed entries; a pop takes the smaller of the two heads. That is
         the order of one heap, with far fewer sifts.
+
+        `trace`, when given, receives (rank, position of the left symbol) of each merge applied.
         """
         ranks, new_ids = self._ranks, self._new_ids
         push, pop = heapq.heappush, heapq.heappop
@@ -271,6 +273,8 @@ class BPE(VocabLookup):
             new_id = new_ids[entry >> 32]
             if current is None or new_ids[current] != new_id:
                 continue
+            if trace is not None:
+                trace.append((entry >> 32, pos))
             ids[pos] = new_id
             lengths[pos] += lengths[right]
             lengths[right] = 0

@@ -57,13 +57,18 @@ class WordPiece(VocabLookup):
             return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
         return self._with_byte_offsets(sequence, pieces)
 
-    def _greedy_pieces(self, word: str) -> list[tuple[int, str, int, int]] | None:
-        """(id, piece, char start, char end) of each longest match, or None if a position has none."""
+    def _greedy_pieces(self, word: str, pieces: list[tuple[int, str, int, int]] | None = None
+                       ) -> list[tuple[int, str, int, int]] | None:
+        """(id, piece, char start, char end) of each longest match, or None if a position has none.
+
+        A `pieces` list given by the caller is filled in place, so it keeps the matches found
+        before a failing position.
+        """
         vocab = self.vocab
         prefix = self.continuing_subword_prefix
         longest = self._max_piece_chars
         length = len(word)
-        pieces = []
+        pieces = [] if pieces is None else pieces
         start = 0
         while start < length:
             end = min(length, start + longest)
