@@ -6,6 +6,7 @@ from .encoding import Encoding
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .load import load
 from .tokenizer import Tokenizer
+from .trainers import train
 
 __all__ = [
     "AddedToken",
@@ -17,5 +18,6 @@ __all__ = [
     "UnsupportedConversion",
     "convert",
     "load",
+    "train",
 ]
 __version__ = "0.1.0"

@@ -1,0 +1,340 @@
+"""BPE training: learn merges from word counts, as `tokenizers`' BpeTrainer or as documented.
+
+Words are counted once; then the trainer keeps, for every adjacent pair of symbols, its count
+(weighted by word frequency) and the words it occurs in, and each merge rewrites only those
+words and updates only the pairs it touches. Two rules pick the next merge among equal counts:
+
+- "hf" (default): `tokenizers`' rule, the smallest (left id, right id), ids numbering special
+  tokens, then the alphabet by code point, then decorated chars and merged tokens as they
+  appear. It also keeps HF's queue semantics (a queue entry merges only the words it recorded),
+  so merges and vocabulary are identical to `tokenizers` for the same word counts.
+- "first": the documented rule, the pair met first when scanning the words in order of their
+  first appearance, each left to right (DESIGN.md examples 3 and 4).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from ..added_vocabulary import AddedToken
+from ..models.bpe import BPE
+from .progress import progress_bar
+
+TIE_BREAKS = ("hf", "first")
+NO_LIMIT = 1 << 62
+# A pair (left id, right id) packed in one int: orders like the tuple, hashes faster.
+_SHIFT = 32
+_LOW = (1 << _SHIFT) - 1
+
+
+def pack(left: int, right: int) -> int:
+    """One int for the pair (left, right), ordered as the tuple is."""
+    return left << _SHIFT | right
+
+
+def unpack(pair: int) -> tuple[int, int]:
+    """The (left, right) ids of a packed pair."""
+    return pair >> _SHIFT, pair & _LOW
+
+
+def special_contents(tokens: Iterable[str | AddedToken]) -> list[str]:
+    """The text of each special token (strings or AddedToken)."""
+    return [token.content if isinstance(token, AddedToken) else token for token in tokens]
+
+
+@dataclass
+class Vocabulary:
+    """Tokens by id while training: ids are handed out in order and never change."""
+
+    tokens: list[str] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def add(self, token: str) -> int:
+        """The id of `token`, giving it the next id when it is new."""
+        token_id = self.ids.get(token)
+        if token_id is None:
+            token_id = self.ids[token] = len(self.tokens)
+            self.tokens.append(token)
+        return token_id
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+
+def merge_in_word(symbols: list[int], lengths: list[int] | None, left: int, right: int,
+                  new: int, max_length: int) -> list[tuple[int, int]]:
+    """Merge every (left, right) in one word, left to right; return the pair count changes.
+
+    `lengths` (chars per symbol) is needed only with a max token length: a new pair whose token
+    would reach it is not counted (HF's rule; the merge itself still happens).
+    """
+    changes: list[tuple[int, int]] = []
+    i = 0
+    while i < len(symbols) - 1:
+        if symbols[i] == left and symbols[i + 1] == right:
+            new_length = lengths[i] + lengths[i + 1] if lengths is not None else 0
+            if i > 0:
+                before = symbols[i - 1]
+                changes.append((pack(before, left), -1))
+                if lengths is None or lengths[i - 1] + new_length < max_length:
+                    changes.append((pack(before, new), 1))
+            symbols[i:i + 2] = (new,)
+            if lengths is not None:
+                lengths[i:i + 2] = (new_length,)
+            if i < len(symbols) - 1:
+                after = symbols[i + 1]
+                changes.append((pack(right, after), -1))
+                if lengths is None or lengths[i + 1] + new_length < max_length:
+                    changes.append((pack(new, after), 1))
+        i += 1
+    return changes
+
+
+@dataclass
+class Corpus:
+    """The distinct words as symbol ids, their counts, and every pair's count and words."""
+
+    words: list[list[int]]
+    counts: list[int]
+    lengths: list[list[int]] | None
+    pair_counts: dict[int, int] = field(default_factory=dict)
+    where: dict[int, set[int]] = field(default_factory=dict)
+
+    def count_pairs(self) -> None:
+        """Count every adjacent pair once, weighted by word count, and note where it occurs."""
+        pair_counts, where = self.pair_counts, self.where
+        for index, (symbols, count) in enumerate(zip(self.words, self.counts)):
+            for pair in map(pack, symbols, symbols[1:]):
+                pair_counts[pair] = pair_counts.get(pair, 0) + count
+                found = where.get(pair)
+                if found is None:
+                    where[pair] = {index}
+                else:
+                    found.add(index)
+
+    def merge(self, pair: int, new: int, positions: Iterable[int], max_length: int,
+              changed: set[int] | None = None) -> dict[int, set[int]]:
+        """Merge `pair` into `new` in the given words; return the words where pairs appeared.
+
+        Every pair whose count changed is added to `changed` when it is given.
+        """
+        left, right = unpack(pair)
+        pair_counts, words, counts, lengths = self.pair_counts, self.words, self.counts, self.lengths
+        appeared: dict[int, set[int]] = {}
+        for index in positions:
+            word_lengths = lengths[index] if lengths is not None else None
+            changes = merge_in_word(words[index], word_lengths, left, right, new, max_length)
+            count = counts[index]
+            for other, delta in changes:
+                pair_counts[other] = pair_counts.get(other, 0) + delta * count
+                if delta > 0:
+                    appeared.setdefault(other, set()).add(index)
+            if changed is not None:
+                changed.update(other for other, _ in changes)
+        return appeared
+
+    def first_occurrence(self, pair: int) -> tuple[int, int]:
+        """(word index, symbol index) of the first occurrence of `pair` in corpus order."""
+        left, right = unpack(pair)
+        for index in sorted(self.where.get(pair, ())):
+            symbols = self.words[index]
+            for i in range(len(symbols) - 1):
+                if symbols[i] == left and symbols[i + 1] == right:
+                    return index, i
+        return NO_LIMIT, NO_LIMIT
+
+
+@dataclass
+class BpeTrainer:
+    """Learn a BPE model from word counts (see the module docstring for the two tie rules).
+
+    `end_of_word_symbol` is the classic form of the original paper: a separate symbol after each
+    word (merges like ("est", "</w>")), for studying the algorithm; HF's `end_of_word_suffix`
+    glues the suffix to the last char instead, which is what the BPE model encodes with.
+    """
+
+    vocab_size: int = 30000
+    min_frequency: int = 0
+    special_tokens: Sequence[str | AddedToken] = ()
+    limit_alphabet: int | None = None
+    initial_alphabet: Iterable[str] = ()
+    continuing_subword_prefix: str | None = None
+    end_of_word_suffix: str | None = None
+    max_token_length: int | None = None
+    show_progress: bool = True
+    tie_break: str = "hf"
+    end_of_word_symbol: str | None = None
+
+    def __post_init__(self) -> None:
+        """Check the options that have a fixed set of values."""
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
+        self.initial_alphabet = sorted({text[0] for text in self.initial_alphabet if text})
+
+    # ----- the model --------------------------------------------------------------------
+
+    def train(self, word_counts: Mapping[str, int], model: BPE | None = None) -> BPE:
+        """Learn from word counts; the options of `model` (unk, byte fallback...) carry over."""
+        vocab, merges = self.learn(word_counts)
+        options = {}
+        if model is not None:
+            options = dict(dropout=model.dropout, unk_token=model.unk_token, fuse_unk=model.fuse_unk,
+                           byte_fallback=model.byte_fallback, ignore_merges=model.ignore_merges)
+        return BPE(vocab, merges, continuing_subword_prefix=self.continuing_subword_prefix,
+                   end_of_word_suffix=self.end_of_word_suffix, **options)
+
+    def learn(self, word_counts: Mapping[str, int]) -> tuple[dict[str, int], list[tuple[str, str]]]:
+        """The vocabulary (token -> id) and the merges in rank order."""
+        vocabulary = Vocabulary()
+        for token in special_contents(self.special_tokens):
+            vocabulary.add(token)
+        for char in self._alphabet(word_counts):
+            vocabulary.add(char)
+        corpus = self._split_words(word_counts, vocabulary)
+        corpus.count_pairs()
+        if self.tie_break == "hf":
+            merges = self._merge_hf(corpus, vocabulary)
+        else:
+            merges = self._merge_first(corpus, vocabulary)
+        tokens = vocabulary.tokens
+        return dict(vocabulary.ids), [(tokens[a], tokens[b]) for a, b in map(unpack, merges)]
+
+    # ----- setup ------------------------------------------------------------------------
+
+    def _alphabet(self, word_counts: Mapping[str, int]) -> list[str]:
+        """The chars kept: the initial alphabet and the most frequent chars, by code point."""
+        frequency: dict[str, int] = {}
+        for word, count in word_counts.items():
+            for char in word:
+                frequency[char] = frequency.get(char, 0) + count
+        for char in self.initial_alphabet:
+            frequency[char] = NO_LIMIT
+        kept = list(frequency)
+        if self.limit_alphabet is not None and len(kept) > self.limit_alphabet:
+            # HF drops the rarest; it leaves the order among equal counts unspecified.
+            kept.sort(key=lambda char: (frequency[char], char))
+            kept = kept[len(kept) - self.limit_alphabet:]
+        return sorted(kept)
+
+    def _split_words(self, word_counts: Mapping[str, int], vocabulary: Vocabulary) -> Corpus:
+        """Each word as the ids of its decorated chars; chars outside the alphabet are dropped."""
+        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        symbol = self.end_of_word_symbol
+        alphabet = set(vocabulary.ids)
+        words: list[list[int]] = []
+        track_lengths = self.max_token_length is not None
+        lengths: list[list[int]] | None = [] if track_lengths else None
+        for word in word_counts:
+            last = len(word) - 1
+            symbols = []
+            for position, char in enumerate(word):
+                if char not in alphabet:
+                    continue
+                piece = char
+                if prefix and position > 0:
+                    piece = prefix + piece
+                if suffix and position == last:
+                    piece += suffix
+                symbols.append(vocabulary.add(piece))
+            if symbol is not None:
+                symbols.append(vocabulary.add(symbol))
+            words.append(symbols)
+            if lengths is not None:
+                lengths.append([1] * len(symbols))
+        return Corpus(words, list(word_counts.values()), lengths)
+
+    def _merged_token(self, tokens: list[str], pair: int) -> str:
+        """The text of the token a merge makes (the right part loses its prefix)."""
+        left, right = unpack(pair)
+        right_text = tokens[right]
+        prefix = self.continuing_subword_prefix
+        if prefix and right_text.startswith(prefix):
+            right_text = right_text[len(prefix):]
+        return tokens[left] + right_text
+
+    # ----- the merge loops --------------------------------------------------------------
+
+    def _merge_hf(self, corpus: Corpus, vocabulary: Vocabulary) -> list[int]:
+        """HF's loop: a queue of (count, pair, words) entries, refreshed when found stale."""
+        max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
+        pair_counts = corpus.pair_counts
+        queue: list[tuple[int, int, int, set[int]]] = []
+        serial = 0
+        for pair, positions in corpus.where.items():
+            count = pair_counts[pair]
+            if count > 0:
+                queue.append((-count, pair, serial, positions))
+                serial += 1
+        heapq.heapify(queue)
+        corpus.where = {}
+        merges: list[int] = []
+        with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
+            while len(vocabulary) < self.vocab_size and queue:
+                negative, pair, _, positions = heapq.heappop(queue)
+                count = pair_counts[pair]
+                if -negative != count:
+                    heapq.heappush(queue, (-count, pair, serial, positions))
+                    serial += 1
+                    continue
+                if count < 1 or self.min_frequency > count:
+                    break
+                new = vocabulary.add(self._merged_token(vocabulary.tokens, pair))
+                merges.append(pair)
+                appeared = corpus.merge(pair, new, positions, max_length)
+                for changed, where in appeared.items():
+                    changed_count = pair_counts[changed]
+                    if changed_count > 0:
+                        heapq.heappush(queue, (-changed_count, changed, serial, where))
+                        serial += 1
+                bar.update(1)
+        return merges
+
+    def _merge_first(self, corpus: Corpus, vocabulary: Vocabulary) -> list[int]:
+        """The documented loop: top count, ties to the first pair met in corpus order."""
+        max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
+        pair_counts, where = corpus.pair_counts, corpus.where
+        queue = [(-count, pair) for pair, count in pair_counts.items() if count > 0]
+        heapq.heapify(queue)
+        merges: list[int] = []
+        with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
+            while len(vocabulary) < self.vocab_size:
+                tied = _pop_top(queue, pair_counts)
+                if not tied or self.min_frequency > pair_counts[tied[0]]:
+                    break
+                pair = min(tied, key=corpus.first_occurrence)
+                for other in tied:
+                    if other != pair:
+                        heapq.heappush(queue, (-pair_counts[other], other))
+                new = vocabulary.add(self._merged_token(vocabulary.tokens, pair))
+                merges.append(pair)
+                touched: set[int] = set()
+                appeared = corpus.merge(pair, new, sorted(where.pop(pair, ())), max_length, touched)
+                pair_counts[pair] = 0
+                for changed, positions in appeared.items():
+                    where.setdefault(changed, set()).update(positions)
+                for changed in touched:
+                    if pair_counts.get(changed, 0) > 0:
+                        heapq.heappush(queue, (-pair_counts[changed], changed))
+                bar.update(1)
+        return merges
+
+
+def _pop_top(queue: list[tuple[int, int]], pair_counts: dict[int, int]) -> list[int]:
+    """Pop every distinct pair whose current count is the top count (stale entries dropped)."""
+    tied: list[int] = []
+    top = None
+    while queue:
+        negative, pair = queue[0]
+        count = pair_counts.get(pair, 0)
+        if -negative != count or count < 1 or pair in tied:
+            heapq.heappop(queue)
+            continue
+        if top is not None and count != top:
+            break
+        top = count
+        tied.append(pair)
+        heapq.heappop(queue)
+    return tied
+
