@@ -1,0 +1,90 @@
+"""BpeTrainer, WordPieceTrainer and WordLevelTrainer on hand-made word counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from hfcompat.models.bpe import BPE
+from hfcompat.trainers import BpeTrainer, WordLevelTrainer, WordPieceTrainer
+from hfcompat.trainers.bpe import merge_in_word, pack
+
+COUNTS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+def test_merge_in_word_reports_pair_changes() -> None:
+    """Merging (a, b) in "x a b a b" rewrites it and reports the pairs that went and came."""
+    x, a, b, ab = 1, 2, 3, 9
+    symbols = [x, a, b, a, b]
+    changes = merge_in_word(symbols, None, a, b, ab, 1 << 62)
+    assert symbols == [x, ab, ab]
+    assert changes == [(pack(x, a), -1), (pack(x, ab), 1), (pack(b, a), -1), (pack(ab, a), 1),
+                       (pack(ab, a), -1), (pack(ab, ab), 1)]
+
+
+def test_merge_in_word_respects_max_length() -> None:
+    """A pair whose token would reach the max length is not counted (the merge still happens)."""
+    symbols, lengths = [1, 2, 3], [1, 1, 1]
+    changes = merge_in_word(symbols, lengths, 2, 3, 7, 3)
+    assert symbols == [1, 7] and lengths == [1, 2]
+    assert changes == [(pack(1, 2), -1)]
+
+
+def test_bpe_learns_the_most_frequent_pairs() -> None:
+    """The textbook counts: ("u","g") then ("u","n") then ("h","ug")."""
+    vocab, merges = BpeTrainer(10, show_progress=False).learn(COUNTS)
+    assert merges == [("u", "g"), ("u", "n"), ("h", "ug")]
+    assert list(vocab) == ["b", "g", "h", "n", "p", "s", "u", "ug", "un", "hug"]
+
+
+def test_bpe_special_tokens_and_min_frequency() -> None:
+    """Special tokens come first; merging stops below min_frequency."""
+    vocab, merges = BpeTrainer(100, min_frequency=16, special_tokens=["<unk>"], show_progress=False).learn(COUNTS)
+    assert merges == [("u", "g"), ("u", "n")]
+    assert vocab["<unk>"] == 0
+
+
+def test_bpe_limit_and_initial_alphabet() -> None:
+    """limit_alphabet keeps the most frequent chars; initial_alphabet chars are always kept."""
+    vocab, _ = BpeTrainer(8, limit_alphabet=3, initial_alphabet=["zoo", "q"], show_progress=False).learn(COUNTS)
+    assert list(vocab)[:3] == ["q", "u", "z"]
+
+
+def test_bpe_trained_model_keeps_model_options() -> None:
+    """train(..., model=) keeps the unk token and byte fallback of the model it replaces."""
+    old = BPE({}, [], unk_token="<unk>", byte_fallback=True)
+    model = BpeTrainer(20, continuing_subword_prefix="##", show_progress=False).train(COUNTS, model=old)
+    assert model.unk_token == "<unk>" and model.byte_fallback
+    assert model.continuing_subword_prefix == "##"
+    assert [t.value for t in model.tokenize("bugs")] == ["b", "##ug", "##s"]
+
+
+def test_bpe_rejects_unknown_tie_break() -> None:
+    """A misspelt tie rule is an error, not a silent default."""
+    with pytest.raises(ValueError, match="tie_break"):
+        BpeTrainer(tie_break="last")
+
+
+def test_first_tie_break_prefers_the_earliest_pair() -> None:
+    """Equal counts: "first" takes the pair met first, "hf" the smallest ids."""
+    counts = {"zy": 1, "ab": 1}
+    assert BpeTrainer(5, tie_break="first", show_progress=False).learn(counts)[1] == [("z", "y")]
+    assert BpeTrainer(5, show_progress=False).learn(counts)[1] == [("a", "b")]
+
+
+def test_wordpiece_score_prefers_rare_parts() -> None:
+    """freq(ab)/(freq(a)freq(b)): a pair of rare parts beats a frequent pair of common parts."""
+    counts = {"ab": 10, "ac": 10, "xy": 1}
+    model = WordPieceTrainer(6, show_progress=False).train(counts)
+    assert "xy" in model.vocab and "ab" not in model.vocab
+
+
+def test_wordpiece_rejects_unknown_scoring() -> None:
+    """Only the two documented scorings exist."""
+    with pytest.raises(ValueError, match="scoring"):
+        WordPieceTrainer(scoring="likelihood")
+
+
+def test_wordlevel_orders_by_count_then_text() -> None:
+    """Specials, then words by descending count, ties in code point order; vocab_size caps it."""
+    model = WordLevelTrainer(4, special_tokens=["<unk>"], show_progress=False).train({"b": 2, "a": 2, "c": 5, "d": 1})
+    assert model.vocab == {"<unk>": 0, "c": 1, "a": 2, "b": 3}
