@@ -15,6 +15,7 @@ words and updates only the pairs it touches. Two rules pick the next merge among
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
@@ -24,19 +25,7 @@ from .progress import progress_bar
 
 TIE_BREAKS = ("hf", "first")
 NO_LIMIT = 1 << 62
-# A pair (left id, right id) packed in one int: orders like the tuple, hashes faster.
-_SHIFT = 32
-_LOW = (1 << _SHIFT) - 1
-
-
-def pack(left: int, right: int) -> int:
-    """One int for the pair (left, right), ordered as the tuple is."""
-    return left << _SHIFT | right
-
-
-def unpack(pair: int) -> tuple[int, int]:
-    """The (left, right) ids of a packed pair."""
-    return pair >> _SHIFT, pair & _LOW
+Pair = tuple[int, int]  # (left id, right id)
 
 
 def special_contents(tokens: Iterable[str | AddedToken]) -> list[str]:
@@ -64,30 +53,30 @@ class Vocabulary:
 
 
 def merge_in_word(symbols: list[int], lengths: list[int] | None, left: int, right: int,
-                  new: int, max_length: int) -> list[tuple[int, int]]:
+                  new: int, max_length: int) -> list[tuple[Pair, int]]:
     """Merge every (left, right) in one word, left to right; return the pair count changes.
 
     `lengths` (chars per symbol) is needed only with a max token length: a new pair whose token
     would reach it is not counted (HF's rule; the merge itself still happens).
     """
-    changes: list[tuple[int, int]] = []
+    changes: list[tuple[Pair, int]] = []
     i = 0
     while i < len(symbols) - 1:
         if symbols[i] == left and symbols[i + 1] == right:
             new_length = lengths[i] + lengths[i + 1] if lengths is not None else 0
             if i > 0:
                 before = symbols[i - 1]
-                changes.append((pack(before, left), -1))
+                changes.append(((before, left), -1))
                 if lengths is None or lengths[i - 1] + new_length < max_length:
-                    changes.append((pack(before, new), 1))
+                    changes.append(((before, new), 1))
             symbols[i:i + 2] = (new,)
             if lengths is not None:
                 lengths[i:i + 2] = (new_length,)
             if i < len(symbols) - 1:
                 after = symbols[i + 1]
-                changes.append((pack(right, after), -1))
+                changes.append(((right, after), -1))
                 if lengths is None or lengths[i + 1] + new_length < max_length:
-                    changes.append((pack(new, after), 1))
+                    changes.append(((new, after), 1))
         i += 1
     return changes
 
@@ -99,14 +88,14 @@ class Corpus:
     words: list[list[int]]
     counts: list[int]
     lengths: list[list[int]] | None
-    pair_counts: dict[int, int] = field(default_factory=dict)
-    where: dict[int, set[int]] = field(default_factory=dict)
+    pair_counts: dict[Pair, int] = field(default_factory=dict)
+    where: dict[Pair, set[int]] = field(default_factory=dict)
 
     def count_pairs(self) -> None:
         """Count every adjacent pair once, weighted by word count, and note where it occurs."""
         pair_counts, where = self.pair_counts, self.where
         for index, (symbols, count) in enumerate(zip(self.words, self.counts)):
-            for pair in map(pack, symbols, symbols[1:]):
+            for pair in zip(symbols, symbols[1:]):
                 pair_counts[pair] = pair_counts.get(pair, 0) + count
                 found = where.get(pair)
                 if found is None:
@@ -114,15 +103,17 @@ class Corpus:
                 else:
                     found.add(index)
 
-    def merge(self, pair: int, new: int, positions: Iterable[int], max_length: int,
-              changed: set[int] | None = None) -> dict[int, set[int]]:
+    def merge(self, pair: Pair, new: int, positions: Iterable[int], max_length: int,
+              changed: set[Pair] | None = None) -> dict[Pair, set[int]]:
         """Merge `pair` into `new` in the given words; return the words where pairs appeared.
 
         Every pair whose count changed is added to `changed` when it is given.
         """
-        left, right = unpack(pair)
+        if self.lengths is None and changed is None:
+            return self._merge_fast(pair, new, positions)
+        left, right = pair
         pair_counts, words, counts, lengths = self.pair_counts, self.words, self.counts, self.lengths
-        appeared: dict[int, set[int]] = {}
+        appeared: dict[Pair, set[int]] = {}
         for index in positions:
             word_lengths = lengths[index] if lengths is not None else None
             changes = merge_in_word(words[index], word_lengths, left, right, new, max_length)
@@ -135,9 +126,53 @@ class Corpus:
                 changed.update(other for other, _ in changes)
         return appeared
 
-    def first_occurrence(self, pair: int) -> tuple[int, int]:
+    def _merge_fast(self, pair: Pair, new: int, positions: Iterable[int]) -> dict[Pair, set[int]]:
+        """`merge` without a max length, inlined: `merge_in_word`'s steps, found by list.index.
+
+        The profile of byte-level training spends most of its time here (long CJK words).
+        """
+        left, right = pair
+        pair_counts, words, counts = self.pair_counts, self.words, self.counts
+        get = pair_counts.get
+        appeared: dict[Pair, set[int]] = {}
+        for index in positions:
+            symbols, count = words[index], counts[index]
+            find = symbols.index
+            i = 0
+            try:
+                while True:
+                    i = find(left, i)
+                    if i + 1 < len(symbols) and symbols[i + 1] == right:
+                        if i > 0:
+                            before = symbols[i - 1]
+                            pair_counts[before, left] -= count
+                            key = (before, new)
+                            pair_counts[key] = get(key, 0) + count
+                            found = appeared.get(key)
+                            if found is None:
+                                appeared[key] = {index}
+                            else:
+                                found.add(index)
+                        symbols[i] = new
+                        del symbols[i + 1]
+                        if i + 1 < len(symbols):
+                            after = symbols[i + 1]
+                            pair_counts[right, after] -= count
+                            key = (new, after)
+                            pair_counts[key] = get(key, 0) + count
+                            found = appeared.get(key)
+                            if found is None:
+                                appeared[key] = {index}
+                            else:
+                                found.add(index)
+                    i += 1
+            except ValueError:
+                pass
+        return appeared
+
+    def first_occurrence(self, pair: Pair) -> tuple[int, int]:
         """(word index, symbol index) of the first occurrence of `pair` in corpus order."""
-        left, right = unpack(pair)
+        left, right = pair
         for index in sorted(self.where.get(pair, ())):
             symbols = self.words[index]
             for i in range(len(symbols) - 1):
@@ -199,16 +234,19 @@ class BpeTrainer:
         else:
             merges = self._merge_first(corpus, vocabulary)
         tokens = vocabulary.tokens
-        return dict(vocabulary.ids), [(tokens[a], tokens[b]) for a, b in map(unpack, merges)]
+        return dict(vocabulary.ids), [(tokens[a], tokens[b]) for a, b in merges]
 
     # ----- setup ------------------------------------------------------------------------
 
     def _alphabet(self, word_counts: Mapping[str, int]) -> list[str]:
         """The chars kept: the initial alphabet and the most frequent chars, by code point."""
         frequency: dict[str, int] = {}
+        by_count: dict[int, list[str]] = {}
         for word, count in word_counts.items():
-            for char in word:
-                frequency[char] = frequency.get(char, 0) + count
+            by_count.setdefault(count, []).append(word)
+        for count, words in by_count.items():  # chars counted in C, one join per word count
+            for char, seen in Counter("".join(words)).items():
+                frequency[char] = frequency.get(char, 0) + seen * count
         for char in self.initial_alphabet:
             frequency[char] = NO_LIMIT
         kept = list(frequency)
@@ -226,6 +264,8 @@ class BpeTrainer:
         words: list[list[int]] = []
         track_lengths = self.max_token_length is not None
         lengths: list[list[int]] | None = [] if track_lengths else None
+        if not (prefix or suffix or symbol or track_lengths):
+            return Corpus(_plain_symbols(word_counts, vocabulary.ids), list(word_counts.values()), None)
         for word in word_counts:
             last = len(word) - 1
             symbols = []
@@ -245,9 +285,9 @@ class BpeTrainer:
                 lengths.append([1] * len(symbols))
         return Corpus(words, list(word_counts.values()), lengths)
 
-    def _merged_token(self, tokens: list[str], pair: int) -> str:
+    def _merged_token(self, tokens: list[str], pair: Pair) -> str:
         """The text of the token a merge makes (the right part loses its prefix)."""
-        left, right = unpack(pair)
+        left, right = pair
         right_text = tokens[right]
         prefix = self.continuing_subword_prefix
         if prefix and right_text.startswith(prefix):
@@ -256,11 +296,11 @@ class BpeTrainer:
 
     # ----- the merge loops --------------------------------------------------------------
 
-    def _merge_hf(self, corpus: Corpus, vocabulary: Vocabulary) -> list[int]:
+    def _merge_hf(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair]:
         """HF's loop: a queue of (count, pair, words) entries, refreshed when found stale."""
         max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
         pair_counts = corpus.pair_counts
-        queue: list[tuple[int, int, int, set[int]]] = []
+        queue: list[tuple[int, Pair, int, set[int]]] = []
         serial = 0
         for pair, positions in corpus.where.items():
             count = pair_counts[pair]
@@ -269,7 +309,7 @@ class BpeTrainer:
                 serial += 1
         heapq.heapify(queue)
         corpus.where = {}
-        merges: list[int] = []
+        merges: list[Pair] = []
         with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
             while len(vocabulary) < self.vocab_size and queue:
                 negative, pair, _, positions = heapq.heappop(queue)
@@ -291,13 +331,13 @@ class BpeTrainer:
                 bar.update(1)
         return merges
 
-    def _merge_first(self, corpus: Corpus, vocabulary: Vocabulary) -> list[int]:
+    def _merge_first(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair]:
         """The documented loop: top count, ties to the first pair met in corpus order."""
         max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
         pair_counts, where = corpus.pair_counts, corpus.where
         queue = [(-count, pair) for pair, count in pair_counts.items() if count > 0]
         heapq.heapify(queue)
-        merges: list[int] = []
+        merges: list[Pair] = []
         with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
             while len(vocabulary) < self.vocab_size:
                 tied = _pop_top(queue, pair_counts)
@@ -309,7 +349,7 @@ class BpeTrainer:
                         heapq.heappush(queue, (-pair_counts[other], other))
                 new = vocabulary.add(self._merged_token(vocabulary.tokens, pair))
                 merges.append(pair)
-                touched: set[int] = set()
+                touched: set[Pair] = set()
                 appeared = corpus.merge(pair, new, sorted(where.pop(pair, ())), max_length, touched)
                 pair_counts[pair] = 0
                 for changed, positions in appeared.items():
@@ -321,9 +361,21 @@ class BpeTrainer:
         return merges
 
 
-def _pop_top(queue: list[tuple[int, int]], pair_counts: dict[int, int]) -> list[int]:
+def _plain_symbols(word_counts: Mapping[str, int], ids: dict[str, int]) -> list[list[int]]:
+    """The words as char ids when nothing decorates them (a fast path of `_split_words`)."""
+    get = ids.get
+    words = []
+    for word in word_counts:
+        symbols = list(map(get, word))
+        if None in symbols:
+            symbols = [symbol for symbol in symbols if symbol is not None]
+        words.append(symbols)
+    return words
+
+
+def _pop_top(queue: list[tuple[int, Pair]], pair_counts: dict[Pair, int]) -> list[Pair]:
     """Pop every distinct pair whose current count is the top count (stale entries dropped)."""
-    tied: list[int] = []
+    tied: list[Pair] = []
     top = None
     while queue:
         negative, pair = queue[0]

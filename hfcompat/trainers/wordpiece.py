@@ -16,7 +16,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ..added_vocabulary import AddedToken
 from ..models.wordpiece import WordPiece
-from .bpe import NO_LIMIT, BpeTrainer, Corpus, Vocabulary, special_contents, unpack
+from .bpe import NO_LIMIT, BpeTrainer, Corpus, Pair, Vocabulary, special_contents
 from .progress import progress_bar
 
 SCORINGS = ("score", "hf")
@@ -76,7 +76,7 @@ class WordPieceTrainer:
                 pair = self._best_pair(corpus, token_counts)
                 if pair is None:
                     break
-                left, right = unpack(pair)
+                left, right = pair
                 right_text = vocabulary.tokens[right]
                 if right_text.startswith(prefix):
                     right_text = right_text[len(prefix):]
@@ -95,14 +95,14 @@ class WordPieceTrainer:
                 bar.update(1)
         return dict(vocabulary.ids)
 
-    def _best_pair(self, corpus: Corpus, token_counts: dict[int, int]) -> int | None:
+    def _best_pair(self, corpus: Corpus, token_counts: dict[int, int]) -> Pair | None:
         """The pair of highest score (exact rational comparison), first met on ties."""
-        best: list[int] = []
+        best: list[Pair] = []
         best_count, best_product = 0, 1  # the best score as a fraction count / product
         for pair, count in corpus.pair_counts.items():
             if count <= 0 or count < self.min_frequency:
                 continue
-            left, right = unpack(pair)
+            left, right = pair
             product = token_counts[left] * token_counts[right]
             order = count * best_product - best_count * product
             if order > 0:
