@@ -15,7 +15,7 @@ words and updates only the pairs it touches. Two rules pick the next merge among
 from __future__ import annotations
 
 import heapq
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
@@ -134,7 +134,7 @@ class Corpus:
         left, right = pair
         pair_counts, words, counts = self.pair_counts, self.words, self.counts
         get = pair_counts.get
-        appeared: dict[Pair, set[int]] = {}
+        appeared: defaultdict[Pair, set[int]] = defaultdict(set)
         for index in positions:
             symbols, count = words[index], counts[index]
             find = symbols.index
@@ -148,11 +148,7 @@ class Corpus:
                             pair_counts[before, left] -= count
                             key = (before, new)
                             pair_counts[key] = get(key, 0) + count
-                            found = appeared.get(key)
-                            if found is None:
-                                appeared[key] = {index}
-                            else:
-                                found.add(index)
+                            appeared[key].add(index)
                         symbols[i] = new
                         del symbols[i + 1]
                         if i + 1 < len(symbols):
@@ -160,11 +156,7 @@ class Corpus:
                             pair_counts[right, after] -= count
                             key = (new, after)
                             pair_counts[key] = get(key, 0) + count
-                            found = appeared.get(key)
-                            if found is None:
-                                appeared[key] = {index}
-                            else:
-                                found.add(index)
+                            appeared[key].add(index)
                     i += 1
             except ValueError:
                 pass
