@@ -11,7 +11,9 @@ its vocabulary read as WordPiece pieces.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 from ..added_vocabulary import AddedToken
@@ -70,46 +72,96 @@ class WordPieceTrainer:
             vocabulary.add(piece)
         corpus = Corpus([[vocabulary.ids[p] for p in word] for word in pieces], list(word_counts.values()), None)
         corpus.count_pairs()
-        token_counts = _token_counts(corpus)
+        scores = ScoreQueue(corpus, _token_counts(corpus), self.min_frequency)
         with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
             while len(vocabulary) < self.vocab_size:
-                pair = self._best_pair(corpus, token_counts)
+                pair = scores.pop_best()
                 if pair is None:
                     break
                 left, right = pair
                 right_text = vocabulary.tokens[right]
                 if right_text.startswith(prefix):
                     right_text = right_text[len(prefix):]
-                new = vocabulary.add(vocabulary.tokens[left] + right_text)
-                positions = sorted(corpus.where.pop(pair, ()))
-                before = {index: len(corpus.words[index]) for index in positions}
-                appeared = corpus.merge(pair, new, positions, NO_LIMIT)
-                corpus.pair_counts[pair] = 0
-                for index in positions:
-                    merged = (before[index] - len(corpus.words[index])) * corpus.counts[index]
-                    token_counts[left] -= merged
-                    token_counts[right] -= merged
-                    token_counts[new] = token_counts.get(new, 0) + merged
-                for changed, where in appeared.items():
-                    corpus.where.setdefault(changed, set()).update(where)
+                scores.merge(pair, vocabulary.add(vocabulary.tokens[left] + right_text))
                 bar.update(1)
         return dict(vocabulary.ids)
 
-    def _best_pair(self, corpus: Corpus, token_counts: dict[int, int]) -> Pair | None:
-        """The pair of highest score (exact rational comparison), first met on ties."""
-        best: list[Pair] = []
-        best_count, best_product = 0, 1  # the best score as a fraction count / product
-        for pair, count in corpus.pair_counts.items():
-            if count <= 0 or count < self.min_frequency:
-                continue
-            left, right = pair
-            product = token_counts[left] * token_counts[right]
-            order = count * best_product - best_count * product
-            if order > 0:
-                best, best_count, best_product = [pair], count, product
-            elif order == 0:
-                best.append(pair)
-        return min(best, key=corpus.first_occurrence) if best else None
+
+class ScoreQueue:
+    """Pairs by score freq(ab) / (freq(a) freq(b)), kept current as merges change the counts.
+
+    A merge of (a, b) into n changes only pairs that hold a, b or n (their counts or their
+    token counts), so only those get a fresh queue entry; an entry whose count or product no
+    longer holds is stale and dropped when popped.
+    """
+
+    def __init__(self, corpus: Corpus, token_counts: dict[int, int], min_frequency: int):
+        self.corpus = corpus
+        self.token_counts = token_counts
+        self.min_frequency = min_frequency
+        self.pairs_with: dict[int, set[Pair]] = {}
+        self.queue: list[tuple[float, Pair, int, int]] = []
+        for pair in corpus.pair_counts:
+            self._index(pair)
+            self._push(pair)
+
+    def _index(self, pair: Pair) -> None:
+        """Note that both tokens of `pair` are in it."""
+        for token in pair:
+            self.pairs_with.setdefault(token, set()).add(pair)
+
+    def _push(self, pair: Pair) -> None:
+        """Queue `pair` with its current score, if it can be merged."""
+        count = self.corpus.pair_counts.get(pair, 0)
+        if count > 0 and count >= self.min_frequency:
+            product = self.token_counts[pair[0]] * self.token_counts[pair[1]]
+            heapq.heappush(self.queue, (-count / product, pair, count, product))
+
+    def _is_current(self, pair: Pair, count: int, product: int) -> bool:
+        """True when an entry still holds the pair's count and token counts."""
+        return (self.corpus.pair_counts.get(pair, 0) == count
+                and self.token_counts[pair[0]] * self.token_counts[pair[1]] == product)
+
+    def pop_best(self) -> Pair | None:
+        """The pair of highest score (exactly), first met in corpus order on ties."""
+        queue: list[tuple[float, Pair, int, int]] = self.queue
+        tied: list[tuple[float, Pair, int, int]] = []
+        while queue and (not tied or queue[0][0] == tied[0][0]):
+            entry = heapq.heappop(queue)
+            if self._is_current(*entry[1:]) and all(entry[1] != other[1] for other in tied):
+                tied.append(entry)
+        if not tied:
+            return None
+        # Equal floats may hide unequal fractions: keep the exact maximum.
+        top = max(Fraction(count, product) for _, _, count, product in tied)
+        best = min((entry[1] for entry in tied if Fraction(entry[2], entry[3]) == top),
+                   key=self.corpus.first_occurrence)
+        for entry in tied:
+            if entry[1] != best:
+                heapq.heappush(queue, entry)
+        return best
+
+    def merge(self, pair: Pair, new: int) -> None:
+        """Merge `pair` into `new` everywhere; update the counts and re-queue what changed."""
+        corpus, token_counts = self.corpus, self.token_counts
+        left, right = pair
+        positions = sorted(corpus.where.pop(pair, ()))
+        before = [len(corpus.words[index]) for index in positions]
+        appeared = corpus.merge(pair, new, positions, NO_LIMIT)
+        corpus.pair_counts[pair] = 0
+        for index, length in zip(positions, before):
+            merged = (length - len(corpus.words[index])) * corpus.counts[index]
+            token_counts[left] -= merged
+            token_counts[right] -= merged
+            token_counts[new] = token_counts.get(new, 0) + merged
+        for changed, where in appeared.items():
+            corpus.where.setdefault(changed, set()).update(where)
+            self._index(changed)
+        for token in {left, right, new}:
+            holding = self.pairs_with.get(token, set())
+            holding.difference_update([p for p in holding if corpus.pair_counts.get(p, 0) <= 0])
+            for other in holding:
+                self._push(other)
 
 
 def _token_counts(corpus: Corpus) -> dict[int, int]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hfcompat.models.bpe import BPE
 from hfcompat.trainers import BpeTrainer, WordLevelTrainer, WordPieceTrainer
@@ -88,3 +90,88 @@ def test_wordlevel_orders_by_count_then_text() -> None:
     """Specials, then words by descending count, ties in code point order; vocab_size caps it."""
     model = WordLevelTrainer(4, special_tokens=["<unk>"], show_progress=False).train({"b": 2, "a": 2, "c": 5, "d": 1})
     assert model.vocab == {"<unk>": 0, "c": 1, "a": 2, "b": 3}
+
+
+# ----- the documented algorithms, written out naively (recount everything per merge) -------------
+
+
+def naive_merge(split: list[str], left: str, right: str, new: str) -> list[str]:
+    """Merge every (left, right) of one split, left to right."""
+    out: list[str] = []
+    i = 0
+    while i < len(split):
+        if i + 1 < len(split) and split[i] == left and split[i + 1] == right:
+            out.append(new)
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    return out
+
+
+def naive_first_bpe(word_counts: dict[str, int], vocab_size: int) -> list[tuple[str, str]]:
+    """BPE as documented: recount pairs each step, take the first pair met with the top count."""
+    vocab = sorted({char for word in word_counts for char in word})
+    splits = {word: list(word) for word in word_counts}
+    merges = []
+    while len(vocab) < vocab_size:
+        pair_counts: dict[tuple[str, str], int] = {}
+        for word, count in word_counts.items():
+            split = splits[word]
+            for pair in zip(split, split[1:]):
+                pair_counts[pair] = pair_counts.get(pair, 0) + count
+        if not pair_counts:
+            break
+        top = max(pair_counts.values())
+        best = next(pair for pair, count in pair_counts.items() if count == top)
+        merges.append(best)
+        new = best[0] + best[1]
+        splits = {word: naive_merge(split, *best, new) for word, split in splits.items()}
+        if new not in vocab:
+            vocab.append(new)
+    return merges
+
+
+def naive_score_wordpiece(word_counts: dict[str, int], vocab_size: int) -> set[str]:
+    """WordPiece as documented: recount, score freq(ab)/(freq(a)freq(b)), first pair on ties."""
+    from fractions import Fraction
+
+    splits = {word: [c if i == 0 else "##" + c for i, c in enumerate(word)] for word in word_counts}
+    vocab = sorted({piece for split in splits.values() for piece in split})
+    while len(vocab) < vocab_size:
+        pair_counts: dict[tuple[str, str], int] = {}
+        token_counts: dict[str, int] = {}
+        for word, count in word_counts.items():
+            split = splits[word]
+            for token in split:
+                token_counts[token] = token_counts.get(token, 0) + count
+            for pair in zip(split, split[1:]):
+                pair_counts[pair] = pair_counts.get(pair, 0) + count
+        if not pair_counts:
+            break
+        scores = {p: Fraction(c, token_counts[p[0]] * token_counts[p[1]]) for p, c in pair_counts.items()}
+        top = max(scores.values())
+        best = next(pair for pair, score in scores.items() if score == top)
+        new = best[0] + best[1][2:] if best[1].startswith("##") else best[0] + best[1]
+        splits = {word: naive_merge(split, *best, new) for word, split in splits.items()}
+        if new not in vocab:
+            vocab.append(new)
+    return set(vocab)
+
+
+WORD_COUNTS = st.dictionaries(st.text(alphabet="abcab", min_size=1, max_size=7), st.integers(1, 6),
+                              min_size=1, max_size=12)
+
+
+@given(word_counts=WORD_COUNTS, vocab_size=st.integers(1, 30))
+def test_first_tie_break_equals_the_naive_algorithm(word_counts: dict[str, int], vocab_size: int) -> None:
+    """The incremental "first" loop gives the merges of the recount-everything algorithm."""
+    _, merges = BpeTrainer(vocab_size, tie_break="first", show_progress=False).learn(word_counts)
+    assert merges == naive_first_bpe(word_counts, vocab_size)
+
+
+@given(word_counts=WORD_COUNTS, vocab_size=st.integers(1, 30))
+def test_wordpiece_score_equals_the_naive_algorithm(word_counts: dict[str, int], vocab_size: int) -> None:
+    """The score queue learns the vocabulary of the recount-everything algorithm."""
+    vocab = WordPieceTrainer(vocab_size, show_progress=False).learn(word_counts)
+    assert set(vocab) == naive_score_wordpiece(word_counts, vocab_size)
