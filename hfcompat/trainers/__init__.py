@@ -40,7 +40,7 @@ DEFAULT_SPECIAL_TOKENS = {
 }
 CHUNK_LINES = 2000
 
-__all__ = ["BpeTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "iter_texts",
+__all__ = ["BpeTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
            "pipeline", "train", "train_tokenizer"]
 
 
@@ -272,6 +272,27 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
                     total=source_size(files_or_iterator), workers=workers)
     if model == "wordpiece":
         _add_bert_processing(tokenizer)
+    return tokenizer
+
+
+def extend(tokenizer: "Tokenizer", files_or_iterator: Any, vocab_size: int, *, workers: int = 1,
+           **options: Any) -> "Tokenizer":
+    """Continue training a BPE tokenizer on more text (`BpeTrainer.extend`), in place.
+
+    Words are counted with the tokenizer's own pipeline; `vocab_size` is the new total. Every
+    existing token keeps its id and every existing merge its rank.
+    """
+    from ..models.bpe import BPE
+    if not isinstance(tokenizer.model, BPE):
+        raise TypeError(f"only BPE tokenizers can be extended, not {type(tokenizer.model).__name__}")
+    model = tokenizer.model
+    options.setdefault("continuing_subword_prefix", model.continuing_subword_prefix)
+    options.setdefault("end_of_word_suffix", model.end_of_word_suffix)
+    trainer = BpeTrainer(vocab_size, **options)
+    counts = count_words(tokenizer, iter_texts(files_or_iterator), show_progress=trainer.show_progress,
+                         total=source_size(files_or_iterator), workers=workers)
+    tokenizer.model = trainer.extend(model, counts)
+    tokenizer.add_special_tokens(list(trainer.special_tokens))
     return tokenizer
 
 

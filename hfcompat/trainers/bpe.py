@@ -37,8 +37,16 @@ def special_contents(tokens: Iterable[str | AddedToken]) -> list[str]:
 class Vocabulary:
     """Tokens by id while training: ids are handed out in order and never change."""
 
-    tokens: list[str] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # by id ("" where a loaded vocabulary has a gap)
     ids: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, vocab: Mapping[str, int]) -> "Vocabulary":
+        """A vocabulary that keeps every id of `vocab`; new tokens get ids after the largest."""
+        tokens = [""] * (max(vocab.values(), default=-1) + 1)
+        for token, token_id in vocab.items():
+            tokens[token_id] = token
+        return cls(tokens, dict(vocab))
 
     def add(self, token: str) -> int:
         """The id of `token`, giving it the next id when it is new."""
@@ -49,7 +57,7 @@ class Vocabulary:
         return token_id
 
     def __len__(self) -> int:
-        return len(self.tokens)
+        return len(self.ids)
 
 
 def merge_in_word(symbols: list[int], lengths: list[int] | None, left: int, right: int,
@@ -205,10 +213,7 @@ class BpeTrainer:
     def train(self, word_counts: Mapping[str, int], model: BPE | None = None) -> BPE:
         """Learn from word counts; the options of `model` (unk, byte fallback...) carry over."""
         vocab, merges = self.learn(word_counts)
-        options = {}
-        if model is not None:
-            options = dict(dropout=model.dropout, unk_token=model.unk_token, fuse_unk=model.fuse_unk,
-                           byte_fallback=model.byte_fallback, ignore_merges=model.ignore_merges)
+        options = _model_options(model) if model is not None else {}
         return BPE(vocab, merges, continuing_subword_prefix=self.continuing_subword_prefix,
                    end_of_word_suffix=self.end_of_word_suffix, **options)
 
@@ -220,6 +225,45 @@ class BpeTrainer:
         for char in self._alphabet(word_counts):
             vocabulary.add(char)
         corpus = self._split_words(word_counts, vocabulary)
+        return self._learn_merges(corpus, vocabulary)
+
+    def extend(self, model: BPE, word_counts: Mapping[str, int]) -> BPE:
+        """Continue training `model` on new word counts, up to `vocab_size` tokens in all.
+
+        Every existing token keeps its id and every existing merge its rank: new chars, new
+        special tokens and new merges get the following ids and ranks. The new words are first
+        segmented by the existing merges, then merged further as in `learn`.
+        """
+        vocabulary = Vocabulary.of(model.vocab)
+        for token in special_contents(self.special_tokens):
+            vocabulary.add(token)
+        for char in self._alphabet(word_counts):
+            vocabulary.add(char)
+        self._split_words(word_counts, vocabulary)  # adds the decorated chars
+        old_merges = model.merges
+        segmenter = BPE(vocabulary.ids, old_merges, continuing_subword_prefix=self.continuing_subword_prefix,
+                        end_of_word_suffix=self.end_of_word_suffix)
+        corpus = self._segmented_words(word_counts, vocabulary, segmenter)
+        vocab, merges = self._learn_merges(corpus, vocabulary)
+        trained = BPE(vocab, old_merges + merges, continuing_subword_prefix=self.continuing_subword_prefix,
+                      end_of_word_suffix=self.end_of_word_suffix, **_model_options(model))
+        return trained
+
+    def _segmented_words(self, word_counts: Mapping[str, int], vocabulary: Vocabulary,
+                         segmenter: BPE) -> Corpus:
+        """Each word (chars outside the alphabet dropped) as the token ids `segmenter` gives it."""
+        ids = vocabulary.ids
+        words, lengths = [], []
+        for word in word_counts:
+            kept = "".join(char for char in word if char in ids)
+            tokens = segmenter.tokenize(kept) if kept else []
+            words.append([token[0] for token in tokens])
+            data = kept.encode()
+            lengths.append([len(data[start:end].decode("utf-8", "ignore")) for _, _, (start, end) in tokens])
+        return Corpus(words, list(word_counts.values()), lengths if self.max_token_length is not None else None)
+
+    def _learn_merges(self, corpus: Corpus, vocabulary: Vocabulary) -> tuple[dict[str, int], list[tuple[str, str]]]:
+        """Count the pairs and run the merge loop of the tie rule."""
         corpus.count_pairs()
         if self.tie_break == "hf":
             merges = self._merge_hf(corpus, vocabulary)
@@ -351,6 +395,12 @@ class BpeTrainer:
                         heapq.heappush(queue, (-pair_counts[changed], changed))
                 bar.update(1)
         return merges
+
+
+def _model_options(model: BPE) -> dict:
+    """The options of a BPE model that training does not decide (they carry over)."""
+    return dict(dropout=model.dropout, unk_token=model.unk_token, fuse_unk=model.fuse_unk,
+                byte_fallback=model.byte_fallback, ignore_merges=model.ignore_merges)
 
 
 def _plain_symbols(word_counts: Mapping[str, int], ids: dict[str, int]) -> list[list[int]]:

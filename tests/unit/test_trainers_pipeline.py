@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import hfcompat
+import hfcompat.trainers
 from hfcompat.errors import FormatError
 from hfcompat.trainers import BpeTrainer, count_words, iter_texts, pipeline
 
@@ -113,3 +114,35 @@ def test_unigram_pipeline_matches_tokenizers_normalization() -> None:
         normalized = ours.normalizer.normalize_str(text)
         assert [piece for piece, _ in ours.pre_tokenizer.pre_tokenize_str(normalized)] == \
             [piece for piece, _ in expected]
+
+
+def test_extend_keeps_ids_and_ranks() -> None:
+    """Continuing BPE training on new text: old tokens keep ids, old merges keep ranks."""
+    base = hfcompat.train(TEXTS, model="bytelevel_bpe", vocab_size=300, show_progress=False)
+    old_vocab, old_merges = dict(base.model.vocab), list(base.model.merges)
+    old_length = len(base.encode("Tokenizers learn merges").ids)
+    end_id = base.token_to_id("<|endoftext|>")
+    new_texts = ["Tokenizers learn merges from text.", "日本語の文章を学ぶ。"] * 10
+    extended = hfcompat.trainers.extend(base, new_texts, vocab_size=340, show_progress=False)
+    vocab = extended.model.vocab
+    assert all(vocab[token] == token_id for token, token_id in old_vocab.items())
+    assert extended.model.merges[: len(old_merges)] == old_merges
+    assert len(vocab) == 340
+    assert extended.token_to_id("<|endoftext|>") == end_id
+    assert extended.decode(extended.encode("日本語 merges").ids) == "日本語 merges"
+    assert len(extended.encode("Tokenizers learn merges").ids) < old_length
+
+
+@pytest.mark.parametrize("tie_break", ["hf", "first"])
+def test_extending_an_empty_model_is_training(tie_break: str) -> None:
+    """extend() from a model without merges learns what learn() learns from scratch."""
+    from hfcompat.models.bpe import BPE
+    from hfcompat.trainers import count_words
+
+    tokenizer = pipeline("bytelevel_bpe")
+    counts = count_words(tokenizer, TEXTS, show_progress=False)
+    trainer = BpeTrainer(120, tie_break=tie_break, show_progress=False)
+    vocab, merges = trainer.learn(counts)
+    extended = trainer.extend(BPE({}, []), counts)
+    assert extended.vocab == vocab
+    assert extended.merges == merges
