@@ -85,8 +85,8 @@ def _file_lines(path: Path) -> Iterator[str]:
 
 
 def source_size(source: Any) -> int | None:
-    """The total bytes of the files of a source, or its length if it has one (for progress)."""
-    if isinstance(source, (str, os.PathLike)):
+    """How many texts a source holds, when it says so without being read (for progress)."""
+    if isinstance(source, (str, os.PathLike)) or (isinstance(source, (list, tuple)) and _all_files(source)):
         return None
     try:
         return len(source)

@@ -146,3 +146,17 @@ def test_extending_an_empty_model_is_training(tie_break: str) -> None:
     extended = trainer.extend(BPE({}, []), counts)
     assert extended.vocab == vocab
     assert extended.merges == merges
+
+
+def test_cli_train_writes_a_loadable_tokenizer(tmp_path: Path) -> None:
+    """`hfcompat train FILE -o OUT` trains, saves atomically, and the result loads."""
+    from hfcompat.cli import run
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(TEXTS), encoding="utf-8")
+    output = tmp_path / "tokenizer.json"
+    assert run(["train", str(corpus), "-o", str(output), "--model", "wordlevel", "--vocab-size", "50",
+                "--quiet"]) == 0
+    assert hfcompat.load(str(output)).encode("lazy dog").tokens == ["lazy", "dog"]
+    assert run(["train", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "x.json"), "--quiet"]) == 2
+    assert not (tmp_path / "x.json").exists()
