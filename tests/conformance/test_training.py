@@ -110,16 +110,19 @@ def reorder_like(counts: dict[str, int], order: list[str], prefix: str | None,
         if suffix and pieces:
             pieces[-1] += suffix
         return [p for p in pieces if p != p[:1] or len(p) > 1]
-    forms = {word: [p for p in decorated(word) if p in set(order)] for word in counts}
+    wanted = set(order)
+    forms = {word: list(dict.fromkeys(p for p in decorated(word) if p in wanted)) for word in counts}
+    holders: dict[str, list[str]] = {}
+    for word, word_forms in forms.items():
+        for form in word_forms:
+            holders.setdefault(form, []).append(word)
     seen: set[str] = set()
     placed: dict[str, int] = {}
     position = 0
     while position < len(order):
-        for word in counts:
-            if word in placed:
-                continue
-            new = list(dict.fromkeys(p for p in forms[word] if p not in seen))
-            if new and new == order[position:position + len(new)]:
+        for word in holders.get(order[position], ()):
+            new = [p for p in forms[word] if p not in seen]
+            if word not in placed and new == order[position:position + len(new)]:
                 placed[word] = counts[word]
                 seen.update(new)
                 position += len(new)
@@ -227,3 +230,16 @@ def test_bpe_random_corpora(texts: list[str], vocab_size: int, min_frequency: in
                                  BpeTrainer(show_progress=False, **options))
     assert ours["merges"] == oracle["merges"]
     assert ours["vocab"] == oracle["vocab"]
+
+
+def test_extended_tokenizer_json_encodes_identically(shared: Path, tmp_path: Path) -> None:
+    """A BPE tokenizer trained further on new text still saves to a tokenizer.json tokenizers agrees with."""
+    from hfcompat.trainers import extend
+
+    ours = hfcompat.train(corpus("botchan"), model="bytelevel_bpe", vocab_size=800, show_progress=False)
+    extend(ours, corpus("wagahaiwa"), vocab_size=1600, show_progress=False)
+    path = tmp_path / "tokenizer.json"
+    ours.save(str(path))
+    oracle = tokenizers.Tokenizer.from_file(str(path))
+    for text in corpus_sample("wagahaiwa", 40) + corpus_sample("botchan", 40):
+        assert ours.encode(text).ids == oracle.encode(text).ids, text
