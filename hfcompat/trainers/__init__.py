@@ -13,6 +13,7 @@ Ctrl-C stops training with KeyboardInterrupt and leaves the tokenizer as it was.
 from __future__ import annotations
 
 import os
+import signal
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
@@ -158,8 +159,12 @@ _WORKER_TOKENIZER: Any = None
 
 
 def _set_worker_tokenizer(tokenizer: "Tokenizer") -> None:
-    """Keep the tokenizer in a worker process (sent once, not per chunk)."""
+    """Keep the tokenizer in a worker process (sent once, not per chunk).
+
+    Workers ignore Ctrl-C: the parent stops them, so one interrupt gives one clean stop.
+    """
     global _WORKER_TOKENIZER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_TOKENIZER = tokenizer
 
 
