@@ -245,9 +245,8 @@ class BpeTrainer:
                         end_of_word_suffix=self.end_of_word_suffix)
         corpus = self._segmented_words(word_counts, vocabulary, segmenter)
         vocab, merges = self._learn_merges(corpus, vocabulary)
-        trained = BPE(vocab, old_merges + merges, continuing_subword_prefix=self.continuing_subword_prefix,
-                      end_of_word_suffix=self.end_of_word_suffix, **_model_options(model))
-        return trained
+        return BPE(vocab, old_merges + merges, continuing_subword_prefix=self.continuing_subword_prefix,
+                   end_of_word_suffix=self.end_of_word_suffix, **_model_options(model))
 
     def _segmented_words(self, word_counts: Mapping[str, int], vocabulary: Vocabulary,
                          segmenter: BPE) -> Corpus:
