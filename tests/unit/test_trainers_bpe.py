@@ -1,4 +1,4 @@
-"""BpeTrainer, WordPieceTrainer and WordLevelTrainer on hand-made word counts."""
+"""BpeTrainer on hand-made word counts, and against the documented algorithm written out naively."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hfcompat.models.bpe import BPE
-from hfcompat.trainers import BpeTrainer, WordLevelTrainer, WordPieceTrainer
+from hfcompat.trainers import BpeTrainer
 from hfcompat.trainers.bpe import merge_in_word
 
 COUNTS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
@@ -73,23 +73,6 @@ def test_first_tie_break_prefers_the_earliest_pair() -> None:
     assert BpeTrainer(5, show_progress=False).learn(counts)[1] == [("a", "b")]
 
 
-def test_wordpiece_score_prefers_rare_parts() -> None:
-    """freq(ab)/(freq(a)freq(b)): a pair of rare parts beats a frequent pair of common parts."""
-    counts = {"ab": 10, "ac": 10, "xy": 1}
-    model = WordPieceTrainer(6, show_progress=False).train(counts)
-    assert "xy" in model.vocab and "ab" not in model.vocab
-
-
-def test_wordpiece_rejects_unknown_scoring() -> None:
-    """Only the two documented scorings exist."""
-    with pytest.raises(ValueError, match="scoring"):
-        WordPieceTrainer(scoring="likelihood")
-
-
-def test_wordlevel_orders_by_count_then_text() -> None:
-    """Specials, then words by descending count, ties in code point order; vocab_size caps it."""
-    model = WordLevelTrainer(4, special_tokens=["<unk>"], show_progress=False).train({"b": 2, "a": 2, "c": 5, "d": 1})
-    assert model.vocab == {"<unk>": 0, "c": 1, "a": 2, "b": 3}
 
 
 # ----- the documented algorithms, written out naively (recount everything per merge) -------------
@@ -132,33 +115,6 @@ def naive_first_bpe(word_counts: dict[str, int], vocab_size: int) -> list[tuple[
     return merges
 
 
-def naive_score_wordpiece(word_counts: dict[str, int], vocab_size: int) -> set[str]:
-    """WordPiece as documented: recount, score freq(ab)/(freq(a)freq(b)), first pair on ties."""
-    from fractions import Fraction
-
-    splits = {word: [c if i == 0 else "##" + c for i, c in enumerate(word)] for word in word_counts}
-    vocab = sorted({piece for split in splits.values() for piece in split})
-    while len(vocab) < vocab_size:
-        pair_counts: dict[tuple[str, str], int] = {}
-        token_counts: dict[str, int] = {}
-        for word, count in word_counts.items():
-            split = splits[word]
-            for token in split:
-                token_counts[token] = token_counts.get(token, 0) + count
-            for pair in zip(split, split[1:]):
-                pair_counts[pair] = pair_counts.get(pair, 0) + count
-        if not pair_counts:
-            break
-        scores = {p: Fraction(c, token_counts[p[0]] * token_counts[p[1]]) for p, c in pair_counts.items()}
-        top = max(scores.values())
-        best = next(pair for pair, score in scores.items() if score == top)
-        new = best[0] + best[1][2:] if best[1].startswith("##") else best[0] + best[1]
-        splits = {word: naive_merge(split, *best, new) for word, split in splits.items()}
-        if new not in vocab:
-            vocab.append(new)
-    return set(vocab)
-
-
 WORD_COUNTS = st.dictionaries(st.text(alphabet="abcab", min_size=1, max_size=7), st.integers(1, 6),
                               min_size=1, max_size=12)
 
@@ -168,10 +124,3 @@ def test_first_tie_break_equals_the_naive_algorithm(word_counts: dict[str, int],
     """The incremental "first" loop gives the merges of the recount-everything algorithm."""
     _, merges = BpeTrainer(vocab_size, tie_break="first", show_progress=False).learn(word_counts)
     assert merges == naive_first_bpe(word_counts, vocab_size)
-
-
-@given(word_counts=WORD_COUNTS, vocab_size=st.integers(1, 30))
-def test_wordpiece_score_equals_the_naive_algorithm(word_counts: dict[str, int], vocab_size: int) -> None:
-    """The score queue learns the vocabulary of the recount-everything algorithm."""
-    vocab = WordPieceTrainer(vocab_size, show_progress=False).learn(word_counts)
-    assert set(vocab) == naive_score_wordpiece(word_counts, vocab_size)
