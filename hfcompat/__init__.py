@@ -7,6 +7,7 @@ from .evaluate import evaluate
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .load import load
 from .tokenizer import Tokenizer
+from .trainers import train
 
 __all__ = [
     "AddedToken",
@@ -19,5 +20,6 @@ __all__ = [
     "convert",
     "evaluate",
     "load",
+    "train",
 ]
 __version__ = "0.1.0"

@@ -79,6 +79,18 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("--json", action="store_true", help="print the summary as JSON")
     inspect.set_defaults(handler=cmd_inspect)
 
+    train = commands.add_parser("train", help="train a tokenizer on text files and save it")
+    train.add_argument("files", metavar="FILE", nargs="+", help="UTF-8 text files, read line by line")
+    train.add_argument("-o", "--output", required=True, help="where to save (.json: tokenizer.json)")
+    train.add_argument("--model", default="bpe", choices=["bpe", "bytelevel_bpe", "wordpiece", "wordlevel",
+                                                         "unigram"])
+    train.add_argument("--vocab-size", type=int, default=8000)
+    train.add_argument("--min-frequency", type=int, default=0)
+    train.add_argument("--special-tokens", nargs="*", metavar="TOKEN", help="default: the model's usual ones")
+    train.add_argument("--workers", type=int, default=1, help="processes that count words")
+    train.add_argument("--quiet", action="store_true", help="no progress bars")
+    train.set_defaults(handler=cmd_train)
+
     demo = commands.add_parser("demo", help="prove parity with `tokenizers` on the bundled fixture")
     demo.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
                       help="directory holding refs/ (default: ../shared beside the repository)")
@@ -151,6 +163,24 @@ def cmd_segment(args: argparse.Namespace) -> int:
     for name in args.files:
         for line in Path(name).read_text(encoding="utf-8").splitlines():
             print(args.sep.join(word for word in segmenter.cut(line) if not word.isspace()))
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """`train`: hfcompat.train on files, then save; Ctrl-C stops without writing anything."""
+    from .trainers import train
+    options: dict[str, Any] = {}
+    if args.model != "unigram":
+        options["min_frequency"] = args.min_frequency
+    try:
+        tokenizer = train([Path(f) for f in args.files], model=args.model, vocab_size=args.vocab_size,
+                          special_tokens=args.special_tokens, workers=args.workers,
+                          show_progress=not args.quiet, **options)
+    except KeyboardInterrupt:
+        print(f"{PROG}: training interrupted, nothing written", file=sys.stderr)
+        return 130
+    tokenizer.save(args.output)
+    print(f"{args.output}: {args.model}, {tokenizer.get_vocab_size()} tokens")
     return 0
 
 

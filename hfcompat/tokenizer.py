@@ -61,6 +61,21 @@ class Tokenizer:
         from .formats import save
         save(self, path, pretty=pretty)
 
+    # ----- training ---------------------------------------------------------------------
+
+    def train(self, files: Sequence[str], trainer: Any = None) -> None:
+        """Train the model on text files (lines with their "\\n"), as `tokenizers` does."""
+        from pathlib import Path
+        from .trainers import iter_texts, train_tokenizer
+        train_tokenizer(self, iter_texts([Path(path) for path in files]) if files else iter(()), trainer)
+
+    def train_from_iterator(self, iterator: Iterable[Any], trainer: Any = None,
+                            length: int | None = None) -> None:
+        """Train the model on texts (or batches of texts), as `tokenizers` does."""
+        from .trainers import train_tokenizer
+        texts = (text for item in iterator for text in ([item] if isinstance(item, str) else item))
+        train_tokenizer(self, texts, trainer, total=length)
+
     # ----- components -------------------------------------------------------------------
 
     @property

@@ -1,4 +1,4 @@
-"""DESIGN.md documented examples 1, 2, 8 and 9, exactly (and 1-2 equal to what tokenizers itself gives)."""
+"""The documented examples of DESIGN.md, exactly (and, where an official library runs them, equal to it)."""
 
 from __future__ import annotations
 
@@ -118,3 +118,74 @@ def test_word_segmentation_example_is_jiebas() -> None:
     jieba = pytest.importorskip("jieba")
     for hmm in (False, True):
         assert "/".join(jieba.lcut(EXAMPLE9, HMM=hmm)) == "我们/相信/AI/可以/让/世界/变得/更/美好"
+# Example 3: the four-sentence training corpus; example 4: the classic word counts.
+TRAINING_CORPUS = [
+    "This is the Hugging Face Course.",
+    "This chapter is about tokenization.",
+    "This section shows several tokenizer algorithms.",
+    "Hopefully, you will be able to understand how they are trained and generate tokens.",
+]
+BPE_MERGES = [("Ġ", "t"), ("i", "s"), ("e", "r"), ("Ġ", "a"), ("Ġt", "o"), ("e", "n"), ("T", "h"), ("Th", "is"),
+              ("o", "u"), ("s", "e"), ("Ġto", "k"), ("Ġtok", "en"), ("n", "d"), ("Ġ", "is"), ("Ġt", "h"),
+              ("Ġth", "e"), ("i", "n"), ("Ġa", "b"), ("Ġtoken", "i"), ("Ġtokeni", "z")]
+WORDPIECE_LEARNED = ("##ct ##fu ##ful ##full ##fully ##hm ##thm ##thms ##ut ##za ##zat Fa Fac Hu Hug Hugg Th ab ch "
+                     "cha chap chapt is sh th").split()
+WORDPIECE_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def documented_counts(pre_tokenizer: dict) -> tuple[Any, dict[str, int]]:
+    """A model-less hfcompat tokenizer with this pre-tokenizer, and its word counts of the corpus."""
+    import hfcompat
+    from hfcompat.pre_tokenizers import from_dict
+    from hfcompat.trainers import count_words
+
+    tokenizer = hfcompat.Tokenizer(None, pre_tokenizer=from_dict(pre_tokenizer))
+    return tokenizer, count_words(tokenizer, TRAINING_CORPUS, show_progress=False)
+
+
+def test_bpe_training_example() -> None:
+    """Example 3, BPE: GPT-2 pre-tokenization, vocab 50, ties to the first pair met."""
+    from hfcompat.trainers import BpeTrainer
+
+    tokenizer, counts = documented_counts(state(P.ByteLevel(add_prefix_space=False)))
+    trainer = BpeTrainer(50, tie_break="first", show_progress=False)
+    vocab, merges = trainer.learn(counts)
+    assert merges == BPE_MERGES
+    assert len(vocab) == 50
+    tokenizer.model = trainer.train(counts)
+    assert tokenizer.encode("This is not a token.").tokens == \
+        ["This", "Ġis", "Ġ", "n", "o", "t", "Ġa", "Ġtoken", "."]
+
+
+def test_bpe_training_example_differs_under_hf_ties() -> None:
+    """The HF rule breaks example 3's ties differently, as DESIGN.md says (so the mode matters)."""
+    from hfcompat.trainers import BpeTrainer
+
+    _, counts = documented_counts(state(P.ByteLevel(add_prefix_space=False)))
+    _, merges = BpeTrainer(50, show_progress=False).learn(counts)
+    assert merges != BPE_MERGES
+
+
+def test_wordpiece_training_example() -> None:
+    """Example 3, WordPiece: BERT pre-tokenization, score freq(ab)/(freq(a)freq(b)), vocab 70."""
+    from hfcompat.trainers import WordPieceTrainer
+
+    tokenizer, counts = documented_counts(state(P.BertPreTokenizer()))
+    model = WordPieceTrainer(70, special_tokens=WORDPIECE_SPECIALS, show_progress=False).train(counts)
+    assert len(model.vocab) == 70
+    assert set(WORDPIECE_LEARNED) <= set(model.vocab)
+    tokenizer.model = model
+    assert tokenizer.encode("This is the Hugging Face course!").tokens == [
+        "Th", "##i", "##s", "is", "th", "##e", "Hugg", "##i", "##n", "##g", "Fac", "##e", "c", "##o", "##u",
+        "##r", "##s", "##e", "[UNK]"]
+
+
+def test_classic_bpe_example() -> None:
+    """Example 4: classic BPE with a separate end-of-word symbol on the paper's word counts."""
+    from hfcompat.trainers import BpeTrainer
+
+    trainer = BpeTrainer(20, tie_break="first", end_of_word_symbol="</w>", show_progress=False)
+    vocab, merges = trainer.learn({"low": 5, "lower": 2, "newest": 6, "widest": 3})
+    assert merges == [("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"), ("lo", "w"), ("n", "e"),
+                      ("ne", "w"), ("new", "est</w>"), ("low", "</w>")]
+    assert len(vocab) == 20

@@ -1,0 +1,309 @@
+"""Training: count the words a tokenizer's pipeline makes, then learn a model from the counts.
+
+`train(files_or_iterator, model="bpe", vocab_size=...)` builds the pipeline a model name stands
+for (see `pipeline`), counts words once (normalizer + pre-tokenizer, like `tokenizers`), and
+hands the counts to the trainer of that model. `Tokenizer.train` / `train_from_iterator` run the
+same counting with the tokenizer's own pipeline and any trainer, as `tokenizers` does.
+
+Counting streams its input; with `workers` > 1 it runs in processes over chunks of lines and
+merges the chunks in input order, so the counts (and their order) equal one process's.
+Ctrl-C stops training with KeyboardInterrupt and leaves the tokenizer as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+from ..added_vocabulary import AddedToken
+from ..errors import FormatError
+from .bpe import BpeTrainer
+from .progress import progress_bar
+from .wordlevel import WordLevelTrainer
+from .wordpiece import WordPieceTrainer
+
+if TYPE_CHECKING:
+    from ..tokenizer import Tokenizer
+
+MODELS = ("bpe", "bytelevel_bpe", "wordpiece", "wordlevel", "unigram")
+# The special tokens each model name adds when the caller names none.
+DEFAULT_SPECIAL_TOKENS = {
+    "bpe": ["<unk>"],
+    "bytelevel_bpe": ["<|endoftext|>"],
+    "wordpiece": ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
+    "wordlevel": ["<unk>"],
+    "unigram": ["<unk>"],
+}
+CHUNK_LINES = 2000
+
+__all__ = ["BpeTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
+           "pipeline", "train", "train_tokenizer"]
+
+
+# --------------------------------------------------------------------------- input
+
+
+def iter_texts(source: Any) -> Iterator[str]:
+    """The texts of a training source: a file path, a list of paths, or an iterable of texts.
+
+    A file yields its lines with their "\\n" (as `tokenizers` reads files); an iterable may also
+    yield lists of texts (batches), like a `datasets.Dataset` column read in batches.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        yield from _file_lines(Path(source))
+        return
+    if isinstance(source, (list, tuple)) and source and _all_files(source):
+        for path in source:
+            yield from _file_lines(Path(path))
+        return
+    for item in source:
+        if isinstance(item, str):
+            yield item
+        else:
+            yield from item
+
+
+def _all_files(items: Sequence[Any]) -> bool:
+    """True when every item is a path object, or a string naming an existing file."""
+    return all(isinstance(item, os.PathLike) or (isinstance(item, str) and os.path.isfile(item))
+               for item in items)
+
+
+def _file_lines(path: Path) -> Iterator[str]:
+    """The lines of a UTF-8 file, each with its "\\n" (split on "\\n" only)."""
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                yield line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise FormatError(f"line {number} is not UTF-8 ({exc.reason})", path=str(path),
+                                  field="text") from None
+
+
+def source_size(source: Any) -> int | None:
+    """How many texts a source holds, when it says so without being read (for progress)."""
+    if isinstance(source, (str, os.PathLike)) or (isinstance(source, (list, tuple)) and _all_files(source)):
+        return None
+    try:
+        return len(source)
+    except TypeError:
+        return None
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def words_of(tokenizer: "Tokenizer", text: str) -> list[str]:
+    """The words `tokenizer` makes of `text`: added tokens split out, normalized, pre-tokenized."""
+    normalizer = tokenizer.normalizer
+    normalize = normalizer.normalize if normalizer is not None else None
+    pretokenized = tokenizer.added_vocabulary.extract_and_normalize(normalize, text)
+    if tokenizer.pre_tokenizer is not None:
+        tokenizer.pre_tokenizer.pre_tokenize(pretokenized)
+    return [split.normalized.normalized for split in pretokenized.splits]
+
+
+def count_chunk(tokenizer: "Tokenizer", texts: Iterable[str]) -> dict[str, int]:
+    """Word counts of some texts, in order of first appearance."""
+    counts: dict[str, int] = {}
+    get = counts.get
+    for text in texts:
+        for word in words_of(tokenizer, text):
+            counts[word] = get(word, 0) + 1
+    return counts
+
+
+def count_words(tokenizer: "Tokenizer", texts: Iterable[str], *, show_progress: bool = True,
+                total: int | None = None, workers: int = 1) -> dict[str, int]:
+    """Count the words of every text once, in order of first appearance (streamed)."""
+    counts: dict[str, int] = {}
+    with progress_bar(show_progress, total, "Count words", unit="lines") as bar:
+        for chunk_counts, lines in _chunk_counts(tokenizer, iter(texts), workers):
+            for word, count in chunk_counts.items():
+                counts[word] = counts.get(word, 0) + count
+            bar.update(lines)
+    return counts
+
+
+def _chunk_counts(tokenizer: "Tokenizer", texts: Iterator[str],
+                  workers: int) -> Iterator[tuple[dict[str, int], int]]:
+    """Counts of successive chunks of lines, in input order (in worker processes if asked)."""
+    chunks = iter(lambda: list(islice(texts, CHUNK_LINES)), [])
+    if workers <= 1:
+        for chunk in chunks:
+            yield count_chunk(tokenizer, chunk), len(chunk)
+        return
+    with ProcessPoolExecutor(workers, initializer=_set_worker_tokenizer, initargs=(tokenizer,)) as pool:
+        pending: deque[tuple[Future, int]] = deque()
+        try:
+            for chunk in chunks:
+                pending.append((pool.submit(_count_in_worker, chunk), len(chunk)))
+                if len(pending) >= 2 * workers:
+                    future, size = pending.popleft()
+                    yield future.result(), size
+            while pending:
+                future, size = pending.popleft()
+                yield future.result(), size
+        except BaseException:
+            for future, _ in pending:
+                future.cancel()
+            raise
+
+
+_WORKER_TOKENIZER: Any = None
+
+
+def _set_worker_tokenizer(tokenizer: "Tokenizer") -> None:
+    """Keep the tokenizer in a worker process (sent once, not per chunk).
+
+    Workers ignore Ctrl-C: the parent stops them, so one interrupt gives one clean stop.
+    """
+    global _WORKER_TOKENIZER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_TOKENIZER = tokenizer
+
+
+def _count_in_worker(chunk: list[str]) -> dict[str, int]:
+    """count_chunk in a worker process."""
+    return count_chunk(_WORKER_TOKENIZER, chunk)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def default_trainer(model: Any) -> Any:
+    """The trainer `tokenizers` would pick for a model, with its default options."""
+    from ..models.bpe import BPE
+    from ..models.wordlevel import WordLevel
+    from ..models.wordpiece import WordPiece
+    if isinstance(model, BPE):
+        return BpeTrainer()
+    if isinstance(model, WordPiece):
+        return WordPieceTrainer(scoring="hf")
+    if isinstance(model, WordLevel):
+        return WordLevelTrainer()
+    return _unigram_trainer_class()()
+
+
+def train_tokenizer(tokenizer: "Tokenizer", texts: Iterable[str], trainer: Any = None, *,
+                    total: int | None = None, workers: int = 1) -> "Tokenizer":
+    """Count words with the tokenizer's pipeline, train its model, add the special tokens."""
+    trainer = trainer if trainer is not None else default_trainer(tokenizer.model)
+    show = getattr(trainer, "show_progress", True)
+    counts = count_words(tokenizer, texts, show_progress=show, total=total, workers=workers)
+    model = _train_model(trainer, counts, tokenizer.model)
+    tokenizer.model = model
+    tokenizer.add_special_tokens(list(getattr(trainer, "special_tokens", ())))
+    return tokenizer
+
+
+def _train_model(trainer: Any, counts: dict[str, int], current: Any) -> Any:
+    """Run a trainer; ours take the current model to carry its options over."""
+    if isinstance(trainer, (BpeTrainer, WordPieceTrainer, WordLevelTrainer)):
+        kind = {BpeTrainer: "BPE", WordPieceTrainer: "WordPiece", WordLevelTrainer: "WordLevel"}
+        same_kind = type(current).__name__ == kind[type(trainer)]
+        return trainer.train(counts, model=current if same_kind else None)
+    return trainer.train(counts)
+
+
+def _unigram_trainer_class() -> Any:
+    """hfcompat.trainers.unigram.UnigramTrainer, imported only when Unigram is trained."""
+    from .unigram import UnigramTrainer
+    return UnigramTrainer
+
+
+def pipeline(model: str, *, lowercase: bool = True) -> "Tokenizer":
+    """An untrained tokenizer with the pipeline a model name stands for (see README "Training")."""
+    from .. import decoders, normalizers, pre_tokenizers, processors
+    from ..models.bpe import BPE
+    from ..models.unigram import Unigram
+    from ..models.wordlevel import WordLevel
+    from ..models.wordpiece import WordPiece
+    from ..tokenizer import Tokenizer
+    if model == "bpe":
+        return Tokenizer(BPE({}, [], unk_token="<unk>"), normalizer=normalizers.NFKC(),
+                         pre_tokenizer=pre_tokenizers.Metaspace(), decoder=decoders.Metaspace())
+    if model == "bytelevel_bpe":
+        return Tokenizer(BPE({}, []), pre_tokenizer=pre_tokenizers.ByteLevel(add_prefix_space=False),
+                         post_processor=processors.ByteLevel(trim_offsets=False),
+                         decoder=decoders.ByteLevel())
+    if model == "wordpiece":
+        return Tokenizer(WordPiece({}, unk_token="[UNK]"),
+                         normalizer=normalizers.BertNormalizer(lowercase=lowercase),
+                         pre_tokenizer=pre_tokenizers.BertPreTokenizer(), decoder=decoders.WordPiece())
+    if model == "wordlevel":
+        return Tokenizer(WordLevel({}, unk_token="<unk>"), pre_tokenizer=pre_tokenizers.Whitespace())
+    if model == "unigram":
+        # sentencepiece's nmt_nfkc rules as HF's normalizers spell them (its precompiled charsmap
+        # cannot be built here), whitespace runs collapsed and trimmed, then "▁" words.
+        normalizer = normalizers.Sequence([
+            normalizers.Nmt(), normalizers.NFKC(),
+            normalizers.Replace(" {2,}", " ", is_regex=True), normalizers.Strip()])
+        return Tokenizer(Unigram([("<unk>", 0.0)], unk_id=0), normalizer=normalizer,
+                         pre_tokenizer=pre_tokenizers.Metaspace(), decoder=decoders.Metaspace())
+    raise ValueError(f"unknown model {model!r}: expected one of {', '.join(MODELS)}")
+
+
+def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | AddedToken],
+                  options: dict[str, Any]) -> Any:
+    """The trainer of a model name, with the options the caller passed."""
+    if model in ("bpe", "bytelevel_bpe"):
+        if model == "bytelevel_bpe" and "initial_alphabet" not in options:
+            from ..pre_tokenizers import ByteLevel
+            options = {**options, "initial_alphabet": ByteLevel.alphabet()}
+        return BpeTrainer(vocab_size, special_tokens=special_tokens, **options)
+    if model == "wordpiece":
+        return WordPieceTrainer(vocab_size, special_tokens=special_tokens, **options)
+    if model == "wordlevel":
+        return WordLevelTrainer(vocab_size, special_tokens=special_tokens, **options)
+    unk_token = options.pop("unk_token", "<unk>")
+    return _unigram_trainer_class()(vocab_size, special_tokens=special_tokens, unk_token=unk_token, **options)
+
+
+def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
+          special_tokens: Sequence[str | AddedToken] | None = None, lowercase: bool = True,
+          workers: int = 1, **options: Any) -> "Tokenizer":
+    """Train a tokenizer of the named kind on files or texts; options go to its trainer."""
+    tokenizer = pipeline(model, lowercase=lowercase)
+    if special_tokens is None:
+        special_tokens = DEFAULT_SPECIAL_TOKENS[model]
+    trainer = model_trainer(model, vocab_size, list(special_tokens), dict(options))
+    train_tokenizer(tokenizer, iter_texts(files_or_iterator), trainer,
+                    total=source_size(files_or_iterator), workers=workers)
+    if model == "wordpiece":
+        _add_bert_processing(tokenizer)
+    return tokenizer
+
+
+def extend(tokenizer: "Tokenizer", files_or_iterator: Any, vocab_size: int, *, workers: int = 1,
+           **options: Any) -> "Tokenizer":
+    """Continue training a BPE tokenizer on more text (`BpeTrainer.extend`), in place.
+
+    Words are counted with the tokenizer's own pipeline; `vocab_size` is the new total. Every
+    existing token keeps its id and every existing merge its rank.
+    """
+    from ..models.bpe import BPE
+    if not isinstance(tokenizer.model, BPE):
+        raise TypeError(f"only BPE tokenizers can be extended, not {type(tokenizer.model).__name__}")
+    model = tokenizer.model
+    options.setdefault("continuing_subword_prefix", model.continuing_subword_prefix)
+    options.setdefault("end_of_word_suffix", model.end_of_word_suffix)
+    trainer = BpeTrainer(vocab_size, **options)
+    counts = count_words(tokenizer, iter_texts(files_or_iterator), show_progress=trainer.show_progress,
+                         total=source_size(files_or_iterator), workers=workers)
+    tokenizer.model = trainer.extend(model, counts)
+    tokenizer.add_special_tokens(list(trainer.special_tokens))
+    return tokenizer
+
+
+def _add_bert_processing(tokenizer: "Tokenizer") -> None:
+    """BERT's [CLS] A [SEP] post-processor, when both tokens are in the vocabulary."""
+    from ..processors import BertProcessing
+    cls_id, sep_id = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+    if cls_id is not None and sep_id is not None:
+        tokenizer.post_processor = BertProcessing(sep=("[SEP]", sep_id), cls=("[CLS]", cls_id))
