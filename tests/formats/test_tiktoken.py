@@ -18,7 +18,7 @@ from hfcompat.formats.tiktoken import read_tiktoken, write_tiktoken
 from hfcompat.formats.tiktoken_encodings import CL100K_PATTERN, O200K_PATTERN
 
 from conftest import corpus_sample, fixture_texts, shared_file
-from .conftest import TESTED_ENCODINGS, rank_file
+from tiktoken_files import TESTED_ENCODINGS, rank_file
 
 pytestmark = pytest.mark.conformance
 
