@@ -9,8 +9,10 @@ of ids; the BPE model runs only for a piece not seen before).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, AbstractSet, Collection, Iterable, Literal, Union
+import re
+from dataclasses import dataclass
+from itertools import chain
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Literal, Union
 
 import regex
 
@@ -19,7 +21,7 @@ from .encoding import Encoding
 from .errors import SpecialTokenError
 from .models import Token
 from .normalized import PreTokenizedString, Split
-from .tiktoken_pattern import to_python
+from .tiktoken_pattern import to_ascii_python, to_python
 
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
@@ -36,34 +38,30 @@ class TiktokenMode:
     name: str | None
     pattern: str  # as tiktoken (fancy-regex) reads it
     special_tokens: dict[str, int]
-    _piece_cache: dict[str, list[int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self._split = regex.compile(to_python(self.pattern))
+        self._findall = regex.compile(to_python(self.pattern)).findall
+        self._ascii_findall = _ascii_findall(self.pattern) or self._findall
         self._special_regexes: dict[frozenset[str], "regex.Pattern[str]"] = {}
         self._token_bytes: dict[int, bytes] | None = None
+        self._piece_cache: PieceCache | None = None
 
     # ----- encoding ---------------------------------------------------------------------
 
     def encode_ordinary(self, tokenizer: "Tokenizer", text: str) -> list[int]:
-        """Ids of `text` with no special token recognised (tiktoken's encode_ordinary)."""
-        text = scrub_surrogates(text)
-        cache = self._piece_cache
-        get = cache.get
-        ids: list[int] = []
-        for piece in self._split.findall(text):
-            piece_ids = get(piece)
-            if piece_ids is None:
-                piece_ids = self._piece_ids(tokenizer, piece)
-            ids += piece_ids
-        return ids
+        """Ids of `text` with no special token recognised (tiktoken's encode_ordinary).
 
-    def _piece_ids(self, tokenizer: "Tokenizer", piece: str) -> list[int]:
-        """Run the BPE model on one piece (the slow path) and remember the result."""
-        ids = [token[0] for token in tokenizer.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
-        if len(self._piece_cache) < PIECE_CACHE_CAPACITY:
-            self._piece_cache[piece] = ids
-        return ids
+        The fast path: the pattern's pieces looked up in the piece cache, all in C; a piece
+        not seen before goes through the BPE model (PieceCache.__missing__).
+        """
+        cache = self._piece_cache
+        if cache is None or cache.model is not tokenizer.model:
+            cache = self._piece_cache = PieceCache(tokenizer.model)
+        if text.isascii():
+            pieces = self._ascii_findall(text)
+        else:
+            pieces = self._findall(scrub_surrogates(text))
+        return list(chain.from_iterable(map(cache.__getitem__, pieces)))
 
     def encode_ids(self, tokenizer: "Tokenizer", text: str, allowed_special: SpecialSet = frozenset(),
                    disallowed_special: SpecialSet = "all") -> list[int]:
@@ -158,9 +156,36 @@ class TiktokenMode:
         return b"".join(self.token_bytes(tokenizer, token_id) for token_id in ids)
 
 
+def _ascii_findall(pattern: str) -> Callable[[str], list[str]] | None:
+    """findall of the pattern's ASCII form (stdlib `re`, much faster there), if it has one."""
+    ascii_pattern = to_ascii_python(pattern)
+    if ascii_pattern is None:
+        return None
+    try:
+        return re.compile(ascii_pattern).findall
+    except re.error:  # e.g. possessive quantifiers before Python 3.11
+        return None
+
+
+class PieceCache(dict):
+    """Piece -> ids; a missing piece is tokenized by the BPE model and kept (up to a capacity)."""
+
+    def __init__(self, model: Any, capacity: int = PIECE_CACHE_CAPACITY):
+        super().__init__()
+        self.model = model
+        self.capacity = capacity
+
+    def __missing__(self, piece: str) -> list[int]:
+        """Run the model on the piece's byte-level form (the slow path)."""
+        ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
+        if len(self) < self.capacity:
+            self[piece] = ids
+        return ids
+
+
 def scrub_surrogates(text: str) -> str:
     """Replace each lone surrogate by U+FFFD, as tiktoken does before encoding."""
-    if text.isascii() or not _SURROGATE.search(text):
+    if not _SURROGATE.search(text):
         return text
     return _SURROGATE.sub("\ufffd", text)
 

@@ -328,7 +328,9 @@ def write_tiktoken(tokenizer: "Tokenizer", path: str | Path) -> TiktokenSpec:
     path = Path(path)
     ranks, spec = tiktoken_parts(tokenizer)
     data = dump_ranks(ranks)
-    known = encoding_for_sha256(hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data).hexdigest()
+    _check_merges(tokenizer.model, ranks, digest)
+    known = encoding_for_sha256(digest)
     same_as_known = known is not None and _known_spec(known).pattern == spec.pattern and \
         spec.special_tokens == known.special_tokens
     atomic_write_bytes(path, data)
@@ -347,7 +349,10 @@ def dump_ranks(ranks: Mapping[bytes, int]) -> bytes:
 
 
 def tiktoken_parts(tokenizer: "Tokenizer") -> tuple[dict[bytes, int], TiktokenSpec]:
-    """The ranks and spec of a byte-level BPE that tiktoken runs identically, or UnsupportedConversion."""
+    """The ranks and spec of a byte-level BPE tokenizer, or UnsupportedConversion.
+
+    The merges are checked apart, by `_check_merges`.
+    """
     from ..models.bpe import BPE
 
     mode = getattr(tokenizer, "tiktoken", None)
@@ -366,7 +371,6 @@ def tiktoken_parts(tokenizer: "Tokenizer") -> tuple[dict[bytes, int], TiktokenSp
     pattern = mode.pattern if mode is not None else _pattern_of(tokenizer.pre_tokenizer)
     specials = _special_tokens(tokenizer)
     ranks = _ranks_of(model, specials)
-    _check_merges(model, ranks)
     name = mode.name if mode is not None else None
     return ranks, TiktokenSpec(name, pattern, specials)
 
@@ -426,15 +430,18 @@ def _ranks_of(model: Any, specials: Mapping[str, int]) -> dict[bytes, int]:
     return ranks
 
 
-def _check_merges(model: Any, ranks: Mapping[bytes, int]) -> None:
+def _check_merges(model: Any, ranks: Mapping[bytes, int], digest: str) -> None:
     """The merges must be the derived ones, in rank order (and reach every token unless ignore_merges)."""
-    derived = derive_merges(ranks)
-    actual = [(chars_to_bytes(left), chars_to_bytes(right)) for left, right in model.merges]
+    ordered = in_rank_order(ranks)
+    cuts = cached_merge_cuts(ordered, ranks, digest)
+    strings = _byte_level_strings(ordered)
+    derived = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
+    actual = model.merges
     for index, (have, want) in enumerate(zip(actual, derived)):
         if have != want:
             raise UnsupportedConversion(
                 f"model: merge {index} {_shown(have)} breaks rank order: tiktoken would join "
-                f"{_shown(want)} next (rank {ranks[want[0] + want[1]]})")
+                f"{_shown(want)} next (rank {model.vocab[want[0] + want[1]]})")
     if len(actual) > len(derived):
         raise UnsupportedConversion(f"model: merge {len(derived)} {_shown(actual[len(derived)])} "
                                     "has no place in rank order")
@@ -442,13 +449,12 @@ def _check_merges(model: Any, ranks: Mapping[bytes, int]) -> None:
         raise UnsupportedConversion(f"model: no merge builds {_shown(derived[len(actual)])}, which "
                                     "tiktoken would join")
     if not model.ignore_merges:
-        built = {left + right for left, right in derived}
-        for token, rank in ranks.items():
-            if len(token) > 1 and token not in built:
-                raise UnsupportedConversion(f"model: token {token!r} (rank {rank}) cannot be built "
-                                            "by merges, but tiktoken looks whole pieces up")
+        for token, cut in zip(ordered, cuts):
+            if len(token) > 1 and not cut:
+                raise UnsupportedConversion(f"model: token {token!r} (rank {ranks[token]}) cannot be "
+                                            "built by merges, but tiktoken looks whole pieces up")
 
 
-def _shown(pair: tuple[bytes | None, bytes | None]) -> str:
-    """A merge for a message, as its byte-level strings."""
-    return " + ".join(repr(bytes_to_chars(part)) if part is not None else "?" for part in pair)
+def _shown(pair: tuple[str, str]) -> str:
+    """A merge (byte-level strings) for a message."""
+    return " + ".join(map(repr, pair))

@@ -122,6 +122,14 @@ def test_hypothesis_tricky_alphabet(encodings, text: str) -> None:
         assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
 
 
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_hypothesis_ascii_fast_path(encodings, text: str) -> None:
+    """ASCII text takes the stdlib-re form of the pattern: still tiktoken's ids."""
+    for name in ("cl100k_base", "r50k_base"):
+        ours, theirs = encodings(name)
+        assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+
+
 # ----- decoding ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["cl100k_base", "r50k_base"])
