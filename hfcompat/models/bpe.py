@@ -79,20 +79,31 @@ class BPE(VocabLookup):
 
     def _build_merge_table(self, merges: Iterable[tuple[str, str]]) -> None:
         """Fill pair -> rank and rank -> new id; a repeated pair keeps its last rank."""
+        merges = list(merges)
+        if not self.continuing_subword_prefix:
+            get = self.vocab.get
+            left_ids = list(map(get, [left for left, _ in merges]))
+            right_ids = list(map(get, [right for _, right in merges]))
+            merged_ids = list(map(get, [left + right for left, right in merges]))
+            if None not in left_ids and None not in right_ids and None not in merged_ids:
+                # All known (the usual case): fill the tables in bulk; dict.update keeps the
+                # last rank of a repeated pair, as HF does.
+                self._ranks.update(zip(zip(left_ids, right_ids), range(len(merges))))
+                self._new_ids.extend(merged_ids)
+                self._merge_strings.extend(merges)
+                return
         vocab = self.vocab
-        get = vocab.get
-        ranks, new_ids, merge_strings = self._ranks, self._new_ids, self._merge_strings
         cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
         for rank, (left, right) in enumerate(merges):
-            left_id, right_id = get(left), get(right)
-            merged_id = get(left + right if not cut else _merged_token(left, right, cut, rank))
-            if left_id is None or right_id is None or merged_id is None:
-                for token in (left, right, _merged_token(left, right, cut, rank)):
-                    if token not in vocab:
-                        raise _out_of_vocabulary(token, left, right, rank)
-            ranks[left_id, right_id] = rank
-            new_ids.append(merged_id)
-            merge_strings.append((left, right))
+            for token in (left, right):
+                if token not in vocab:
+                    raise _out_of_vocabulary(token, left, right, rank)
+            merged = _merged_token(left, right, cut, rank)
+            if merged not in vocab:
+                raise _out_of_vocabulary(merged, left, right, rank)
+            self._ranks[vocab[left], vocab[right]] = rank
+            self._new_ids.append(vocab[merged])
+            self._merge_strings.append((left, right))
 
     def _check_scan_is_exact(self) -> bool:
         """True when the rank-scan equals the heap: no stale heap entry can ever look valid.
