@@ -66,9 +66,13 @@ def tiktoken_offline(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def hfcompat_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private hfcompat cache directory, so tests neither read nor fill the user's."""
-    cache = tmp_path_factory.mktemp("hfcompat-cache")
+def hfcompat_cache(request: pytest.FixtureRequest) -> Path:
+    """hfcompat's cache directory inside pytest's own cache, so tests never touch the user's.
+
+    It persists between runs (the merges derived from a rank file are reused); deleting
+    .pytest_cache empties it.
+    """
+    cache = Path(request.config.cache.mkdir("hfcompat"))
     os.environ["HFCOMPAT_CACHE_DIR"] = str(cache)
     return cache
 
