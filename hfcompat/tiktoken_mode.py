@@ -27,7 +27,10 @@ if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
 SpecialSet = Union[Literal["all"], AbstractSet[str], Collection[str]]
-PIECE_CACHE_CAPACITY = 200_000
+# The piece cache stays small: at most this many pieces, each shorter than PIECE_CACHE_MAX_CHARS
+# (long pieces, such as runs of Chinese text, rarely come back).
+PIECE_CACHE_CAPACITY = 50_000
+PIECE_CACHE_MAX_CHARS = 64
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 
 
@@ -178,7 +181,7 @@ class PieceCache(dict):
     def __missing__(self, piece: str) -> list[int]:
         """Run the model on the piece's byte-level form (the slow path)."""
         ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
-        if len(self) < self.capacity:
+        if len(self) < self.capacity and len(piece) < PIECE_CACHE_MAX_CHARS:
             self[piece] = ids
         return ids
 

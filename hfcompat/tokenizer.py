@@ -198,15 +198,29 @@ class Tokenizer:
         not allowed) raise SpecialTokenError, the others are plain text.
         """
         if self.tiktoken is not None and pair is None and not is_pretokenized:
-            return self.tiktoken.encode(self, sequence, allowed_special or frozenset(),
-                                        "all" if disallowed_special is None else disallowed_special)
+            encoding = self.tiktoken.encode(self, sequence, allowed_special or frozenset(),
+                                            "all" if disallowed_special is None else disallowed_special)
+            return self.post_process(encoding, None, add_special_tokens)
         encoding = self._encode_sequence(sequence, 0, is_pretokenized)
         pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
         return self.post_process(encoding, pair_encoding, add_special_tokens)
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
-                     add_special_tokens: bool = True) -> list[Encoding]:
-        """Encode many inputs (each a sequence or a (sequence, pair) tuple), then pad them."""
+                     add_special_tokens: bool = True, *, allowed_special: SpecialSet | None = None,
+                     disallowed_special: SpecialSet | None = None) -> list[Encoding]:
+        """Encode many inputs (each a sequence or a (sequence, pair) tuple), then pad them.
+
+        Texts given to a tokenizer read from a rank file follow tiktoken, as in `encode`.
+        """
+        if self.tiktoken is not None and not is_pretokenized:
+            inputs = list(inputs)
+            if all(isinstance(item, str) for item in inputs):
+                encodings = [self.encode(item, add_special_tokens=add_special_tokens,
+                                         allowed_special=allowed_special,
+                                         disallowed_special=disallowed_special) for item in inputs]
+                if self.padding is not None:
+                    pad_encodings(encodings, self.padding)
+                return encodings
         encodings = []
         for item in inputs:
             if isinstance(item, (tuple, list)) and not is_pretokenized:

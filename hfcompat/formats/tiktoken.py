@@ -172,17 +172,18 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
 
 def derive_merges(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
     """One merge per token that merging can build, in rank order: the last join tiktoken makes."""
-    ordered = in_rank_order(ranks)
+    ordered, _ = in_rank_order(ranks)
     return [(token[:cut], token[cut:]) for token, cut in zip(ordered, merge_cuts(ordered, ranks)) if cut]
 
 
-def in_rank_order(ranks: Mapping[bytes, int]) -> list[bytes]:
-    """The tokens by rank (a rank file is already in that order, so this is mostly a check)."""
+def in_rank_order(ranks: Mapping[bytes, int]) -> tuple[list[bytes], list[int]]:
+    """The tokens and their ranks, by rank (a rank file is already in that order: mostly a check)."""
     tokens = list(ranks)
     values = list(ranks.values())
     if all(a < b for a, b in zip(values, values[1:])):
-        return tokens
-    return sorted(tokens, key=ranks.__getitem__)
+        return tokens, values
+    by_rank = sorted(ranks.items(), key=lambda item: item[1])
+    return [token for token, _ in by_rank], [rank for _, rank in by_rank]
 
 
 def merge_cuts(ordered: list[bytes], ranks: Mapping[bytes, int]) -> list[int]:
@@ -280,9 +281,9 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     from ..models.bpe import BPE
     from ..tokenizer import Tokenizer
 
-    ordered = in_rank_order(ranks)
+    ordered, values = in_rank_order(ranks)
     strings = _byte_level_strings(ordered)
-    vocab = dict(zip(strings, map(ranks.__getitem__, ordered)))
+    vocab = dict(zip(strings, values))
     used = set(ranks.values())
     for content, token_id in spec.special_tokens.items():
         if token_id in used or content in vocab:
@@ -432,7 +433,7 @@ def _ranks_of(model: Any, specials: Mapping[str, int]) -> dict[bytes, int]:
 
 def _check_merges(model: Any, ranks: Mapping[bytes, int], digest: str) -> None:
     """The merges must be the derived ones, in rank order (and reach every token unless ignore_merges)."""
-    ordered = in_rank_order(ranks)
+    ordered, _ = in_rank_order(ranks)
     cuts = cached_merge_cuts(ordered, ranks, digest)
     strings = _byte_level_strings(ordered)
     derived = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]

@@ -95,6 +95,16 @@ def test_special_tokens_as_tiktoken(encodings, name: str, text: str) -> None:
         assert ours.encode(text).ids == expected
 
 
+def test_encode_batch_as_tiktoken(encodings) -> None:
+    """encode_batch follows tiktoken too: allowed specials as tokens, disallowed ones raise."""
+    ours, theirs = encodings("cl100k_base")
+    texts = SPECIAL_TEXTS + ["plain text", ""]
+    assert [e.ids for e in ours.encode_batch(texts, allowed_special="all")] == \
+        theirs.encode_batch(texts, allowed_special="all")
+    with pytest.raises(SpecialTokenError):
+        ours.encode_batch(texts)
+
+
 def test_disallowed_subset(encodings) -> None:
     """Only the disallowed specials raise; an allowed one inside "all" does not."""
     ours, theirs = encodings("cl100k_base")
