@@ -66,13 +66,14 @@ def tiktoken_offline(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def hfcompat_cache(request: pytest.FixtureRequest) -> Path:
+def hfcompat_cache(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """hfcompat's cache directory inside pytest's own cache, so tests never touch the user's.
 
     It persists between runs (the merges derived from a rank file are reused); deleting
-    .pytest_cache empties it.
+    .pytest_cache empties it. With pytest's cache off (-p no:cacheprovider) it is a temp dir.
     """
-    cache = Path(request.config.cache.mkdir("hfcompat"))
+    pytest_cache = getattr(request.config, "cache", None)
+    cache = Path(pytest_cache.mkdir("hfcompat")) if pytest_cache else tmp_path_factory.mktemp("hfcompat")
     os.environ["HFCOMPAT_CACHE_DIR"] = str(cache)
     return cache
 
