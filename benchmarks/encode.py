@@ -35,6 +35,11 @@ try:
     import tokenizers
 except ImportError:  # the rows that need the oracle are skipped with this reason
     tokenizers = None
+try:
+    import tiktoken
+    import tiktoken._educational as tiktoken_educational
+except ImportError:  # the cl100k rows are skipped with this reason
+    tiktoken = tiktoken_educational = None
 
 QUICK_LINES = 1000
 LONG_PIECE = "a" * 1_000_000
@@ -68,9 +73,18 @@ CORPORA = {
     "pku_test": "corpora/icwb2/pku_test.utf8",
 }
 
+CL100K_FILE = "tiktoken/cl100k_base.tiktoken"  # relative to ../shared/refs
+CL100K_CORPORA = {"English": "corpora/botchan.txt", "Chinese": "corpora/icwb2/pku_test.utf8",
+                  "code": "hfcompat/**/*.py"}  # code: this repository's own source
+EDUCATIONAL_LINES = 200  # tiktoken's pure-Python encoder is slow: it gets the first lines only
+CL100K_TIKTOKEN_TARGET = 0.5  # hfcompat/tiktoken
+CL100K_TOKENIZERS_TARGET = 1.5  # hfcompat/tokenizers (on the converted tokenizer.json)
+CL100K_MEMORY_TARGET = 2.0  # hfcompat's memory / tiktoken's, after loading cl100k_base
 TARGETS_LINE = (f"targets: BPE (GPT-2) and WordPiece (BERT) >= 1.0x tokenizers, Unigram (T5) >= 0.5x; "
                 f"load of a 100k-token tokenizer.json < {LOAD_TARGET_S:g} s; "
-                f"one 1,000,000-char piece through GPT-2's BPE < {LONG_PIECE_TARGET_S:g} s")
+                f"one 1,000,000-char piece through GPT-2's BPE < {LONG_PIECE_TARGET_S:g} s; "
+                f"cl100k encode >= {CL100K_TIKTOKEN_TARGET:g}x tiktoken and >= {CL100K_TOKENIZERS_TARGET:g}x "
+                f"tokenizers, cl100k load < {LOAD_TARGET_S:g} s and < {CL100K_MEMORY_TARGET:g}x tiktoken's memory")
 
 
 @dataclass
@@ -130,6 +144,60 @@ class TimingRow:
         if self.target_s is None or self.hfcompat_s is None:
             return ""
         return f"<{self.target_s:g} s " + ("ok" if self.hfcompat_s < self.target_s else "MISS")
+
+
+@dataclass
+class Cl100kRow:
+    """cl100k_base encode speed on one corpus: hfcompat, tiktoken, tokenizers, tiktoken's educational encoder."""
+
+    corpus: str
+    lines: int = 0
+    megabytes: float = 0.0
+    hfcompat: float | None = None  # MB/s of encode_ordinary(line) per line
+    hfcompat_encoding: float | None = None  # MB/s of encode(line) (an Encoding, through the pipeline)
+    tiktoken: float | None = None  # MB/s of tiktoken's encode_ordinary(line)
+    tokenizers: float | None = None  # MB/s of tokenizers' encode(line) on the converted tokenizer.json
+    educational: float | None = None  # MB/s of tiktoken._educational on the first EDUCATIONAL_LINES lines
+    mismatches: int | None = None  # lines where hfcompat (either path) or tokenizers differ from tiktoken
+    skipped: str = ""
+
+    @property
+    def tiktoken_ratio(self) -> float | None:
+        """hfcompat / tiktoken."""
+        return _ratio(self.hfcompat, self.tiktoken)
+
+    @property
+    def tokenizers_ratio(self) -> float | None:
+        """hfcompat / tokenizers."""
+        return _ratio(self.hfcompat, self.tokenizers)
+
+    def target_status(self) -> str:
+        """"ok" when both ratios reach their targets."""
+        if self.tiktoken_ratio is None or self.tokenizers_ratio is None:
+            return ""
+        met = self.tiktoken_ratio >= CL100K_TIKTOKEN_TARGET and self.tokenizers_ratio >= CL100K_TOKENIZERS_TARGET
+        return "ok" if met else "MISS"
+
+
+@dataclass
+class Cl100kLoadRow:
+    """Loading cl100k_base in a fresh process: seconds and resident memory added, both libraries."""
+
+    name: str
+    hfcompat_s: float | None = None
+    tiktoken_s: float | None = None
+    hfcompat_cpu_s: float | None = None  # CPU time: what the load costs when other processes share the cores
+    tiktoken_cpu_s: float | None = None
+    hfcompat_mb: float | None = None
+    tiktoken_mb: float | None = None
+    skipped: str = ""
+
+    def target_status(self) -> str:
+        """"ok" when hfcompat loads in under LOAD_TARGET_S with under CL100K_MEMORY_TARGET x the memory."""
+        if self.hfcompat_s is None or self.hfcompat_mb is None or not self.tiktoken_mb:
+            return ""
+        met = self.hfcompat_s < LOAD_TARGET_S and self.hfcompat_mb < CL100K_MEMORY_TARGET * self.tiktoken_mb
+        return "ok" if met else "MISS"
 
 
 def _ratio(numerator: float | None, denominator: float | None) -> float | None:
@@ -338,6 +406,146 @@ def measure_long_piece() -> TimingRow:
     return row
 
 
+# ---------------------------------------------------------------- cl100k_base (tiktoken)
+
+
+def cl100k_lines(corpus: str, limit: int | None) -> list[str]:
+    """The lines of one cl100k corpus (the code corpus is this repository's Python source)."""
+    pattern = CL100K_CORPORA[corpus]
+    if corpus == "code":
+        text = "".join(path.read_text(encoding="utf-8") for path in sorted(REPO.glob(pattern)))
+        lines = text.split("\n")
+        return lines if limit is None else lines[:limit]
+    return read_lines(SHARED / pattern, limit)
+
+
+def tiktoken_cl100k(cache: Path) -> Any:
+    """tiktoken's own cl100k_base, reading the rank file from a local cache (never the network)."""
+    import hashlib
+
+    from hfcompat.formats.tiktoken_encodings import KNOWN_ENCODINGS
+
+    link = cache / hashlib.sha1(KNOWN_ENCODINGS["cl100k_base"].url.encode()).hexdigest()
+    if not link.exists():
+        link.symlink_to(SHARED / "refs" / CL100K_FILE)
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(cache)
+    return tiktoken.get_encoding("cl100k_base")
+
+
+def cl100k_missing_reason() -> str:
+    """Why the cl100k rows cannot run ("" when they can)."""
+    if tiktoken is None:
+        return "tiktoken is not installed"
+    return missing_reason(SHARED / "refs" / CL100K_FILE)
+
+
+def measure_cl100k(limit: int | None, repeat: int, progress: Callable[[str], None]) -> list[Cl100kRow]:
+    """cl100k_base encode throughput on English, Chinese and code, four encoders, one process."""
+    reason = cl100k_missing_reason()
+    if reason:
+        return [Cl100kRow(corpus, skipped=reason) for corpus in CL100K_CORPORA]
+    with tempfile.TemporaryDirectory(prefix="hfcompat-bench-") as tmp:
+        ours = hfcompat.load(SHARED / "refs" / CL100K_FILE)
+        theirs = tiktoken_cl100k(Path(tmp))
+        ours.save(str(Path(tmp) / "tokenizer.json"))
+        converted = tokenizers.Tokenizer.from_file(str(Path(tmp) / "tokenizer.json"))
+    educational = tiktoken_educational.SimpleBytePairEncoding(
+        pat_str=theirs._pat_str, mergeable_ranks=theirs._mergeable_ranks)
+    rows = []
+    for corpus in CL100K_CORPORA:
+        progress(f"cl100k_base on {corpus}")
+        lines = cl100k_lines(corpus, limit)
+        row = Cl100kRow(corpus, len(lines), sum(len(line.encode("utf-8")) for line in lines) / 1e6)
+        t_ours, ours_ids = best_of(lambda: [ours.encode_ordinary(line) for line in lines], repeat)
+        t_pipeline, ours_encodings = best_of(lambda: [ours.encode(line, disallowed_special=()) for line in lines], 1)
+        t_theirs, expected = best_of(lambda: [theirs.encode_ordinary(line) for line in lines], repeat)
+        t_hf, hf_encodings = best_of(
+            lambda: [converted.encode(line, add_special_tokens=False) for line in lines], repeat)
+        few = lines[:EDUCATIONAL_LINES]
+        t_edu, _ = best_of(lambda: [educational.encode(line, visualise=None) for line in few], 1)
+        row.hfcompat, row.tiktoken = row.megabytes / t_ours, row.megabytes / t_theirs
+        row.hfcompat_encoding, row.tokenizers = row.megabytes / t_pipeline, row.megabytes / t_hf
+        row.educational = sum(len(line.encode("utf-8")) for line in few) / 1e6 / t_edu
+        # tokenizers always matches special tokens (this repository's source names a few).
+        expected_hf = [theirs.encode(line, allowed_special="all") for line in lines]
+        row.mismatches = sum(1 for want, fast, full, want_hf, hf in zip(expected, ours_ids, ours_encodings,
+                                                                         expected_hf, hf_encodings)
+                             if not want == fast == full.ids or want_hf != list(hf.ids))
+        rows.append(row)
+    return rows
+
+
+LOAD_PROBE = """
+import json, sys, time
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 / 1e6
+{imports}
+before = rss_mb()
+start, cpu_start = time.perf_counter(), time.process_time()
+{load}
+elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+print(json.dumps({{"s": elapsed, "cpu_s": cpu, "mb": rss_mb() - before}}))
+"""
+
+
+def probe(imports: str, load: str, env: dict[str, str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, resident MB added) of `load` in a fresh interpreter, after `imports`."""
+    import subprocess
+
+    code = LOAD_PROBE.format(imports=imports, load=load)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, **env}, cwd=REPO)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result["s"], result["cpu_s"], result["mb"]
+
+
+def measure_cl100k_load() -> list[Cl100kLoadRow]:
+    """hfcompat.load of cl100k_base (derived merges not cached yet, then cached) against tiktoken."""
+    rows = [Cl100kLoadRow("load cl100k_base, first time (merges derived)"),
+            Cl100kLoadRow("load cl100k_base again (merges from the cache)")]
+    reason = cl100k_missing_reason()
+    if reason:
+        for row in rows:
+            row.skipped = reason
+        return rows
+    path = SHARED / "refs" / CL100K_FILE
+    with tempfile.TemporaryDirectory(prefix="hfcompat-bench-") as tmp:
+        tiktoken_cl100k(Path(tmp))  # the cache link tiktoken reads
+        env = {"HFCOMPAT_CACHE_DIR": str(Path(tmp) / "hfcompat"), "TIKTOKEN_CACHE_DIR": tmp}
+        tiktoken_s, tiktoken_cpu_s, tiktoken_mb = probe("import tiktoken", "enc = tiktoken.get_encoding('cl100k_base')\n"
+                                        "enc.encode_ordinary('warm up')", env)
+        for row in rows:
+            row.hfcompat_s, row.hfcompat_cpu_s, row.hfcompat_mb = probe(
+                "import hfcompat", f"tok = hfcompat.load({str(path)!r})\ntok.encode_ordinary('warm up')", env)
+            row.tiktoken_s, row.tiktoken_cpu_s, row.tiktoken_mb = tiktoken_s, tiktoken_cpu_s, tiktoken_mb
+    return rows
+
+
+def cl100k_table(rows: list[Cl100kRow], loads: list[Cl100kLoadRow]) -> str:
+    """The cl100k rows: throughput of the four encoders, then load time and memory."""
+    header = ("cl100k_base", "lines", "MB", "hf", "hf Encoding", "tiktoken", "tokenizers", "educational",
+              "x tiktoken", "x tokenizers", "mismatch", "target")
+    body = []
+    for r in rows:
+        if r.skipped:
+            body.append((r.corpus, *["-"] * 10, "skipped"))
+            continue
+        body.append((r.corpus, str(r.lines), f"{r.megabytes:.2f}", fmt(r.hfcompat, ".2f"),
+                     fmt(r.hfcompat_encoding, ".2f"), fmt(r.tiktoken, ".2f"), fmt(r.tokenizers, ".2f"),
+                     fmt(r.educational, ".3f"), fmt(r.tiktoken_ratio, ".2f"), fmt(r.tokenizers_ratio, ".2f"),
+                     str(r.mismatches), r.target_status()))
+    load_header = ("cl100k_base load (fresh process)", "hfcompat s", "tiktoken s", "hfcompat cpu s",
+                   "tiktoken cpu s", "hfcompat MB", "tiktoken MB", "target")
+    load_body = [(r.name, fmt(r.hfcompat_s, ".3f"), fmt(r.tiktoken_s, ".3f"), fmt(r.hfcompat_cpu_s, ".3f"),
+                  fmt(r.tiktoken_cpu_s, ".3f"), fmt(r.hfcompat_mb, ".1f"),
+                  fmt(r.tiktoken_mb, ".1f"), r.target_status() or ("skipped" if r.skipped else ""))
+                 for r in loads]
+    notes = sorted({f"skipped cl100k: {r.skipped}" for r in [*rows, *loads] if r.skipped})
+    return "\n".join([render_table(header, body, left=1), "", render_table(load_header, load_body, left=1),
+                      *notes])
+
+
 # ---------------------------------------------------------------- output
 
 
@@ -398,6 +606,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         "python": platform.python_version(),
         "hfcompat": hfcompat.__version__,
         "tokenizers": getattr(tokenizers, "__version__", None),
+        "tiktoken": getattr(tiktoken, "__version__", None),
         "RAYON_NUM_THREADS": os.environ["RAYON_NUM_THREADS"],
         "TOKENIZERS_PARALLELISM": os.environ["TOKENIZERS_PARALLELISM"],
         "repeat": args.repeat,
@@ -412,7 +621,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs after the warm-up (best is kept)")
     parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LINES} lines of each corpus")
     parser.add_argument("--only", default="", help="comma-separated subset of: "
-                        + ",".join([s.key for s in SUBJECTS] + ["load", "long"]))
+                        + ",".join([s.key for s in SUBJECTS] + ["load", "long", "cl100k", "cl100k-load"]))
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = parser.parse_args(argv)
     if args.repeat < 1:
@@ -443,19 +652,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not only or "long" in only:
         progress("long piece")
         timings.append(measure_long_piece())
+    cl100k_rows = []
+    if not only or "cl100k" in only:
+        cl100k_rows = measure_cl100k(QUICK_LINES if args.quick else None, args.repeat, progress)
+    cl100k_loads = []
+    if not only or "cl100k-load" in only:
+        progress("cl100k load time and memory")
+        cl100k_loads = measure_cl100k_load()
     if args.json:
         document = {
             "settings": info,
             "throughput": [{**asdict(r), "encode_ratio": r.encode_ratio, "batch_ratio": r.batch_ratio}
                            for r in rows],
             "timings": [{**asdict(t), "ratio": t.ratio} for t in timings],
+            "cl100k": [{**asdict(r), "tiktoken_ratio": r.tiktoken_ratio, "tokenizers_ratio": r.tokenizers_ratio}
+                       for r in cl100k_rows],
+            "cl100k_load": [asdict(r) for r in cl100k_loads],
         }
         print(json.dumps(document, indent=2))
         return 0
-    print(throughput_table(rows))
+    if rows:
+        print(throughput_table(rows))
     if timings:
         print()
         print(timing_table(timings))
+    if cl100k_rows or cl100k_loads:
+        print()
+        print(cl100k_table(cl100k_rows, cl100k_loads))
     return 0
 
 

@@ -30,9 +30,15 @@ def bytes_to_chars(data: bytes) -> str:
     return data.decode("latin-1").translate(_LATIN1_TABLE)
 
 
+# Byte-level chars map to their byte as a latin-1 char; latin-1 chars outside the alphabet map to
+# a char above U+00FF, so a string is all byte-level exactly when its translation encodes in latin-1.
+BYTELEVEL_TO_LATIN1 = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
+BYTELEVEL_TO_LATIN1.update({i: "\uffff" for i in range(256) if chr(i) not in CHAR_TO_BYTE})
+
+
 def chars_to_bytes(text: str) -> bytes | None:
     """Return the bytes of a byte-level string, or None if a char is not in the alphabet."""
     try:
-        return bytes(CHAR_TO_BYTE[c] for c in text)
-    except KeyError:
+        return text.translate(BYTELEVEL_TO_LATIN1).encode("latin-1")
+    except UnicodeEncodeError:
         return None

@@ -20,7 +20,7 @@ import regex
 
 from ._fields import (USIZE_MAX, as_bool, as_char, as_choice, as_str, as_uint,
                       component_list, field_value, optional_field, require_object)
-from .bytelevel import CHAR_TO_BYTE
+from .bytelevel import BYTELEVEL_TO_LATIN1
 from .errors import FormatError, TokenizationError
 from .normalizers import Replace as ReplaceNormalizer
 from .oniguruma import find_spans
@@ -89,16 +89,10 @@ class Decoder:
         raise NotImplementedError
 
 
-# Byte-level chars map to their byte as a latin-1 char; latin-1 chars outside the alphabet map to
-# a char above U+00FF, so a string is all byte-level exactly when its translation encodes in latin-1.
-_BYTELEVEL_TO_LATIN1 = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
-_BYTELEVEL_TO_LATIN1.update({i: "\uffff" for i in range(256) if chr(i) not in CHAR_TO_BYTE})
-
-
 def _bytelevel_token_bytes(token: str) -> bytes:
     """The bytes a token stands for: its byte-level bytes, or its UTF-8 if a char is outside the alphabet."""
     try:
-        return token.translate(_BYTELEVEL_TO_LATIN1).encode("latin-1")
+        return token.translate(BYTELEVEL_TO_LATIN1).encode("latin-1")
     except UnicodeEncodeError:
         return token.encode("utf-8", "surrogatepass")
 
@@ -115,7 +109,7 @@ class ByteLevel(Decoder):
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """Return one string: the UTF-8 decode, one U+FFFD per maximal invalid subpart."""
         try:  # fast path: every token is byte-level
-            data = "".join(tokens).translate(_BYTELEVEL_TO_LATIN1).encode("latin-1")
+            data = "".join(tokens).translate(BYTELEVEL_TO_LATIN1).encode("latin-1")
         except UnicodeEncodeError:
             data = b"".join(_bytelevel_token_bytes(token) for token in tokens)
         return [data.decode("utf-8", "replace")]

@@ -12,7 +12,8 @@ from .tokenizer import Tokenizer
 def load(path: str | Path, **options: Any) -> Tokenizer:
     """Load a tokenizer.json, a directory holding one, a BERT vocab.txt or a GPT-2 vocab.json.
 
-    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does).
+    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does); for a
+    `.tiktoken` rank file `encoding`, `pattern` and `special_tokens` (see `read_tiktoken`).
     """
     path = Path(path)
     if path.is_dir():
@@ -20,6 +21,10 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if not path.exists():
         raise FormatError("no such file or directory", path=str(path))
     name = path.name
+    if name.endswith(".tiktoken"):
+        from .formats.tiktoken import read_tiktoken
+        return read_tiktoken(path, encoding=options.get("encoding"), pattern=options.get("pattern"),
+                             special_tokens=options.get("special_tokens"))
     if name.endswith(".txt") and name != "merges.txt":
         from .formats.transformers import bert_tokenizer
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))
@@ -30,7 +35,7 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
         return read_tokenizer_json(path)
     if name == "merges.txt":
         return _load_gpt2(path.with_name("vocab.json"), path)
-    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, vocab.txt, or "
+    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, *.tiktoken, vocab.txt, or "
                       "vocab.json with merges.txt beside it", path=str(path))
 
 

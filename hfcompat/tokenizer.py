@@ -7,9 +7,11 @@ from typing import Any, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
+from .errors import TokenizationError
 from .normalized import NormalizedString, PreTokenizedString, char_spans
 from .padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .processors import post_process
+from .tiktoken_mode import SpecialSet, StreamDecoder, TiktokenMode, decode_text
 from .truncation import TruncationParams, check_stride
 
 TextInput = Union[str, Sequence[str]]
@@ -22,6 +24,10 @@ EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
 
 class Tokenizer:
     """A full tokenization pipeline, behaving like `tokenizers.Tokenizer`."""
+
+    # tiktoken's semantics (special tokens per call, bytes decoding) for a tokenizer read from
+    # a rank file; None for the others.
+    tiktoken: "TiktokenMode | None" = None
 
     def __init__(self, model: Any, *, normalizer: Any = None, pre_tokenizer: Any = None,
                  post_processor: Any = None, decoder: Any = None,
@@ -197,15 +203,39 @@ class Tokenizer:
     # ----- encoding ---------------------------------------------------------------------
 
     def encode(self, sequence: TextInput, pair: TextInput | None = None,
-               is_pretokenized: bool = False, add_special_tokens: bool = True) -> Encoding:
-        """Encode one sequence, or a pair, into an Encoding with original char offsets."""
+               is_pretokenized: bool = False, add_special_tokens: bool = True, *,
+               allowed_special: SpecialSet | None = None,
+               disallowed_special: SpecialSet | None = None) -> Encoding:
+        """Encode one sequence, or a pair, into an Encoding with original char offsets.
+
+        A tokenizer read from a rank file treats special tokens as tiktoken does:
+        `allowed_special` (default none) become tokens, `disallowed_special` (default "all"
+        not allowed) raise SpecialTokenError, the others are plain text.
+        """
+        if self.tiktoken is not None and pair is None and not is_pretokenized:
+            encoding = self.tiktoken.encode(self, sequence, allowed_special or frozenset(),
+                                            "all" if disallowed_special is None else disallowed_special)
+            return self.post_process(encoding, None, add_special_tokens)
         encoding = self._encode_sequence(sequence, 0, is_pretokenized)
         pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
         return self.post_process(encoding, pair_encoding, add_special_tokens)
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
-                     add_special_tokens: bool = True) -> list[Encoding]:
-        """Encode many inputs (each a sequence or a (sequence, pair) tuple), then pad them."""
+                     add_special_tokens: bool = True, *, allowed_special: SpecialSet | None = None,
+                     disallowed_special: SpecialSet | None = None) -> list[Encoding]:
+        """Encode many inputs (each a sequence or a (sequence, pair) tuple), then pad them.
+
+        Texts given to a tokenizer read from a rank file follow tiktoken, as in `encode`.
+        """
+        if self.tiktoken is not None and not is_pretokenized:
+            inputs = list(inputs)
+            if all(isinstance(item, str) for item in inputs):
+                encodings = [self.encode(item, add_special_tokens=add_special_tokens,
+                                         allowed_special=allowed_special,
+                                         disallowed_special=disallowed_special) for item in inputs]
+                if self.padding is not None:
+                    pad_encodings(encodings, self.padding)
+                return encodings
         encodings = []
         for item in inputs:
             if isinstance(item, (tuple, list)) and not is_pretokenized:
@@ -305,8 +335,20 @@ class Tokenizer:
 
     # ----- decoding ---------------------------------------------------------------------
 
-    def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
-        """Turn ids back into text; unknown ids are skipped, as HF does."""
+    def decode(self, ids: Sequence[int], skip_special_tokens: bool | None = None,
+               errors: str | None = None) -> str:
+        """Turn ids back into text; unknown ids are skipped, as HF does.
+
+        `skip_special_tokens` defaults to True, except for a tokenizer read from a rank file,
+        which decodes as tiktoken: specials kept, an unknown id is a KeyError, and invalid UTF-8
+        follows `errors` ("replace" by default, "strict", or "recover": the most whole chars).
+        """
+        if self.tiktoken is not None or errors is not None:
+            data = self.decode_bytes([i for i in ids if not (skip_special_tokens and
+                                                           self.added_vocabulary.id_to_token(i))])
+            return decode_text(data, errors or "replace")
+        if skip_special_tokens is None:
+            skip_special_tokens = True
         added = self.added_vocabulary
         model_token = self.model.id_to_token
         tokens = []
@@ -324,6 +366,41 @@ class Tokenizer:
         return " ".join(tokens)
 
     def decode_batch(self, sequences: Iterable[Sequence[int]],
-                     skip_special_tokens: bool = True) -> list[str]:
+                     skip_special_tokens: bool | None = None) -> list[str]:
         """Decode several id lists."""
         return [self.decode(ids, skip_special_tokens) for ids in sequences]
+
+    # ----- tiktoken's interface (tokenizers read from a rank file) ----------------------
+
+    def _tiktoken_mode(self) -> "TiktokenMode":
+        """The tiktoken semantics of this tokenizer, or an error saying it has none."""
+        if self.tiktoken is None:
+            raise TokenizationError("this tokenizer was not read from a tiktoken rank file")
+        return self.tiktoken
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """tiktoken's encode_ordinary: the ids of `text`, special tokens treated as text."""
+        return self._tiktoken_mode().encode_ordinary(self, text)
+
+    def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
+                   disallowed_special: SpecialSet = "all") -> list[int]:
+        """tiktoken's encode as a plain list of ids (the fast path of `encode(...).ids`)."""
+        return self._tiktoken_mode().encode_ids(self, text, allowed_special, disallowed_special)
+
+    def decode_single_token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one token (a special token as its UTF-8)."""
+        return self._tiktoken_mode().token_bytes(self, token_id)
+
+    def decode_tokens_bytes(self, ids: Sequence[int]) -> list[bytes]:
+        """The bytes of each token."""
+        mode = self._tiktoken_mode()
+        return [mode.token_bytes(self, token_id) for token_id in ids]
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """The bytes of the tokens joined (not necessarily valid UTF-8)."""
+        return self._tiktoken_mode().decode_bytes(self, ids)
+
+    def stream_decoder(self) -> StreamDecoder:
+        """A decoder fed one id at a time that returns text once it forms whole chars."""
+        mode = self._tiktoken_mode()
+        return StreamDecoder(lambda token_id: mode.token_bytes(self, token_id))

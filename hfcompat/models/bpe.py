@@ -79,6 +79,19 @@ class BPE(VocabLookup):
 
     def _build_merge_table(self, merges: Iterable[tuple[str, str]]) -> None:
         """Fill pair -> rank and rank -> new id; a repeated pair keeps its last rank."""
+        merges = list(merges)
+        if not self.continuing_subword_prefix:
+            get = self.vocab.get
+            left_ids = list(map(get, [left for left, _ in merges]))
+            right_ids = list(map(get, [right for _, right in merges]))
+            merged_ids = list(map(get, [left + right for left, right in merges]))
+            if None not in left_ids and None not in right_ids and None not in merged_ids:
+                # All known (the usual case): fill the tables in bulk; dict.update keeps the
+                # last rank of a repeated pair, as HF does.
+                self._ranks.update(zip(zip(left_ids, right_ids), range(len(merges))))
+                self._new_ids.extend(merged_ids)
+                self._merge_strings.extend(merges)
+                return
         vocab = self.vocab
         cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
         for rank, (left, right) in enumerate(merges):
