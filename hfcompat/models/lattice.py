@@ -194,3 +194,83 @@ class Lattice:
                 total = alpha[node.node_id] + node.score + beta[node.node_id] - z
                 expected[node.id] += freq * math.exp(total)
         return freq * z
+
+
+# Fast paths for training: the same forward-backward and Viterbi over a flat list of
+# (start, end, id) spans sorted by start, without building Node objects.
+
+RESCALE_BELOW = 1e-100
+
+
+def span_marginals(
+    length: int, spans: list[tuple[int, int, int]], probs: list[float], freq: float, expected: list[float]
+) -> float:
+    """Add `freq` times each span's posterior to `expected[id]`; return freq * log Z (-inf if no path).
+
+    Works with probabilities, not logs (one multiply per span instead of a log-sum-exp),
+    and divides the forward (backward) mass out of a position whose mass falls below
+    RESCALE_BELOW, keeping the log of what was divided: sentences of any length neither
+    underflow nor give NaN.
+    """
+    window = max((end - start for start, end, _ in spans), default=1)
+    alpha = [0.0] * (length + 1)
+    alpha[0] = 1.0
+    log_alpha_scale = [0.0] * (length + 1)  # log of what was divided out of alpha[t]
+    scale, current = 0.0, -1
+    for start, end, piece in spans:
+        if start != current:
+            current = start
+            mass = alpha[start]
+            if 0.0 < mass < RESCALE_BELOW:
+                for position in range(start, min(length, start + window) + 1):
+                    alpha[position] /= mass
+                scale += math.log(mass)
+            log_alpha_scale[start] = scale
+        alpha[end] += alpha[start] * probs[piece]
+    if alpha[length] <= 0.0:
+        return -math.inf
+    log_z = math.log(alpha[length]) + scale
+    beta = [0.0] * (length + 1)
+    beta[length] = 1.0
+    scale, current, factor = 0.0, -1, 0.0
+    for start, end, piece in reversed(spans):
+        if start != current:
+            if current >= 0:
+                mass = beta[current]
+                if 0.0 < mass < RESCALE_BELOW:
+                    for position in range(current, min(length, current + window) + 1):
+                        beta[position] /= mass
+                    scale += math.log(mass)
+            current = start
+            factor = freq * alpha[start] * math.exp(log_alpha_scale[start] + scale - log_z)
+        flow = probs[piece] * beta[end]
+        beta[start] += flow
+        expected[piece] += factor * flow
+    return freq * log_z
+
+
+def span_viterbi(length: int, spans: list[tuple[int, int, int]], scores: list[float]) -> list[tuple[int, int, int]]:
+    """The best path through `spans` (sorted by start) under log-probability `scores`; [] if none.
+
+    Ties keep the first span met, as Lattice.viterbi keeps the first best predecessor.
+    """
+    best = [-math.inf] * (length + 1)
+    best[0] = 0.0
+    last: list[tuple[int, int, int] | None] = [None] * (length + 1)
+    for span in spans:
+        start, end, piece = span
+        candidate = best[start] + scores[piece]
+        if candidate > best[end]:
+            best[end], last[end] = candidate, span
+    if last[length] is None and length:
+        return []
+    path = []
+    position = length
+    while position > 0:
+        span = last[position]
+        if span is None:
+            return []
+        path.append(span)
+        position = span[0]
+    path.reverse()
+    return path

@@ -1,0 +1,1 @@
+"""Trainers: learn a model's vocabulary from word counts."""
