@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import HfcompatError
-from ..models.lattice import span_marginals, span_viterbi
+from ..models.lattice import Starts, group_by_start, span_marginals, span_viterbi
 from ..models.unigram import Unigram
 from ..pre_tokenizers import script_of
 
@@ -32,9 +32,6 @@ EXPECTED_FREQUENCY_THRESHOLD = 0.5
 MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
-
-Span = tuple[int, int, int]
-
 
 class VocabularyTooSmall(HfcompatError, ValueError):
     """The vocabulary cannot hold every required character plus the special tokens."""
@@ -107,9 +104,9 @@ def required_chars(word_counts: dict[str, int], coverage: float) -> list[tuple[s
 def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int) -> list[tuple[str, int]]:
     """Up to `limit` (substring, frequency * length) of length >= 2, best first, ties by substring.
 
-    A substring qualifies when it occurs at least twice and is followed by two different
-    chars (or ends a word, which stands for "followed by the next word"): the internal
-    nodes of the suffix tree, up to max_piece_length deep. Each word position gives the
+    A substring qualifies when it is followed by two different chars, the end of a word
+    counting as one (in a sentence, the next word's ▁): the internal nodes of the suffix
+    tree of the text, up to max_piece_length deep. Each word position gives the
     key of its next max_piece_length + 1 chars (as one integer of UTF-32 code units, so
     sorting and common-prefix lengths run in C); sorted keys and their common-prefix
     lengths give the nodes bottom-up, as an enhanced suffix array does.
@@ -126,10 +123,10 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
     found: dict[str, int] = {}
 
     def report(node_depth: int, first: int, frequency: int) -> None:
-        if 2 <= node_depth <= rules.max_piece_length and frequency >= 2:
+        if 2 <= node_depth <= rules.max_piece_length:
             piece = keys[first].to_bytes(width, "big").decode("utf-32-be", "surrogatepass")[:node_depth]
             if END not in piece and rules.valid(piece):
-                found[piece] = max(found.get(piece, 0), frequency)
+                found[piece] = frequency
 
     total_bits = 32 * depth
     totals = [0]
@@ -138,9 +135,6 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
     stack: list[tuple[int, int]] = [(0, 0)]  # (common prefix length, first key) of open intervals
     for index in range(1, len(keys) + 1):
         key = keys[index - 1]
-        tail_chars = ((key & -key).bit_length() - 1) // 32 if key else depth
-        if tail_chars and depth - tail_chars >= 2 and weights[key] >= 2:
-            report(depth - tail_chars, index - 1, weights[key])  # a word's end: the next word follows
         common = (total_bits - (keys[index] ^ key).bit_length()) // 32 if index < len(keys) else 0
         first = index - 1
         while stack[-1][0] > common:
@@ -243,20 +237,20 @@ class UnigramTrainer:
                 f"and {len(meta)} special pieces: raise vocab_size or lower character_coverage"
             )
         words = self._mask_rare_chars(counts, {char for char, _ in chars})
+        weights = [count for _, count in words]
         state, spans = self._seed(words)
         desired = int(self.vocab_size * 1.1)
         with _progress(self.show_progress, state, desired) as bar:
             while True:
                 for _ in range(self.n_sub_iterations):
-                    expected = self._expectation(state, words, spans)
+                    expected = self._expectation(state, weights, spans)
                     self._maximize(state, expected)
+                    spans = _compact(state, spans)
                     bar.update(1)
                 if len(state.live_ids()) <= desired:
                     break
-                self._prune(state, words, spans)
-                keep = [alive or len(piece) == 1 for piece, alive in zip(state.pieces, state.alive)]
-                keep[0] = True
-                spans = [[span for span in word_spans if keep[span[2]]] for word_spans in spans]
+                self._prune(state, weights, spans)
+                spans = _compact(state, spans)
         return self._finalize(state, chars, meta)
 
     def _mask_rare_chars(self, counts: dict[str, int], kept: set[str]) -> list[tuple[str, int]]:
@@ -269,7 +263,7 @@ class UnigramTrainer:
             masked[word] = masked.get(word, 0) + count
         return sorted(masked.items(), key=lambda item: (-item[1], item[0]))
 
-    def _seed(self, words: list[tuple[str, int]]) -> tuple[_State, list[list[Span]]]:
+    def _seed(self, words: list[tuple[str, int]]) -> tuple[_State, list[Starts]]:
         """The seed vocabulary (chars, then frequent substrings) and every word's candidate spans."""
         char_counts: dict[str, int] = {}
         for word, count in words:
@@ -280,16 +274,16 @@ class UnigramTrainer:
         seed += frequent_substrings(dict(words), self.rules, self.seed_size)
         seed = [(UNK_CHAR, 1.0)] + to_log_probs(seed)
         model = Unigram(seed, unk_id=0)
-        spans = [[(start, end, token_id) for start, end, token_id, _ in model.spans(word)] for word, _ in words]
+        spans = [group_by_start(len(word), (span[:3] for span in model.spans(word))) for word, _ in words]
         state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
         return state, spans
 
-    def _expectation(self, state: _State, words: list[tuple[str, int]], spans: list[list[Span]]) -> list[float]:
+    def _expectation(self, state: _State, weights: list[int], spans: list[Starts]) -> list[float]:
         """Expected count of each seed id over all segmentations of all words (E step)."""
         probs = [math.exp(score) if score > -math.inf else 0.0 for score in state.effective_scores()]
         expected = [0.0] * len(state.pieces)
-        for (word, count), word_spans in zip(words, spans):
-            span_marginals(len(word), word_spans, probs, count, expected)
+        for count, starts in zip(weights, spans):
+            span_marginals(starts, probs, count, expected, self.rules.max_piece_length)
         return expected
 
     def _maximize(self, state: _State, expected: list[float]) -> None:
@@ -302,14 +296,14 @@ class UnigramTrainer:
             state.alive[index] = True
             state.scores[index] = digamma(expected[index]) - log_total
 
-    def _prune(self, state: _State, words: list[tuple[str, int]], spans: list[list[Span]]) -> None:
+    def _prune(self, state: _State, weights: list[int], spans: list[Starts]) -> None:
         """Keep the pieces whose removal would cost the likelihood most (shrinking_factor of them)."""
         scores = state.effective_scores()
         freq = [0.0] * len(state.pieces)
         total_count = 0
-        for (word, count), word_spans in zip(words, spans):
+        for count, starts in zip(weights, spans):
             total_count += count
-            for _, _, piece in span_viterbi(len(word), word_spans, scores):
+            for _, _, piece in span_viterbi(starts, scores):
                 freq[piece] += count
         freq[0] = 0.0
         total = sum(freq)
@@ -340,13 +334,12 @@ class UnigramTrainer:
     @staticmethod
     def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
         """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
-        spans = [(start, end, seed_ids[token_id]) for start, end, token_id, _ in model.spans(piece)]
-        best = span_viterbi(len(piece), spans, scores)
+        starts = group_by_start(len(piece), ((start, end, seed_ids[token_id]) for start, end, token_id, _ in model.spans(piece)))
+        best = span_viterbi(starts, scores)
         if len(best) >= 2:
             return None
-        whole = best[0] if best else None
-        second = span_viterbi(len(piece), [span for span in spans if span != whole], scores)
-        return [token_id for _, _, token_id in second]
+        starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
+        return [token_id for _, _, token_id in span_viterbi(starts, scores)]
 
     def _finalize(self, state: _State, chars: list[tuple[str, int]], meta: list[str]) -> Unigram:
         """The required chars, then the best live pieces, up to vocab_size; meta pieces first."""
@@ -369,6 +362,13 @@ class UnigramTrainer:
         vocab = [(piece, 0.0) for piece in meta] + learned
         unk_id = meta.index(self.unk_token) if self.unk_token is not None else None
         return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
+
+
+def _compact(state: _State, spans: list[Starts]) -> list[Starts]:
+    """Drop the spans of dead pieces (a dead char keeps its span: it stands for unk there)."""
+    keep = [alive or len(piece) == 1 for piece, alive in zip(state.pieces, state.alive)]
+    keep[0] = True
+    return [[[(end, piece) for end, piece in group if keep[piece]] for group in starts] for starts in spans]
 
 
 class _NoProgress:
