@@ -31,6 +31,7 @@ END = "\0"  # end of a word in the seed keys
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
 MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
+COMPACT_BELOW = 0.6  # drop dead pieces' spans once the vocabulary fell below this share of the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
 
 class VocabularyTooSmall(HfcompatError, ValueError):
@@ -240,17 +241,18 @@ class UnigramTrainer:
         weights = [count for _, count in words]
         state, spans = self._seed(words)
         desired = int(self.vocab_size * 1.1)
+        compacted_size = len(state.pieces)
         with _progress(self.show_progress, state, desired) as bar:
             while True:
                 for _ in range(self.n_sub_iterations):
                     expected = self._expectation(state, weights, spans)
                     self._maximize(state, expected)
-                    spans = _compact(state, spans)
                     bar.update(1)
                 if len(state.live_ids()) <= desired:
                     break
                 self._prune(state, weights, spans)
-                spans = _compact(state, spans)
+                if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
+                    spans, compacted_size = _compact(state, spans), len(state.live_ids())
         return self._finalize(state, chars, meta)
 
     def _mask_rare_chars(self, counts: dict[str, int], kept: set[str]) -> list[tuple[str, int]]:
