@@ -253,6 +253,7 @@ class UnigramTrainer:
                 self._prune(state, weights, spans)
                 if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
                     spans, compacted_size = _compact(state, spans), len(state.live_ids())
+        self._drop_unreachable(state)
         return self._finalize(state, chars, meta)
 
     def _mask_rare_chars(self, counts: dict[str, int], kept: set[str]) -> list[tuple[str, int]]:
@@ -342,6 +343,15 @@ class UnigramTrainer:
             return None
         starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
         return [token_id for _, _, token_id in span_viterbi(starts, scores)]
+
+    def _drop_unreachable(self, state: _State) -> None:
+        """Drop pieces the model would never produce: their own best segmentation splits them."""
+        scores = state.effective_scores()
+        model, seed_ids = state.model()
+        for index in state.live_ids():
+            piece = state.pieces[index]
+            if len(piece) > 1 and self._alternatives(piece, model, seed_ids, scores) is None:
+                state.alive[index] = False
 
     def _finalize(self, state: _State, chars: list[tuple[str, int]], meta: list[str]) -> Unigram:
         """The required chars, then the best live pieces, up to vocab_size; meta pieces first."""
