@@ -229,6 +229,8 @@ class UnigramTrainer:
     def train(self, word_counts: dict[str, int]) -> Unigram:
         """Learn the vocabulary of `word_counts` (pre-tokenized words, e.g. "▁the": 12)."""
         counts = {word: count for word, count in word_counts.items() if word and count > 0}
+        if not counts:
+            return self._finalize(_State([UNK_CHAR], [0.0], [True]), [], self.meta_pieces())
         chars = required_chars(counts, self.character_coverage)
         chars += [(char, 0) for char in self.initial_alphabet if char not in dict(chars)]
         meta = self.meta_pieces()

@@ -187,3 +187,9 @@ def test_progress_bar_counts_em_steps(capsys: pytest.CaptureFixture[str]) -> Non
     shown = UnigramTrainer(18, show_progress=True).train(WORDS)
     assert shown.vocab == quiet.vocab
     assert "Unigram EM" in capsys.readouterr().err
+
+
+def test_empty_input_gives_the_meta_pieces() -> None:
+    """Nothing to learn from: the vocabulary is the special tokens alone."""
+    model = UnigramTrainer(100, special_tokens=["<s>"], show_progress=False).train({"": 3, "▁a": 0})
+    assert [piece for piece, _ in model.vocab] == ["<unk>", "<s>"] and model.unk_id == 0
