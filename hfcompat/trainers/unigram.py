@@ -294,6 +294,8 @@ class UnigramTrainer:
     def _maximize(self, state: _State, expected: list[float]) -> None:
         """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)."""
         live = [index for index in state.live_ids() if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
+        if not live:
+            return  # nothing reaches the threshold (a tiny corpus): keep the pieces as they are
         for index in state.live_ids():
             state.alive[index] = False
         log_total = digamma(sum(expected[index] for index in live))
