@@ -5,9 +5,9 @@ coverage and whitespace handling (identity normalization, words split on spaces 
 front), hfcompat's vocabulary shares most of sentencepiece's learned pieces (the least share
 per case below, a little under what was measured), and on held-out lines it spends at most
 TOKEN_RATIO times sentencepiece's tokens. These samples are small to keep the suite fast;
-on whole files (benchmarks/train_unigram.py) the token counts come within 1%. Training on
-very long unsegmented lines (where tokenizers' trainer can end in "likelihood is NAN")
-gives finite scores and a working model.
+on whole files and on the 6.4 MB mix (benchmarks/train_unigram.py) the token counts come
+within 1%. Training on very long unsegmented lines (the case behind the "likelihood is NAN"
+abort DESIGN.md reports for tokenizers' trainer) gives finite scores and a working model.
 """
 
 from __future__ import annotations
