@@ -11,7 +11,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Optional
+from typing import Iterable, Optional
 
 MAX_AGENDA = 100_000
 MIN_AGENDA = 512
@@ -194,3 +194,96 @@ class Lattice:
                 total = alpha[node.node_id] + node.score + beta[node.node_id] - z
                 expected[node.id] += freq * math.exp(total)
         return freq * z
+
+
+# Fast paths for training: the same forward-backward and Viterbi over `starts`, where
+# starts[i] lists the (end, id) of every piece beginning at char i, without Node objects.
+
+RESCALE_BELOW = 1e-100
+
+Starts = list[list[tuple[int, int]]]
+
+
+def group_by_start(length: int, spans: Iterable[tuple[int, int, int]]) -> Starts:
+    """(start, end, id) spans as the per-start lists the fast paths read."""
+    starts: Starts = [[] for _ in range(length)]
+    for start, end, piece in spans:
+        starts[start].append((end, piece))
+    return starts
+
+
+def span_marginals(starts: Starts, probs: list[float], freq: float, expected: list[float], window: int = 16) -> float:
+    """Add `freq` times each piece's posterior to `expected[id]`; return freq * log Z (-inf if no path).
+
+    Works with probabilities, not logs (one multiply per span instead of a log-sum-exp),
+    and divides the forward (backward) mass out of a position whose mass falls below
+    RESCALE_BELOW, keeping the log of what was divided: sentences of any length neither
+    underflow nor give NaN. No piece may be longer than `window` chars.
+    """
+    length = len(starts)
+    alpha = [0.0] * (length + 1)
+    alpha[0] = 1.0
+    log_alpha_scale = [0.0] * (length + 1)  # log of what was divided out of alpha[t]
+    scale = 0.0
+    for start, group in enumerate(starts):
+        mass = alpha[start]
+        if 0.0 < mass < RESCALE_BELOW:
+            for position in range(start, min(length, start + window) + 1):
+                alpha[position] /= mass
+            scale += math.log(mass)
+            mass = 1.0
+        log_alpha_scale[start] = scale
+        for end, piece in group:
+            alpha[end] += mass * probs[piece]
+    if alpha[length] <= 0.0:
+        return -math.inf
+    log_z = math.log(alpha[length]) + scale
+    beta = [0.0] * (length + 1)
+    beta[length] = 1.0
+    scale = 0.0
+    log_factor, coefficient = math.nan, 0.0  # freq / Z in the scales of alpha and beta
+    for start in range(length - 1, -1, -1):
+        if log_alpha_scale[start] + scale != log_factor:
+            log_factor = log_alpha_scale[start] + scale
+            coefficient = freq * math.exp(log_factor - log_z)
+        factor = coefficient * alpha[start]
+        mass = 0.0
+        for end, piece in starts[start]:
+            flow = probs[piece] * beta[end]
+            mass += flow
+            expected[piece] += factor * flow
+        if 0.0 < mass < RESCALE_BELOW:
+            for position in range(start + 1, min(length, start + window) + 1):
+                beta[position] /= mass
+            scale += math.log(mass)
+            mass = 1.0
+        beta[start] = mass
+    return freq * log_z
+
+
+def span_viterbi(starts: Starts, scores: list[float]) -> list[tuple[int, int, int]]:
+    """The best path as (start, end, id) under log-probability `scores`; [] if none.
+
+    Ties keep the first piece met, as Lattice.viterbi keeps the first best predecessor.
+    """
+    length = len(starts)
+    best = [-math.inf] * (length + 1)
+    best[0] = 0.0
+    origin = [-1] * (length + 1)
+    last_id = [0] * (length + 1)
+    for start, group in enumerate(starts):
+        base = best[start]
+        for end, piece in group:
+            candidate = base + scores[piece]
+            if candidate > best[end]:
+                best[end], origin[end], last_id[end] = candidate, start, piece
+    path = []
+    position = length
+    while position > 0:
+        start = origin[position]
+        if start < 0:
+            return []
+        path.append((start, position, last_id[position]))
+        position = start
+    path.reverse()
+    return path

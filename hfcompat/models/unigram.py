@@ -185,16 +185,23 @@ class Unigram:
             return None
         return [Token(token_id, name, offsets) for token_id, name in pieces]
 
-    def populate_nodes(self, lattice: Lattice) -> None:
-        """Insert every matching piece, and unk where no single-char piece starts, into `lattice`."""
-        text = lattice.sentence
+    def spans(self, text: str) -> list[tuple[int, int, int, float]]:
+        """Every (start, end, id, score) piece match in chars, start-major, plus unk where no single-char piece starts."""
+        found = []
+        unk_id, unk_score = self.unk_id, self.unk_score
         for start in range(len(text)):
             has_single_char = False
             for end, token_id, score in self._matches(text, start):
-                lattice.insert(start, end - start, score, token_id)
+                found.append((start, end, token_id, score))
                 has_single_char = has_single_char or end == start + 1
-            if not has_single_char and self.unk_id is not None:
-                lattice.insert(start, 1, self.unk_score, self.unk_id)
+            if not has_single_char and unk_id is not None:
+                found.append((start, start + 1, unk_id, unk_score))
+        return found
+
+    def populate_nodes(self, lattice: Lattice) -> None:
+        """Insert every matching piece, and unk where no single-char piece starts, into `lattice`."""
+        for start, end, token_id, score in self.spans(lattice.sentence):
+            lattice.insert(start, end - start, score, token_id)
 
     def lattice(self, sentence: str) -> Lattice:
         """A populated lattice of `sentence` (for n-best lists and training)."""

@@ -279,3 +279,35 @@ def test_recover_is_optimal(data: bytes) -> None:
     recovered = recover_text(data)
     assert len(recovered) == _most_chars(data)
     assert recovered == data.decode("utf-8", "ignore")
+T5_PRE_TOKENIZER = {"type": "Sequence", "pretokenizers": [
+    {"type": "WhitespaceSplit"}, {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}]}
+
+
+def test_unigram_documented_seed_and_viterbi() -> None:
+    """Example 3, Unigram: the 300-entry seed's scores and the walk-through's Viterbi paths and scores."""
+    from hfcompat.models.unigram import Unigram
+    from hfcompat.trainers.unigram import documented_seed
+
+    pre_tokenizer = subject_module("pre_tokenizers").from_dict(T5_PRE_TOKENIZER)
+    oracle = oracle_component("pre_tokenizer", T5_PRE_TOKENIZER)
+    word_counts: dict[str, int] = {}
+    for text in TRAINING_CORPUS:
+        words = [word for word, _ in pre_tokenizer.pre_tokenize_str(text)]
+        assert words == [word for word, _ in oracle.pre_tokenize_str(text)]
+        for word in words:
+            word_counts[word] = word_counts.get(word, 0) + 1
+    seed = documented_seed(word_counts)
+    assert len(seed) == 300
+    scores = dict(seed)
+    assert -scores["▁"] == 2.952892114877499
+    model = Unigram(seed)
+
+    def walk(word: str) -> tuple[list[str], float]:
+        tokens = model.encode(word)
+        path_score = 1.0  # the walk-through starts its path score at 1
+        for token in tokens:
+            path_score += -scores[token]
+        return tokens, path_score
+
+    assert walk("This") == (["This"], 6.288267030694535)
+    assert walk("this") == (["t", "his"], 10.03608902044192)

@@ -1,0 +1,187 @@
+"""Unigram training: hfcompat against sentencepiece and tokenizers on the same corpus.
+
+Run: .venv/bin/python benchmarks/train_unigram.py [--corpus mix|botchan|wagahaiwa|pku]
+     [--vocab 8000] [--lines N] [--only hfcompat,sentencepiece,tokenizers] [--json]
+
+"mix" is built at run time in a temporary directory from ../shared/corpora (English, Japanese,
+Chinese) plus Python files of the standard library (code) up to 6.4 MB; it is never saved in
+the repository. Every 20th line is held out; the rest trains each library with the same vocabulary size
+and character coverage, whitespace as ▁ and no other normalization. Each trainer runs in its
+own process so that its wall time and peak memory (ru_maxrss) are its own. The table gives
+the time, the ratio to sentencepiece's time, the peak memory, and the number of tokens each
+trained model spends on the held-out lines (fewer is better compression).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(REPO))
+
+CORPUS_FILES = {
+    "botchan": ["corpora/botchan.txt"],
+    "wagahaiwa": ["corpora/wagahaiwa_nekodearu.txt"],
+    "pku": ["corpora/icwb2/pku_test.utf8"],
+    "mix": [
+        "corpora/botchan.txt", "corpora/taylorswift.txt", "corpora/wagahaiwa_nekodearu.txt",
+        "corpora/icwb2/pku_test.utf8", "corpora/icwb2/msr_test.utf8", "corpora/icwb2/pku_test_gold.utf8",
+        "corpora/icwb2/msr_test_gold.utf8", "corpora/icwb2/pku_training_words.utf8",
+        "corpora/icwb2/msr_training_words.utf8",
+    ],
+}
+MIX_BYTES = 6_400_000
+HELD_OUT_EVERY = 20
+SPECIALS = ["<unk>", "<s>", "</s>"]
+TRAINERS = ("hfcompat", "sentencepiece", "tokenizers")
+
+
+def corpus_lines(name: str) -> list[str]:
+    """The corpus as non-empty lines ("\\r\\n" read as "\\n"); "mix" is topped up with stdlib code to 6.4 MB."""
+    texts = [(SHARED / relative).read_text(encoding="utf-8") for relative in CORPUS_FILES[name]]
+    if name == "mix":
+        size = sum(len(text.encode("utf-8")) for text in texts)
+        for path in sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py")):
+            if size >= MIX_BYTES:
+                break
+            code = path.read_text(encoding="utf-8", errors="replace")
+            texts.append(code)
+            size += len(code.encode("utf-8"))
+    lines = "".join(texts).replace("\r\n", "\n").split("\n")
+    return [line for line in lines if line.strip(" ")]
+
+
+def split(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(training lines, held-out lines): every HELD_OUT_EVERY-th line is held out."""
+    held = lines[::HELD_OUT_EVERY]
+    train = [line for index, line in enumerate(lines) if index % HELD_OUT_EVERY]
+    return train, held
+
+
+def words_of(line: str) -> list[str]:
+    """A line's words as the pipeline gives them: split on spaces, each prefixed with ▁."""
+    return ["\u2581" + word for word in line.split(" ") if word]
+
+
+def run_hfcompat(train: list[str], held: list[str], vocab: int, coverage: float) -> tuple[float, int]:
+    """Train with hfcompat; (seconds, held-out tokens)."""
+    from hfcompat.trainers.unigram import UnigramTrainer
+
+    start = time.perf_counter()
+    counts = Counter(word for line in train for word in words_of(line))
+    model = UnigramTrainer(vocab, special_tokens=SPECIALS, character_coverage=coverage,
+                           show_progress=False).train(dict(counts))
+    seconds = time.perf_counter() - start
+    return seconds, sum(len(model.tokenize(word)) for line in held for word in words_of(line))
+
+
+def run_sentencepiece(train: list[str], held: list[str], vocab: int, coverage: float) -> tuple[float, int]:
+    """Train with sentencepiece (2 threads, identity normalization); (seconds, held-out tokens)."""
+    import io
+
+    import sentencepiece as spm
+
+    model = io.BytesIO()
+    start = time.perf_counter()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(train), model_writer=model, vocab_size=vocab, model_type="unigram",
+        normalization_rule_name="identity", character_coverage=coverage, num_threads=2,
+        max_sentence_length=1 << 24, input_sentence_size=0, minloglevel=2)
+    seconds = time.perf_counter() - start
+    processor = spm.SentencePieceProcessor(model_proto=model.getvalue())
+    return seconds, sum(len(processor.encode(line)) for line in held)
+
+
+def run_tokenizers(train: list[str], held: list[str], vocab: int, coverage: float) -> tuple[float, int]:
+    """Train with tokenizers' UnigramTrainer (Metaspace words); (seconds, held-out tokens)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.Unigram())
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
+    trainer = trainers.UnigramTrainer(vocab_size=vocab, special_tokens=SPECIALS, unk_token="<unk>",
+                                      show_progress=False)
+    start = time.perf_counter()
+    tokenizer.train_from_iterator(train, trainer)
+    seconds = time.perf_counter() - start
+    return seconds, sum(len(encoding.ids) for encoding in tokenizer.encode_batch(held))
+
+
+def measure_one(trainer: str, corpus: str, vocab: int, lines: int | None, coverage: float) -> dict:
+    """Run one trainer in this process and describe the result."""
+    train, held = split(corpus_lines(corpus)[:lines])
+    runner = {"hfcompat": run_hfcompat, "sentencepiece": run_sentencepiece, "tokenizers": run_tokenizers}[trainer]
+    try:
+        seconds, tokens = runner(train, held, vocab, coverage)
+        result = {"seconds": seconds, "held_out_tokens": tokens}
+    except BaseException as error:  # a panic in the Rust trainer arrives as pyo3's PanicException
+        result = {"error": f"{type(error).__name__}: {error}"}
+    result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["train_mb"] = sum(len(line.encode("utf-8")) + 1 for line in train) / 1e6
+    return result
+
+
+def measure(trainer: str, args: argparse.Namespace) -> dict:
+    """Run one trainer in a fresh process (its own peak memory) and read back its result."""
+    command = [sys.executable, __file__, "--one", trainer, "--corpus", args.corpus, "--vocab", str(args.vocab),
+               "--coverage", str(args.coverage)]
+    if args.lines:
+        command += ["--lines", str(args.lines)]
+    print(f"training {trainer} on {args.corpus} ...", file=sys.stderr, flush=True)
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    if done.returncode != 0 or not done.stdout.strip():
+        return {"error": (done.stderr.strip().splitlines() or ["no output"])[-1]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(results: dict[str, dict], args: argparse.Namespace) -> str:
+    """The side-by-side table."""
+    reference = results.get("sentencepiece", {})
+    rows = [f"Unigram training, corpus {args.corpus} ({next(iter(results.values())).get('train_mb', 0):.1f} MB "
+            f"trained, 1 line in {HELD_OUT_EVERY} held out), vocab {args.vocab}, coverage {args.coverage}",
+            f"{'trainer':<14} {'seconds':>9} {'x spm':>7} {'peak MB':>8} {'held-out tokens':>16} {'x spm':>7}"]
+    for name, result in results.items():
+        if "error" in result:
+            rows.append(f"{name:<14} failed: {result['error'][:100]}")
+            continue
+        time_ratio = result["seconds"] / reference["seconds"] if "seconds" in reference else float("nan")
+        token_ratio = (result["held_out_tokens"] / reference["held_out_tokens"]
+                       if "held_out_tokens" in reference else float("nan"))
+        rows.append(f"{name:<14} {result['seconds']:>9.1f} {time_ratio:>7.2f} {result['peak_mb']:>8.0f} "
+                    f"{result['held_out_tokens']:>16} {token_ratio:>7.4f}")
+    rows.append("target: hfcompat <= 2x sentencepiece's time; held-out tokens within 1% of sentencepiece's")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    """Parse the options; run each trainer in its own process; print the table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", default="mix", choices=sorted(CORPUS_FILES))
+    parser.add_argument("--vocab", type=int, default=8000)
+    parser.add_argument("--coverage", type=float, default=0.9995)
+    parser.add_argument("--lines", type=int, default=None, help="use only the first N lines")
+    parser.add_argument("--only", default=",".join(TRAINERS))
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--one", choices=TRAINERS, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure_one(args.one, args.corpus, args.vocab, args.lines, args.coverage)))
+        return
+    if not SHARED.is_dir():
+        sys.exit("../shared is absent: the corpora live beside the repository")
+    results = {name: measure(name, args) for name in args.only.split(",")}
+    print(json.dumps(results, indent=2) if args.json else table(results, args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,429 @@
+"""Unigram training as sentencepiece's trainer does it: seed, EM, prune, finalize.
+
+1. Seed: every character plus the substrings that occur at least twice and are followed
+   by more than one different character (the internal nodes of a suffix tree), ranked
+   by frequency * length; scores are log(count / total).
+2. EM: the expected count of each piece over all segmentations (forward-backward), then
+   the Bayesian update digamma(count) - digamma(total); pieces expected < 0.5 times go.
+3. Prune: each piece's loss is how much the likelihood drops if its occurrences are
+   respelled with its second-best segmentation; the least useful quarter goes, until
+   the vocabulary is within 10% of the target.
+4. Finalize: the required characters, then the best-scoring pieces, up to vocab_size.
+
+Every word keeps the list of its candidate spans (start, end, seed id) from the seed
+vocabulary; later rounds only drop spans of pruned pieces, so the text is walked once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..errors import HfcompatError
+from ..models.lattice import Starts, group_by_start, span_marginals, span_viterbi
+from ..models.unigram import Unigram
+from ..pre_tokenizers import script_of
+
+WHITESPACE = "\u2581"
+UNK_CHAR = "\udfff"  # stands for characters left out by character_coverage; never in decoded text
+END = "\0"  # end of a word in the seed keys
+EXPECTED_FREQUENCY_THRESHOLD = 0.5
+MIN_SCORE_PENALTY_DELTA = 0.0001
+UNK_PENALTY = 10.0
+COMPACT_BELOW = 0.6  # drop dead pieces' spans once the vocabulary fell below this share of the last compaction
+INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
+
+class VocabularyTooSmall(HfcompatError, ValueError):
+    """The vocabulary cannot hold every required character plus the special tokens."""
+
+
+def digamma(x: float) -> float:
+    """The digamma function (asymptotic series after shifting x above 7)."""
+    result = 0.0
+    while x < 7.0:
+        result -= 1.0 / x
+        x += 1.0
+    x -= 0.5
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    return (result + math.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2
+            - 127.0 / 30720.0 * xx4 * xx4)
+
+
+@dataclass
+class PieceRules:
+    """Which substrings may become pieces (sentencepiece's IsValidSentencePiece)."""
+
+    max_piece_length: int = 16
+    split_by_unicode_script: bool = True
+    split_by_number: bool = True
+    split_digits: bool = False
+    _script_codes: dict[int, str | None] = field(default_factory=dict)
+
+    def learn_chars(self, chars: Iterable[str]) -> None:
+        """Give each char a one-char script code ("" where any script may follow: ▁, marks, digits if allowed)."""
+        for char in chars:
+            script = script_of(char)
+            if char == WHITESPACE or script in (0, INHERITED) or (not self.split_by_number and char.isdecimal()):
+                self._script_codes[ord(char)] = ""
+            else:
+                self._script_codes[ord(char)] = chr(0xE000 + script)
+        for char in (" ", END, UNK_CHAR):
+            self._script_codes[ord(char)] = "\x01\x02"  # never valid
+
+    def valid(self, piece: str) -> bool:
+        """True if `piece` may be a piece: short enough, ▁ only first, one script."""
+        if not piece or len(piece) > self.max_piece_length or WHITESPACE in piece[1:]:
+            return False
+        codes = piece.translate(self._script_codes)
+        if "\x01" in codes:
+            return False
+        if self.split_digits and len(piece) > 1 and any(char.isdecimal() for char in piece):
+            return False
+        return not self.split_by_unicode_script or not codes or codes.count(codes[0]) == len(codes)
+
+
+def required_chars(word_counts: dict[str, int], coverage: float) -> list[tuple[str, int]]:
+    """The most frequent chars (count, then char) that cover `coverage` of all chars."""
+    counts: dict[str, int] = {}
+    for word, count in word_counts.items():
+        for char in word:
+            counts[char] = counts.get(char, 0) + count
+    counts.pop(" ", None)
+    total = sum(counts.values())
+    chosen, covered = [], 0
+    for char, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        if coverage < 1.0 and covered / total >= coverage:
+            break
+        covered += count
+        chosen.append((char, count))
+    return chosen
+
+
+def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int) -> list[tuple[str, int]]:
+    """Up to `limit` (substring, frequency * length) of length >= 2, best first, ties by substring.
+
+    A substring qualifies when it is followed by two different chars, the end of a word
+    counting as one (in a sentence, the next word's ▁): the internal nodes of the suffix
+    tree of the text, up to max_piece_length deep. Each word position gives the
+    key of its next max_piece_length + 1 chars (as one integer of UTF-32 code units, so
+    sorting and common-prefix lengths run in C); sorted keys and their common-prefix
+    lengths give the nodes bottom-up, as an enhanced suffix array does.
+    """
+    depth = rules.max_piece_length + 1
+    width = 4 * depth
+    weights: dict[int, int] = {}
+    for word, count in word_counts.items():
+        data = (word + END * depth).encode("utf-32-be", "surrogatepass")
+        for start in range(0, 4 * len(word), 4):
+            key = int.from_bytes(data[start : start + width], "big")
+            weights[key] = weights.get(key, 0) + count
+    keys = sorted(weights)
+    found: dict[str, int] = {}
+
+    def report(node_depth: int, first: int, frequency: int) -> None:
+        if 2 <= node_depth <= rules.max_piece_length:
+            piece = keys[first].to_bytes(width, "big").decode("utf-32-be", "surrogatepass")[:node_depth]
+            if END not in piece and rules.valid(piece):
+                found[piece] = frequency
+
+    total_bits = 32 * depth
+    totals = [0]
+    for key in keys:
+        totals.append(totals[-1] + weights[key])
+    stack: list[tuple[int, int]] = [(0, 0)]  # (common prefix length, first key) of open intervals
+    for index in range(1, len(keys) + 1):
+        key = keys[index - 1]
+        common = (total_bits - (keys[index] ^ key).bit_length()) // 32 if index < len(keys) else 0
+        first = index - 1
+        while stack[-1][0] > common:
+            node_depth, first = stack.pop()
+            report(node_depth, first, totals[index] - totals[first])
+        if stack[-1][0] < common:
+            stack.append((common, first))
+    ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=lambda item: (-item[1], item[0]))
+    return ranked[:limit]
+
+
+def to_log_probs(pieces: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """Counts as log(count / total)."""
+    log_total = math.log(sum(count for _, count in pieces))
+    return [(piece, math.log(count) - log_total) for piece, count in pieces]
+
+
+@dataclass
+class _State:
+    """The training vocabulary in seed ids: id 0 stands for unknown chars; dead pieces stay as holes."""
+
+    pieces: list[str]
+    scores: list[float]
+    alive: list[bool]
+
+    def live_ids(self) -> list[int]:
+        """Ids of the pieces still in the vocabulary (not the unk stand-in)."""
+        return [index for index in range(1, len(self.pieces)) if self.alive[index]]
+
+    def unk_score(self) -> float:
+        """What a char without a live piece costs: the lowest live score minus 10, as in the models."""
+        return min((self.scores[index] for index in self.live_ids()), default=0.0) - UNK_PENALTY
+
+    def effective_scores(self) -> list[float]:
+        """Per seed id: the score of a live piece; a dead char spells unk; other dead pieces cannot match."""
+        unk = self.unk_score()
+        return [
+            score if alive and index else (unk if len(piece) == 1 else -math.inf)
+            for index, (piece, score, alive) in enumerate(zip(self.pieces, self.scores, self.alive))
+        ]
+
+    def model(self) -> tuple[Unigram, list[int]]:
+        """A Unigram model of the live pieces (unk stand-in first) and its id -> seed id map."""
+        ids = [0] + self.live_ids()
+        vocab = [(self.pieces[0], self.unk_score())] + [(self.pieces[index], self.scores[index]) for index in ids[1:]]
+        return Unigram(vocab, unk_id=0), ids
+
+
+class UnigramTrainer:
+    """Learns a Unigram model from word counts the way sentencepiece's trainer does."""
+
+    def __init__(
+        self,
+        vocab_size: int = 8000,
+        *,
+        special_tokens: Iterable[str] = (),
+        unk_token: str | None = "<unk>",
+        shrinking_factor: float = 0.75,
+        n_sub_iterations: int = 2,
+        max_piece_length: int = 16,
+        seed_size: int = 1_000_000,
+        show_progress: bool = True,
+        initial_alphabet: Iterable[str] = (),
+        character_coverage: float = 1.0,
+        byte_fallback: bool = False,
+        split_by_unicode_script: bool = True,
+        split_by_number: bool = True,
+        split_digits: bool = False,
+    ):
+        self.vocab_size = vocab_size
+        self.special_tokens = [str(token) for token in special_tokens]
+        self.unk_token = unk_token
+        self.shrinking_factor = shrinking_factor
+        self.n_sub_iterations = n_sub_iterations
+        self.seed_size = seed_size
+        self.show_progress = show_progress
+        self.initial_alphabet = list(initial_alphabet)
+        self.character_coverage = character_coverage
+        self.byte_fallback = byte_fallback
+        self.rules = PieceRules(max_piece_length, split_by_unicode_script, split_by_number, split_digits)
+
+    def meta_pieces(self) -> list[str]:
+        """The pieces placed before the learned ones: special tokens (unk first if not among them), bytes."""
+        meta = list(self.special_tokens)
+        if self.unk_token is not None and self.unk_token not in meta:
+            meta.insert(0, self.unk_token)
+        if self.byte_fallback:
+            meta.extend(f"<0x{byte:02X}>" for byte in range(256))
+        return meta
+
+    def train(self, word_counts: dict[str, int]) -> Unigram:
+        """Learn the vocabulary of `word_counts` (pre-tokenized words, e.g. "▁the": 12)."""
+        counts = {word: count for word, count in word_counts.items() if word and count > 0}
+        if not counts:
+            return self._finalize(_State([UNK_CHAR], [0.0], [True]), [], self.meta_pieces())
+        chars = required_chars(counts, self.character_coverage)
+        chars += [(char, 0) for char in self.initial_alphabet if char not in dict(chars)]
+        meta = self.meta_pieces()
+        if len(chars) + len(meta) > self.vocab_size:
+            raise VocabularyTooSmall(
+                f"vocab_size {self.vocab_size} cannot hold the {len(chars)} required characters "
+                f"and {len(meta)} special pieces: raise vocab_size or lower character_coverage"
+            )
+        words = self._mask_rare_chars(counts, {char for char, _ in chars})
+        weights = [count for _, count in words]
+        state, spans = self._seed(words)
+        desired = int(self.vocab_size * 1.1)
+        compacted_size = len(state.pieces)
+        with _progress(self.show_progress, state, desired) as bar:
+            while True:
+                for _ in range(self.n_sub_iterations):
+                    expected = self._expectation(state, weights, spans)
+                    self._maximize(state, expected)
+                    bar.update(1)
+                if len(state.live_ids()) <= desired:
+                    break
+                self._prune(state, weights, spans)
+                if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
+                    spans, compacted_size = _compact(state, spans), len(state.live_ids())
+        self._drop_unreachable(state)
+        return self._finalize(state, chars, meta)
+
+    def _mask_rare_chars(self, counts: dict[str, int], kept: set[str]) -> list[tuple[str, int]]:
+        """Words with chars outside `kept` spelled as UNK_CHAR (merging words that become equal)."""
+        self.rules.learn_chars(kept)
+        masked: dict[str, int] = {}
+        for word, count in counts.items():
+            if any(char not in kept for char in word):
+                word = "".join(char if char in kept else UNK_CHAR for char in word)
+            masked[word] = masked.get(word, 0) + count
+        return sorted(masked.items(), key=lambda item: (-item[1], item[0]))
+
+    def _seed(self, words: list[tuple[str, int]]) -> tuple[_State, list[Starts]]:
+        """The seed vocabulary (chars, then frequent substrings) and every word's candidate spans."""
+        char_counts: dict[str, int] = {}
+        for word, count in words:
+            for char in word:
+                char_counts[char] = char_counts.get(char, 0) + count
+        char_counts.pop(UNK_CHAR, None)
+        seed = sorted(char_counts.items(), key=lambda item: (-item[1], item[0]))
+        seed += frequent_substrings(dict(words), self.rules, self.seed_size)
+        seed = [(UNK_CHAR, 1.0)] + to_log_probs(seed)
+        model = Unigram(seed, unk_id=0)
+        spans = [group_by_start(len(word), (span[:3] for span in model.spans(word))) for word, _ in words]
+        state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
+        return state, spans
+
+    def _expectation(self, state: _State, weights: list[int], spans: list[Starts]) -> list[float]:
+        """Expected count of each seed id over all segmentations of all words (E step)."""
+        probs = [math.exp(score) if score > -math.inf else 0.0 for score in state.effective_scores()]
+        expected = [0.0] * len(state.pieces)
+        for count, starts in zip(weights, spans):
+            span_marginals(starts, probs, count, expected, self.rules.max_piece_length)
+        return expected
+
+    def _maximize(self, state: _State, expected: list[float]) -> None:
+        """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)."""
+        live = [index for index in state.live_ids() if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
+        if not live:
+            return  # nothing reaches the threshold (a tiny corpus): keep the pieces as they are
+        for index in state.live_ids():
+            state.alive[index] = False
+        log_total = digamma(sum(expected[index] for index in live))
+        for index in live:
+            state.alive[index] = True
+            state.scores[index] = digamma(expected[index]) - log_total
+
+    def _prune(self, state: _State, weights: list[int], spans: list[Starts]) -> None:
+        """Keep the pieces whose removal would cost the likelihood most (shrinking_factor of them)."""
+        scores = state.effective_scores()
+        freq = [0.0] * len(state.pieces)
+        total_count = 0
+        for count, starts in zip(weights, spans):
+            total_count += count
+            for _, _, piece in span_viterbi(starts, scores):
+                freq[piece] += count
+        freq[0] = 0.0
+        total = sum(freq)
+        log_total = math.log(total)
+        model, seed_ids = state.model()
+        kept, candidates = [], []
+        for index in state.live_ids():
+            if freq[index] == 0.0:
+                continue
+            alternatives = self._alternatives(state.pieces[index], model, seed_ids, scores)
+            if alternatives is None:
+                continue  # its own best segmentation splits it: it is never used whole
+            if not alternatives:
+                kept.append(index)
+                continue
+            log_prob = math.log(freq[index]) - log_total
+            log_total_alt = math.log(total + freq[index] * (len(alternatives) - 1))
+            log_prob_alt = sum(math.log(freq[alt] + freq[index]) - log_total_alt for alt in alternatives)
+            loss = freq[index] / total_count * (log_prob - log_prob_alt)
+            candidates.append((-loss, index))
+        size = max(int(self.vocab_size * 1.1), int(self.shrinking_factor * len(state.live_ids())))
+        candidates.sort()
+        kept += [index for _, index in candidates[: max(0, size - len(kept))]]
+        survivors = set(kept)
+        for index in state.live_ids():
+            state.alive[index] = index in survivors
+
+    @staticmethod
+    def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
+        """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
+        starts = group_by_start(len(piece), ((start, end, seed_ids[token_id]) for start, end, token_id, _ in model.spans(piece)))
+        best = span_viterbi(starts, scores)
+        if len(best) >= 2:
+            return None
+        starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
+        return [token_id for _, _, token_id in span_viterbi(starts, scores)]
+
+    def _drop_unreachable(self, state: _State) -> None:
+        """Drop pieces the model would never produce: their own best segmentation splits them."""
+        scores = state.effective_scores()
+        model, seed_ids = state.model()
+        for index in state.live_ids():
+            piece = state.pieces[index]
+            if len(piece) > 1 and self._alternatives(piece, model, seed_ids, scores) is None:
+                state.alive[index] = False
+
+    def _finalize(self, state: _State, chars: list[tuple[str, int]], meta: list[str]) -> Unigram:
+        """The required chars, then the best live pieces, up to vocab_size; meta pieces first."""
+        live = {state.pieces[index]: state.scores[index] for index in state.live_ids()}
+        min_score = min(live.values(), default=0.0)
+        final: dict[str, float] = {}
+        penalty = 0.0
+        for char, _ in chars:
+            if char in live:
+                final[char] = live[char]
+            else:
+                final[char] = min_score + penalty
+                penalty += MIN_SCORE_PENALTY_DELTA
+        room = self.vocab_size - len(meta)
+        for piece, score in sorted(live.items(), key=lambda item: (-item[1], item[0])):
+            if len(final) >= room:
+                break
+            final.setdefault(piece, score)
+        learned = [item for item in sorted(final.items(), key=lambda item: (-item[1], item[0])) if item[0] not in meta]
+        vocab = [(piece, 0.0) for piece in meta] + learned
+        unk_id = meta.index(self.unk_token) if self.unk_token is not None else None
+        return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
+
+
+def _compact(state: _State, spans: list[Starts]) -> list[Starts]:
+    """Drop the spans of dead pieces (a dead char keeps its span: it stands for unk there)."""
+    keep = [alive or len(piece) == 1 for piece, alive in zip(state.pieces, state.alive)]
+    keep[0] = True
+    return [[[(end, piece) for end, piece in group if keep[piece]] for group in starts] for starts in spans]
+
+
+class _NoProgress:
+    """Stands in for a tqdm bar when progress is off."""
+
+    def __enter__(self) -> "_NoProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, steps: int) -> None:
+        """Nothing to show."""
+
+
+def _progress(show: bool, state: _State, desired: int):
+    """A tqdm bar over the expected number of EM rounds, or a silent stand-in."""
+    if not show:
+        return _NoProgress()
+    from tqdm import tqdm
+
+    rounds = 1 + max(0, math.ceil(math.log(desired / max(2, len(state.pieces))) / math.log(0.75)))
+    return tqdm(total=rounds * 2, desc="Unigram EM", unit="step")
+
+
+def documented_seed(word_counts: dict[str, int], size: int = 300) -> list[tuple[str, float]]:
+    """The seed vocabulary of the documented walk-through (DESIGN.md example 3, Unigram).
+
+    Every char, then the substrings of length >= 2 by frequency (ties in order of first
+    appearance, words in `word_counts` order) up to `size` entries; scores log(count / total).
+    """
+    chars: dict[str, int] = {}
+    substrings: dict[str, int] = {}
+    for word, count in word_counts.items():
+        for start in range(len(word)):
+            chars[word[start]] = chars.get(word[start], 0) + count
+            for end in range(start + 2, len(word) + 1):
+                substrings[word[start:end]] = substrings.get(word[start:end], 0) + count
+    ranked = sorted(substrings.items(), key=lambda item: item[1], reverse=True)
+    pieces = list(chars.items()) + ranked[: size - len(chars)]
+    total = sum(count for _, count in pieces)
+    return [(piece, math.log(count / total)) for piece, count in pieces]

@@ -1,0 +1,195 @@
+"""hfcompat.trainers.unigram: its parts against slow exact references, its result's shape.
+
+The fast forward-backward and Viterbi over spans are checked against the Lattice (log space,
+Node objects) and against enumeration of every segmentation; the seed's substrings against a
+brute-force suffix-tree definition; the trained vocabulary's guarantees directly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hfcompat.models.lattice import Lattice, Starts, group_by_start, span_marginals, span_viterbi
+from hfcompat.models.unigram import Unigram
+from hfcompat.trainers.unigram import (
+    PieceRules,
+    UnigramTrainer,
+    VocabularyTooSmall,
+    digamma,
+    frequent_substrings,
+)
+
+VOCAB = [("<unk>", -20.0), ("a", -1.5), ("b", -2.0), ("ab", -2.2), ("ba", -3.1), ("aba", -2.9), ("c", -4.0),
+         ("bab", -3.3)]
+
+
+def model_spans(model: Unigram, text: str) -> Starts:
+    """A model's candidate pieces, grouped by start."""
+    return group_by_start(len(text), (span[:3] for span in model.spans(text)))
+
+
+def scores_of(model: Unigram) -> list[float]:
+    """Per id the score a span of that id carries (unk's own score for unk spans)."""
+    return [model.unk_score if index == model.unk_id else score for index, (_, score) in enumerate(model.vocab)]
+
+
+@given(st.text(alphabet="abcd", min_size=1, max_size=14))
+def test_span_marginals_match_the_lattice(text: str) -> None:
+    """Posteriors and log Z equal the Lattice's log-space forward-backward."""
+    model = Unigram(VOCAB, unk_id=0)
+    lattice = model.lattice(text)
+    reference = [0.0] * len(VOCAB)
+    log_z = lattice.populate_marginal(3.0, reference)
+    ours = [0.0] * len(VOCAB)
+    probs = [math.exp(score) for score in scores_of(model)]
+    assert span_marginals(model_spans(model, text), probs, 3.0, ours) == pytest.approx(log_z, rel=1e-12)
+    assert ours == pytest.approx(reference, rel=1e-9, abs=1e-9)
+
+
+def test_span_marginals_against_enumeration() -> None:
+    """Expected counts are the probability-weighted counts over every segmentation."""
+    model = Unigram(VOCAB[1:])
+    text = "abababa"
+    spans = model_spans(model, text)
+    probs = [math.exp(score) for _, score in model.vocab]
+    weights: list[float] = [0.0] * len(probs)
+    total = 0.0
+    for cuts in itertools.product([False, True], repeat=len(text) - 1):
+        bounds = [0] + [i + 1 for i, cut in enumerate(cuts) if cut] + [len(text)]
+        pieces = [model.token_to_id(text[a:b]) for a, b in zip(bounds, bounds[1:])]
+        if None in pieces:
+            continue
+        p = math.prod(probs[piece] for piece in pieces)
+        total += p
+        for piece in pieces:
+            weights[piece] += p
+    expected = [0.0] * len(probs)
+    assert span_marginals(spans, probs, 1.0, expected) == pytest.approx(math.log(total))
+    assert expected == pytest.approx([w / total for w in weights])
+
+
+def test_span_marginals_on_long_sentences_stay_finite() -> None:
+    """20,000 chars of small probabilities: no underflow, no NaN, the same log Z as the log-space lattice."""
+    rng = random.Random(5)
+    text = "".join(rng.choice("abc") for _ in range(20_000))
+    model = Unigram([(piece, score - 30.0) for piece, score in VOCAB], unk_id=0)
+    probs = [math.exp(score) for score in scores_of(model)]
+    expected = [0.0] * len(VOCAB)
+    log_z = span_marginals(model_spans(model, text), probs, 1.0, expected)
+    assert math.isfinite(log_z) and all(math.isfinite(value) for value in expected)
+    assert log_z == pytest.approx(model.lattice(text).populate_marginal(1.0, [0.0] * len(VOCAB)), rel=1e-9)
+    # every char is covered by exactly one piece of each segmentation
+    lengths = [len(piece) if index else 1 for index, (piece, _) in enumerate(VOCAB)]
+    assert sum(count * length for count, length in zip(expected, lengths)) == pytest.approx(len(text), rel=1e-9)
+
+
+@given(st.text(alphabet="abcd", min_size=0, max_size=14))
+def test_span_viterbi_matches_the_model(text: str) -> None:
+    """The best path has the score of the Lattice's Viterbi path."""
+    model = Unigram(VOCAB, unk_id=0)
+    scores = scores_of(model)
+    path = span_viterbi(model_spans(model, text), scores)
+    lattice = model.lattice(text)
+    assert sum(scores[i] for _, _, i in path) == pytest.approx(sum(node.score for node in lattice.viterbi()))
+
+
+def test_digamma() -> None:
+    """Known values: psi(1) = -gamma, psi(0.5) = -gamma - 2 ln 2, psi(x+1) = psi(x) + 1/x."""
+    euler = 0.5772156649015329
+    assert digamma(1.0) == pytest.approx(-euler, abs=1e-9)
+    assert digamma(0.5) == pytest.approx(-euler - 2 * math.log(2), abs=1e-9)
+    assert digamma(11.5) == pytest.approx(digamma(10.5) + 1 / 10.5, abs=1e-9)
+
+
+def brute_force_nodes(word_counts: dict[str, int], max_length: int) -> dict[str, int]:
+    """Substrings (length >= 2) followed by two different chars, a word's end counting as one."""
+    occurrences: dict[str, int] = {}
+    followers: dict[str, set[str]] = {}
+    for word, count in word_counts.items():
+        for start in range(len(word)):
+            for end in range(start + 2, min(len(word), start + max_length) + 1):
+                piece = word[start:end]
+                occurrences[piece] = occurrences.get(piece, 0) + count
+                follower = word[end] if end < len(word) else None
+                followers.setdefault(piece, set()).add(follower)
+    return {piece: count for piece, count in occurrences.items()
+            if len(followers[piece]) >= 2}
+
+
+@given(st.dictionaries(st.text(alphabet="abc▁", min_size=1, max_size=9), st.integers(1, 4), max_size=12))
+def test_frequent_substrings_are_the_suffix_tree_nodes(word_counts: dict[str, int]) -> None:
+    """Every internal node of depth 2..max with its frequency * length, best first."""
+    rules = PieceRules(max_piece_length=5, split_by_unicode_script=False)
+    rules.learn_chars("abc▁")
+    found = frequent_substrings(word_counts, rules, 10_000)
+    nodes = {piece: count for piece, count in brute_force_nodes(word_counts, 5).items() if rules.valid(piece)}
+    assert dict(found) == {piece: count * len(piece) for piece, count in nodes.items()}
+    assert found == sorted(found, key=lambda item: (-item[1], item[0]))
+
+
+def test_piece_rules() -> None:
+    """▁ only in front, one script per piece (kana with Han), digits apart from letters, length cap."""
+    rules = PieceRules(max_piece_length=4)
+    rules.learn_chars("▁abcé12漢字かなカナ,\u0301")
+    assert rules.valid("▁abc") and rules.valid("abc") and rules.valid("漢字かな") and rules.valid("e\u0301")
+    assert not rules.valid("a▁b") and not rules.valid("abcde") and not rules.valid("a1")
+    assert not rules.valid("ab,") and rules.valid("12") and not rules.valid("a字")
+    assert not PieceRules(split_digits=True).valid("12")
+
+
+WORDS = {"▁low": 5, "▁lower": 2, "▁newest": 6, "▁widest": 3, "▁the": 9, "▁then": 4, "▁new": 3, "▁ü": 1}
+
+
+def test_trained_vocabulary_shape() -> None:
+    """Exact size, meta pieces first (unk at 0), every char kept, scores sorted, no duplicates."""
+    model = UnigramTrainer(18, special_tokens=["<s>", "</s>"], show_progress=False).train(WORDS)
+    pieces = [piece for piece, _ in model.vocab]
+    assert model.get_vocab_size() == 18 and len(set(pieces)) == 18
+    assert pieces[:3] == ["<unk>", "<s>", "</s>"] and model.unk_id == 0
+    assert set("".join(WORDS)) <= set(pieces)
+    learned = [score for _, score in model.vocab[3:]]
+    assert learned == sorted(learned, reverse=True) and all(score < 0 for score in learned)
+    assert all(model.encode(piece) == [piece] for piece in pieces[3:])  # no piece is unreachable
+
+
+def test_unk_among_special_tokens_keeps_its_place() -> None:
+    """An unk token listed among the special tokens takes that id; byte fallback adds the 256 byte pieces."""
+    model = UnigramTrainer(300, special_tokens=["<pad>", "<unk>"], byte_fallback=True,
+                           show_progress=False).train(WORDS)
+    pieces = [piece for piece, _ in model.vocab]
+    assert model.unk_id == 1 and pieces[:3] == ["<pad>", "<unk>", "<0x00>"] and pieces[257] == "<0xFF>"
+    assert model.byte_fallback and [token.value for token in model.tokenize("▁ß")][-2:] == ["<0xC3>", "<0x9F>"]
+
+
+def test_character_coverage_leaves_rare_chars_out() -> None:
+    """Chars beyond the coverage are not pieces and encode as unk."""
+    words = {"▁aaaa": 1000, "▁bbbb": 1000, "▁z": 1}
+    model = UnigramTrainer(10, character_coverage=0.999, show_progress=False).train(words)
+    assert "z" not in model.get_vocab() and "a" in model.get_vocab()
+    assert [token.id for token in model.tokenize("z")] == [model.unk_id]
+
+
+def test_vocabulary_too_small() -> None:
+    """Fewer slots than required chars plus specials is refused with the reason."""
+    with pytest.raises(VocabularyTooSmall, match="required characters"):
+        UnigramTrainer(5, show_progress=False).train(WORDS)
+
+
+def test_progress_bar_counts_em_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    """show_progress draws a tqdm bar of EM steps on stderr; the result is the same as without it."""
+    quiet = UnigramTrainer(18, show_progress=False).train(WORDS)
+    shown = UnigramTrainer(18, show_progress=True).train(WORDS)
+    assert shown.vocab == quiet.vocab
+    assert "Unigram EM" in capsys.readouterr().err
+
+
+def test_empty_input_gives_the_meta_pieces() -> None:
+    """Nothing to learn from: the vocabulary is the special tokens alone."""
+    model = UnigramTrainer(100, special_tokens=["<s>"], show_progress=False).train({"": 3, "▁a": 0})
+    assert [piece for piece, _ in model.vocab] == ["<unk>", "<s>"] and model.unk_id == 0
