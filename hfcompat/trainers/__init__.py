@@ -24,6 +24,7 @@ from ..added_vocabulary import AddedToken
 from ..errors import FormatError
 from .bpe import BpeTrainer
 from .progress import progress_bar
+from .unigram import UnigramTrainer
 from .wordlevel import WordLevelTrainer
 from .wordpiece import WordPieceTrainer
 
@@ -40,8 +41,9 @@ DEFAULT_SPECIAL_TOKENS = {
     "unigram": ["<unk>"],
 }
 CHUNK_LINES = 2000
+SENTENCEPIECE_CHARACTER_COVERAGE = 0.9995  # sentencepiece's default, for model="unigram"
 
-__all__ = ["BpeTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
+__all__ = ["BpeTrainer", "UnigramTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
            "pipeline", "train", "train_tokenizer"]
 
 
@@ -187,7 +189,7 @@ def default_trainer(model: Any) -> Any:
         return WordPieceTrainer(scoring="hf")
     if isinstance(model, WordLevel):
         return WordLevelTrainer()
-    return _unigram_trainer_class()()
+    return UnigramTrainer()
 
 
 def train_tokenizer(tokenizer: "Tokenizer", texts: Iterable[str], trainer: Any = None, *,
@@ -209,12 +211,6 @@ def _train_model(trainer: Any, counts: dict[str, int], current: Any) -> Any:
         same_kind = type(current).__name__ == kind[type(trainer)]
         return trainer.train(counts, model=current if same_kind else None)
     return trainer.train(counts)
-
-
-def _unigram_trainer_class() -> Any:
-    """hfcompat.trainers.unigram.UnigramTrainer, imported only when Unigram is trained."""
-    from .unigram import UnigramTrainer
-    return UnigramTrainer
 
 
 def pipeline(model: str, *, lowercase: bool = True) -> "Tokenizer":
@@ -261,8 +257,8 @@ def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | Ad
         return WordPieceTrainer(vocab_size, special_tokens=special_tokens, **options)
     if model == "wordlevel":
         return WordLevelTrainer(vocab_size, special_tokens=special_tokens, **options)
-    unk_token = options.pop("unk_token", "<unk>")
-    return _unigram_trainer_class()(vocab_size, special_tokens=special_tokens, unk_token=unk_token, **options)
+    options = {"unk_token": "<unk>", "character_coverage": SENTENCEPIECE_CHARACTER_COVERAGE, **options}
+    return UnigramTrainer(vocab_size, special_tokens=special_tokens, **options)
 
 
 def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,

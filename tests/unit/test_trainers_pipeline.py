@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from hfcompat.errors import FormatError
 from hfcompat.trainers import BpeTrainer, count_words, iter_texts, pipeline
 
 TEXTS = ["Hello, how are  you?", "The quick brown fox jumps over the lazy dog.", "héllo wörld 12345"] * 5
-UNIGRAM_MISSING = importlib.util.find_spec("hfcompat.trainers.unigram") is None
 
 
 def test_iter_texts_reads_files_with_line_endings(tmp_path: Path) -> None:
@@ -77,8 +75,6 @@ def test_train_rejects_unknown_model() -> None:
         hfcompat.train(TEXTS, model="bytebpe")
 
 
-@pytest.mark.skipif(UNIGRAM_MISSING, reason="hfcompat/trainers/unigram.py (UnigramTrainer) is written on "
-                    "another branch; this test runs once it is merged")
 def test_train_unigram_dispatch() -> None:
     """model="unigram": the sentencepiece-like pipeline around a trained Unigram model."""
     from hfcompat.models.unigram import Unigram
