@@ -36,6 +36,9 @@ class Tokenizer:
         self.truncation = truncation
         self.padding = padding
         self.added_vocabulary = AddedVocabulary()
+        # What transformers keeps beside tokenizer.json (tokenizer_config.json), kept for save_pretrained.
+        self.chat_template: str | None = None
+        self.named_special_tokens: dict[str, str] = {}
 
     # ----- construction and files -------------------------------------------------------
 
@@ -60,6 +63,11 @@ class Tokenizer:
         """Write the tokenizer in the format its suffix names (see `formats.save`)."""
         from .formats import save
         save(self, path, pretty=pretty)
+
+    def save_pretrained(self, directory: str, **options: Any) -> list:
+        """Write a directory transformers.AutoTokenizer loads (see formats.transformers.save_pretrained)."""
+        from .formats.transformers import save_pretrained
+        return save_pretrained(self, directory, **options)
 
     # ----- components -------------------------------------------------------------------
 
