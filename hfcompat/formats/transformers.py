@@ -261,3 +261,146 @@ def _template_dict(bos: str | None, eos: str | None, like: dict[str, Any]) -> di
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     """Indented UTF-8 JSON, as transformers writes its configs."""
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+# ---------------------------------------------------------------- reading transformers directories
+
+SENTENCEPIECE_FILES = ("tokenizer.model", "spiece.model", "sentencepiece.bpe.model")
+EXTRA_SPECIALS = ("additional_special_tokens", "extra_special_tokens")
+SLOW_FILES = "slow files"
+SENTENCEPIECE = "SentencePiece model"
+
+
+def is_pretrained_directory(directory: Path) -> bool:
+    """True when the directory holds a tokenizer_config.json (what transformers writes)."""
+    return (directory / CONFIG_FILE).is_file()
+
+
+def load_pretrained(directory: str | Path) -> Tokenizer:
+    """The tokenizer AutoTokenizer.from_pretrained(directory) builds, without transformers.
+
+    Reads tokenizer.json, or the slow files (vocab.txt; vocab.json + merges.txt; a SentencePiece
+    .model) with tokenizer_config.json, and builds the pipeline of the class the config names
+    (formats.transformers_classes). A SentencePiece model follows sentencepiece itself; where
+    transformers' own conversion is not exact, a warning says so.
+    """
+    from . import transformers_classes as classes
+    from .tokenizer_json import tokenizer_from_dict
+
+    directory = Path(directory)
+    config = read_config(directory)
+    name = classes.class_name(config)
+    data, source = _pipeline_data(directory, name, config)
+    if source == SENTENCEPIECE:
+        if name in classes.SENTENCEPIECE_POST_PROCESSORS:
+            data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
+    else:
+        if name in classes.CLASSES:
+            data = classes.CLASSES[name](config, data)
+        elif name is not None and name not in classes.AS_IS_CLASSES:
+            _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
+                  "it follows tokenizer.json as it is")
+    # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
+    explicit_flags = "add_bos_token" in config or "add_eos_token" in config
+    if name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
+        data["post_processor"] = classes.bos_eos_template(config, data)
+    try:
+        tokenizer = tokenizer_from_dict(data)
+    except FormatError as error:
+        raise error.at(path=str(directory / TOKENIZER_FILE)) from None
+    roles = classes.class_roles(config, name, SPECIAL_ROLES)
+    _add_config_tokens(tokenizer, config, roles)
+    tokenizer.named_special_tokens = roles
+    template = config.get("chat_template")
+    tokenizer.chat_template = template if isinstance(template, str) else None
+    return tokenizer
+
+
+def read_config(directory: Path) -> dict[str, Any]:
+    """tokenizer_config.json as a dict ({} when absent)."""
+    path = directory / CONFIG_FILE
+    return _read_json(path) if path.exists() else {}
+
+
+def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The tokenizer.json dict to start from, and its source: TOKENIZER_FILE, SLOW_FILES or
+    SENTENCEPIECE (a pipeline that already follows its owner library)."""
+    from .tokenizer_json import tokenizer_to_dict
+
+    tokenizer_json = directory / TOKENIZER_FILE
+    if tokenizer_json.exists():
+        return _read_json(tokenizer_json), TOKENIZER_FILE
+    if (directory / "vocab.txt").exists():
+        vocab = read_vocab_txt(directory / "vocab.txt")
+        return {"model": {"type": "WordPiece", "vocab": vocab}, "added_tokens": []}, SLOW_FILES
+    if (directory / "vocab.json").exists() and (directory / "merges.txt").exists():
+        vocab = read_vocab_json(directory / "vocab.json")
+        merges = [list(pair) for pair in read_merges_txt(directory / "merges.txt")]
+        return {"model": {"type": "BPE", "vocab": vocab, "merges": merges}, "added_tokens": []}, SLOW_FILES
+    for file_name in SENTENCEPIECE_FILES:
+        if (directory / file_name).exists():
+            tokenizer = _read_sentencepiece(directory / file_name)
+            _warn_if_transformers_differs(directory / file_name, tokenizer, name)
+            return tokenizer_to_dict(tokenizer), SENTENCEPIECE
+    raise FormatError("no tokenizer.json, vocab.txt, vocab.json + merges.txt or SentencePiece model "
+                      f"({', '.join(SENTENCEPIECE_FILES)}) in this directory", path=str(directory))
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    """A JSON object file, errors as FormatError."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FormatError(f"not valid JSON: {error}", path=str(path)) from None
+    if not isinstance(data, dict):
+        raise FormatError("expected a JSON object", path=str(path))
+    return data
+
+
+def _read_sentencepiece(path: Path) -> Tokenizer:
+    """read_sentencepiece, imported when needed (the SentencePiece reader lives in its own module)."""
+    try:
+        from .sentencepiece import read_sentencepiece
+    except ImportError as error:
+        raise FormatError(f"reading SentencePiece models needs hfcompat.formats.sentencepiece ({error})",
+                          path=str(path)) from None
+    return read_sentencepiece(path)
+
+
+def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | None) -> None:
+    """Say so where transformers' class does not encode a SentencePiece model as sentencepiece does.
+
+    A BPE model becomes Metaspace + BPE, which splits runs of spaces differently ("▁▁" + "You"
+    against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
+    quote replacement). hfcompat follows sentencepiece.
+    """
+    if type(tokenizer.model).__name__ == "BPE":
+        _warn(f"{path}: transformers' {name or 'tokenizer'} converts this SentencePiece BPE model "
+              "inexactly (runs of spaces split differently); hfcompat follows sentencepiece")
+    elif name not in (None, "T5Tokenizer", "TokenizersBackend", "PreTrainedTokenizerFast"):
+        _warn(f"{path}: transformers' {name} adds its own normalization to this SentencePiece model; "
+              "hfcompat follows sentencepiece")
+
+
+def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str]) -> None:
+    """Add the config's added_tokens_decoder, then its named and extra special tokens, as transformers does."""
+    decoder = config.get("added_tokens_decoder") or {}
+    if isinstance(decoder, dict):
+        entries = sorted(decoder.items(), key=lambda item: int(item[0]))
+        tokenizer.add_tokens([AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
+                              for _, entry in entries if isinstance(entry, dict)])
+    from .transformers_classes import token_text
+    known = tokenizer.added_vocabulary.token_to_id
+    wanted = list(roles.values())
+    for key in EXTRA_SPECIALS:
+        extra = config.get(key) or []
+        wanted += [token_text(t) for t in (extra.values() if isinstance(extra, dict) else extra)]
+    new = [t for t in dict.fromkeys(wanted) if t and t not in known]
+    if new:
+        tokenizer.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in new])
+
+
+def _warn(message: str) -> None:
+    """A UserWarning pointing at the caller of hfcompat.load."""
+    import warnings
+    warnings.warn(message, UserWarning, stacklevel=4)

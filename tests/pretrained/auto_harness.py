@@ -131,7 +131,7 @@ def _compare_padded_batch(tally: Tally, auto: Any, ours: Any, texts: Sequence[st
         auto.pad_token = pad
     batch = list(texts[:16])
     expected = outcome(auto, batch, padding=True, **CALL)
-    ours.enable_padding(pad_id=auto.pad_token_id, pad_token=pad)
+    ours.enable_padding(direction=auto.padding_side, pad_id=auto.pad_token_id, pad_token=pad)
     try:
         encodings = outcome(ours.encode_batch, batch)
     finally:
