@@ -6,6 +6,7 @@ from .encoding import Encoding
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .load import load
 from .tokenizer import Tokenizer
+from .verify import VerifyReport, verify
 
 __all__ = [
     "AddedToken",
@@ -15,7 +16,9 @@ __all__ = [
     "TokenizationError",
     "Tokenizer",
     "UnsupportedConversion",
+    "VerifyReport",
     "convert",
     "load",
+    "verify",
 ]
 __version__ = "0.1.0"
