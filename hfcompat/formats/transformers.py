@@ -42,6 +42,15 @@ CONVENTIONAL_NAMES = {
     "sep_token": ("[SEP]", "<sep>"),
 }
 CONFIG_FILE = "tokenizer_config.json"
+# The files of a directory whose tokenizer runs in hfcompat inside transformers (hf_tokenizer_class).
+HFCOMPAT_FILE = "hfcompat_tokenizer.json"
+REMOTE_CLASS = "HfcompatTokenizer"
+LOADER_MODULE = "tokenization_hfcompat"
+LOADER_SOURCE = (
+    '"""Loads the hfcompat tokenizer of this directory into transformers (needs `pip install hfcompat`)."""\n\n'
+    "from hfcompat.formats.hf_tokenizer_class import HfcompatTokenizer\n\n"
+    '__all__ = ["HfcompatTokenizer"]\n'
+)
 SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
 TOKENIZER_FILE = "tokenizer.json"
 
@@ -95,11 +104,14 @@ def gpt2_tokenizer(vocab_path: str | Path, merges_path: str | Path) -> Tokenizer
 
 def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
                     special_tokens: dict[str, str] | None = None,
-                    chat_template: str | None = None) -> list[Path]:
+                    chat_template: str | None = None, remote_code: bool = False) -> list[Path]:
     """Write tokenizer.json, tokenizer_config.json and special_tokens_map.json into `directory`.
 
     `special_tokens` overrides the roles found in the tokenizer (e.g. {"pad_token": "<pad>"}); a
-    role's token must already be an added token. Returns the paths written.
+    role's token must already be an added token. With `remote_code`, the directory holds
+    hfcompat's own file and a transformers class that runs hfcompat (for pipelines tokenizer.json
+    cannot hold); AutoTokenizer then needs trust_remote_code=True and hfcompat installed.
+    Returns the paths written.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -111,6 +123,14 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
     config = tokenizer_config(tokenizer, roles, chat_template)
     from .tokenizer_json import write_tokenizer_json
     paths = [directory / TOKENIZER_FILE, directory / CONFIG_FILE, directory / SPECIAL_TOKENS_MAP_FILE]
+    if remote_code:
+        paths[0] = directory / HFCOMPAT_FILE
+        paths.append(directory / f"{LOADER_MODULE}.py")
+        config.pop("add_bos_token", None)
+        config.pop("add_eos_token", None)
+        config["tokenizer_class"] = REMOTE_CLASS
+        config["auto_map"] = {"AutoTokenizer": [f"{LOADER_MODULE}.{REMOTE_CLASS}", None]}
+        atomic_write_text(paths[3], LOADER_SOURCE)
     write_tokenizer_json(tokenizer, paths[0])
     _write_json(paths[1], config)
     _write_json(paths[2], roles)
@@ -327,9 +347,9 @@ def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) ->
     SENTENCEPIECE (a pipeline that already follows its owner library)."""
     from .tokenizer_json import tokenizer_to_dict
 
-    tokenizer_json = directory / TOKENIZER_FILE
-    if tokenizer_json.exists():
-        return _read_json(tokenizer_json), TOKENIZER_FILE
+    for file_name in (HFCOMPAT_FILE, TOKENIZER_FILE):
+        if (directory / file_name).exists():
+            return _read_json(directory / file_name), TOKENIZER_FILE
     if (directory / "vocab.txt").exists():
         vocab = read_vocab_txt(directory / "vocab.txt")
         return {"model": {"type": "WordPiece", "vocab": vocab}, "added_tokens": []}, SLOW_FILES

@@ -16,7 +16,7 @@ Config = dict[str, Any]
 Data = dict[str, Any]
 
 # Classes that take tokenizer.json as it is.
-AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast"}
+AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer"}
 
 
 def token_text(value: Any) -> str | None:
