@@ -10,6 +10,7 @@ The official libraries are imported here only, when asked; the core never calls 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,9 +190,9 @@ def tiktoken_side(path: str | Path, *, encoding: str | None = None, pattern: str
         if encoding is None:
             raise FormatError("tiktoken needs the split pattern: pass encoding= (e.g. cl100k_base) or "
                               "pattern=", path=str(path))
-        known = tiktoken.get_encoding(encoding)
-        pattern = known._pat_str
-        special_tokens = known._special_tokens if special_tokens is None else special_tokens
+        definition = _tiktoken_definition(encoding)
+        pattern = definition["pat_str"]
+        special_tokens = definition["special_tokens"] if special_tokens is None else special_tokens
     official = tiktoken.Encoding(name=encoding or Path(path).stem, pat_str=pattern,
                                  mergeable_ranks=load_tiktoken_bpe(str(path)),
                                  special_tokens=special_tokens or {})
@@ -202,6 +203,27 @@ def tiktoken_side(path: str | Path, *, encoding: str | None = None, pattern: str
                 for i in ids]
 
     return Side(f"tiktoken {tiktoken.__version__}", encode, lambda ids: official.decode(ids))
+
+
+def _tiktoken_definition(encoding: str) -> dict[str, Any]:
+    """tiktoken's own definition of a named encoding (pattern, special tokens), without its ranks.
+
+    tiktoken's constructors download the rank file; the ranks come from the file under test here,
+    so the constructor runs with its rank loader answering an empty table.
+    """
+    from unittest import mock
+
+    import tiktoken.registry as registry
+
+    if getattr(registry, "ENCODING_CONSTRUCTORS", None) is None:
+        registry._find_constructors()
+    constructor = registry.ENCODING_CONSTRUCTORS.get(encoding)
+    if constructor is None:
+        known = ", ".join(sorted(registry.ENCODING_CONSTRUCTORS))
+        raise FormatError(f"tiktoken knows no encoding {encoding!r} (it knows {known}); pass pattern=")
+    module = sys.modules[constructor.__module__]
+    with mock.patch.object(module, "load_tiktoken_bpe", lambda *args, **kwargs: {}):
+        return constructor()
 
 
 def transformers_side(directory: str | Path, add_special_tokens: bool) -> Side:
