@@ -311,15 +311,7 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     config = read_config(directory)
     name = classes.class_name(config)
     data, source = _pipeline_data(directory, name, config)
-    if source == SENTENCEPIECE:
-        if name in classes.SENTENCEPIECE_POST_PROCESSORS:
-            data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
-    else:
-        if name in classes.CLASSES:
-            data = classes.CLASSES[name](config, data)
-        elif name is not None and name not in classes.AS_IS_CLASSES:
-            _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
-                  "it follows tokenizer.json as it is")
+    data, name = _class_pipeline(directory, name, source, config, data)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
     if name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
@@ -334,6 +326,29 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
     return tokenizer
+
+
+def _class_pipeline(directory: Path, name: str | None, source: str, config: dict[str, Any],
+                    data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The tokenizer.json dict of the pipeline the class builds, and the class that built it."""
+    from . import transformers_classes as classes
+
+    if source == SENTENCEPIECE:
+        if name in classes.SENTENCEPIECE_POST_PROCESSORS:
+            data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
+        return data, name
+    if name in classes.CLASSES:
+        return classes.CLASSES[name](config, data), name
+    if source == SLOW_FILES:
+        fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
+        if name is not None:
+            _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
+                  f"it builds {fallback}'s from these files")
+        return classes.CLASSES[fallback](config, data), fallback
+    if name is not None and name not in classes.AS_IS_CLASSES:
+        _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
+              "it follows tokenizer.json as it is")
+    return data, name
 
 
 def read_config(directory: Path) -> dict[str, Any]:

@@ -128,3 +128,13 @@ def test_save_then_load_keeps_roles_and_template(tmp_path: Path) -> None:
     assert again.chat_template == "{{ messages }}"
     assert again.named_special_tokens["mask_token"] == "[MASK]"
     assert again.to_str() == ours.to_str()
+
+
+def test_unknown_class_over_slow_files_builds_bert_and_warns(tmp_path: Path) -> None:
+    """vocab.txt under a class hfcompat does not know: BertTokenizer's pipeline, and a warning."""
+    directory = slow_directory(shared_dir() / "refs", "bert-uncased", tmp_path / "d")
+    (directory / "tokenizer_config.json").write_text('{"tokenizer_class": "MyOwnTokenizer"}')
+    ours, messages = load_quietly(directory)
+    assert any("MyOwnTokenizer" in m and "BertTokenizer" in m for m in messages), messages
+    plain = hfcompat.load(shared_dir() / "refs" / "bert-base-uncased" / "vocab.txt")
+    assert ours.encode("Hello, WORLD [MASK]!").ids == plain.encode("Hello, WORLD [MASK]!").ids
