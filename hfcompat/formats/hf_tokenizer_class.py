@@ -9,13 +9,17 @@ padding all come from hfcompat's pipeline). Importing this module needs transfor
 
 from __future__ import annotations
 
-import os
+from pathlib import Path
 from typing import Any
 
 from transformers import PreTrainedTokenizer
 from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy, TruncationStrategy
 
-from .transformers import HFCOMPAT_FILE, LOADER_MODULE, LOADER_SOURCE
+# Absolute imports only: transformers' save_pretrained copies this file into the directory it
+# writes (as a remote-code module), where relative imports would not resolve.
+from hfcompat.formats.atomic import atomic_write_text
+from hfcompat.formats.tokenizer_json import read_tokenizer_json
+from hfcompat.formats.transformers import HFCOMPAT_FILE, LOADER_MODULE, LOADER_SOURCE
 
 
 class HfcompatTokenizer(PreTrainedTokenizer):
@@ -25,8 +29,6 @@ class HfcompatTokenizer(PreTrainedTokenizer):
     model_input_names = ["input_ids", "token_type_ids", "attention_mask"]
 
     def __init__(self, hfcompat_file: str | None = None, tokenizer_object: Any = None, **kwargs: Any):
-        from .tokenizer_json import read_tokenizer_json
-
         if tokenizer_object is None:
             if hfcompat_file is None:
                 raise ValueError(f"HfcompatTokenizer needs {HFCOMPAT_FILE} (hfcompat_file)")
@@ -144,11 +146,8 @@ class HfcompatTokenizer(PreTrainedTokenizer):
 
     def save_vocabulary(self, save_directory: str, filename_prefix: str | None = None) -> tuple[str, ...]:
         """Write hfcompat_tokenizer.json and the loader module beside it."""
-        from .atomic import atomic_write_text
-        from pathlib import Path
-
         name = (filename_prefix + "-" if filename_prefix else "") + HFCOMPAT_FILE
-        path = os.path.join(save_directory, name)
-        atomic_write_text(Path(path), self.hfcompat.to_str(pretty=True))
+        path = Path(save_directory) / name
+        atomic_write_text(path, self.hfcompat.to_str(pretty=True))
         atomic_write_text(Path(save_directory) / f"{LOADER_MODULE}.py", LOADER_SOURCE)
-        return (path,)
+        return (str(path),)

@@ -121,20 +121,20 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
         _check_role(tokenizer, role, content)
         roles[role] = content
     config = tokenizer_config(tokenizer, roles, chat_template)
-    from .tokenizer_json import write_tokenizer_json
-    paths = [directory / TOKENIZER_FILE, directory / CONFIG_FILE, directory / SPECIAL_TOKENS_MAP_FILE]
+    from .tokenizer_json import tokenizer_to_json
+    text = tokenizer_to_json(tokenizer, pretty=True)  # before any write: a failure leaves nothing
+    files = {TOKENIZER_FILE: text}
     if remote_code:
-        paths[0] = directory / HFCOMPAT_FILE
-        paths.append(directory / f"{LOADER_MODULE}.py")
         config.pop("add_bos_token", None)
         config.pop("add_eos_token", None)
         config["tokenizer_class"] = REMOTE_CLASS
         config["auto_map"] = {"AutoTokenizer": [f"{LOADER_MODULE}.{REMOTE_CLASS}", None]}
-        atomic_write_text(paths[3], LOADER_SOURCE)
-    write_tokenizer_json(tokenizer, paths[0])
-    _write_json(paths[1], config)
-    _write_json(paths[2], roles)
-    return paths
+        files = {HFCOMPAT_FILE: text, f"{LOADER_MODULE}.py": LOADER_SOURCE}
+    files[CONFIG_FILE] = _json_text(config)
+    files[SPECIAL_TOKENS_MAP_FILE] = _json_text(roles)
+    for name, content in files.items():
+        atomic_write_text(directory / name, content)
+    return [directory / name for name in files]
 
 
 def tokenizer_config(tokenizer: Tokenizer, roles: dict[str, str],
@@ -278,9 +278,9 @@ def _template_dict(bos: str | None, eos: str | None, like: dict[str, Any]) -> di
             "special_tokens": special}
 
 
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    """Indented UTF-8 JSON, as transformers writes its configs."""
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+def _json_text(data: dict[str, Any]) -> str:
+    """Indented JSON, as transformers writes its configs."""
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
 # ---------------------------------------------------------------- reading transformers directories

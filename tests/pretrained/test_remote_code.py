@@ -59,3 +59,14 @@ def test_chinese_segmentation_through_auto_tokenizer(tmp_path: Path) -> None:
     auto = auto_tokenizer(tmp_path, trust_remote_code=True)
     texts = ["我们相信AI可以让世界变得更美好", "商务处女干事", "东京和北京"]
     compare_auto(auto, ours, texts, "segmented Chinese (remote code)").assert_clean()
+
+
+def test_transformers_saves_and_reloads_the_remote_class(tmp_path: Path) -> None:
+    """transformers' own save_pretrained of HfcompatTokenizer reloads, in transformers and in hfcompat."""
+    ours = hfcompat.load(shared_file("refs/bert-base-uncased/vocab.txt"))
+    ours.save_pretrained(tmp_path / "first", remote_code=True)
+    auto_tokenizer(tmp_path / "first", trust_remote_code=True).save_pretrained(str(tmp_path / "second"))
+    again = auto_tokenizer(tmp_path / "second", trust_remote_code=True)
+    assert type(again).__name__ == "HfcompatTokenizer"
+    assert again("Hello world", "again")["input_ids"] == ours.encode("Hello world", "again").ids
+    assert hfcompat.load(tmp_path / "second").to_str() == ours.to_str()
