@@ -65,12 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--pair", metavar="TEXT", help="second sequence of a pair")
     encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
     encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
+    _add_load_options(encode)
     encode.set_defaults(handler=cmd_encode)
 
     decode = commands.add_parser("decode", help="decode ids back into text")
     decode.add_argument("tokenizer", metavar="TOK")
     decode.add_argument("ids", metavar="ID", type=int, nargs="+")
     decode.add_argument("--keep-special", action="store_true", help="keep special tokens in the text")
+    _add_load_options(decode)
     decode.set_defaults(handler=cmd_decode)
 
     inspect = commands.add_parser("inspect", help="show a tokenizer's components and vocabulary")
@@ -154,7 +156,7 @@ def _load(path: str, **options: Any) -> Any:
 
 def cmd_encode(args: argparse.Namespace) -> int:
     """`encode`: tokens and ids of a text (or a pair)."""
-    tokenizer = _load(args.tokenizer)
+    tokenizer = _load(args.tokenizer, **_load_options(args))
     encoding = tokenizer.encode(args.text, args.pair, add_special_tokens=not args.no_special)
     if args.json:
         data = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
@@ -168,7 +170,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """`decode`: the text of a list of ids."""
-    tokenizer = _load(args.tokenizer)
+    tokenizer = _load(args.tokenizer, **_load_options(args))
     print(tokenizer.decode(args.ids, skip_special_tokens=not args.keep_special))
     return 0
 
