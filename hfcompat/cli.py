@@ -501,7 +501,7 @@ def _demo_training(lines: list[str]) -> DemoCount:
         for algorithm in DEMO_ALGORITHMS:
             cells = [algorithm]
             try:
-                tokenizer = train(lines, model=algorithm, vocab_size=DEMO_VOCAB_SIZE)
+                tokenizer = train(iter(lines), model=algorithm, vocab_size=DEMO_VOCAB_SIZE)
             except Exception as error:  # noqa: BLE001 - a failed training is a row of the table
                 table.append((algorithm, *("FAILED" for _ in CONVERSION_TARGETS)))
                 problems.append(f"{algorithm}: training failed: {error}")

@@ -87,7 +87,7 @@ def test_hfcompat_trained_save_pretrained(tmp_path: Path, model: str) -> None:
     train = getattr(hfcompat, "train", None)
     if train is None:
         pytest.skip("hfcompat.train is absent (the trainers branch is not merged yet)")
-    ours = train(list(fixture_texts()) * 4, model=model, vocab_size=300)
+    ours = train(iter(list(fixture_texts()) * 4), model=model, vocab_size=1000)
     check_saved(ours, tmp_path / model, f"hfcompat.train({model})")
 
 
