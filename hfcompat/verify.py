@@ -226,13 +226,23 @@ def _tiktoken_definition(encoding: str) -> dict[str, Any]:
         return constructor()
 
 
-def transformers_side(directory: str | Path, add_special_tokens: bool) -> Side:
-    """transformers.AutoTokenizer on a local directory (offline)."""
+def transformers_side(directory: str | Path | Tokenizer, add_special_tokens: bool) -> Side:
+    """transformers.AutoTokenizer on a local directory (offline); an hfcompat Tokenizer is first
+    written with save_pretrained into a temporary directory."""
+    if isinstance(directory, Tokenizer):
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="hfcompat-verify-") as scratch:
+            directory.save_pretrained(scratch)
+            return transformers_side(scratch, add_special_tokens)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     import transformers
 
-    auto = transformers.AutoTokenizer.from_pretrained(str(directory), local_files_only=True)
+    path = Path(directory)
+    if path.is_file():  # a bare tokenizer.json: transformers' class that takes it as it is
+        auto = transformers.PreTrainedTokenizerFast(tokenizer_file=str(path))
+    else:
+        auto = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
 
     def encode(text: str) -> list[Piece]:
         ids = auto(text, add_special_tokens=add_special_tokens)["input_ids"]
@@ -273,14 +283,16 @@ def _library_side(library: str, source: str | Path | Tokenizer, add_special_toke
     """library_side without the error translation."""
     if library == "tokenizers":
         return tokenizers_side(source, add_special_tokens, options.get("lowercase", True))
+    if library == "transformers":
+        return transformers_side(source, add_special_tokens)
     if isinstance(source, Tokenizer):
-        raise ValueError(f"{library} needs a file: pass the path, or verify against tokenizers")
+        raise ValueError(f"{library} needs a file: pass the path, or verify against tokenizers or transformers")
     if library == "sentencepiece":
         return sentencepiece_side(source)
     if library == "tiktoken":
         return tiktoken_side(source, **{k: options[k] for k in ("encoding", "pattern", "special_tokens")
                                         if options.get(k) is not None})
-    return transformers_side(source, add_special_tokens)
+    raise ValueError(f"unknown library {library!r}")
 
 
 # ---------------------------------------------------------------- verify

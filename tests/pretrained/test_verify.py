@@ -32,6 +32,8 @@ def test_tokenizer_object_against_each_library(tmp_path: Path) -> None:
     tok.save_pretrained(tmp_path)
     report = hfcompat.verify(tok, TEXTS, against="transformers", reference=tmp_path)
     assert report.ok and report.reference.startswith("transformers ")
+    assert hfcompat.verify(tok, TEXTS, against="transformers").ok  # saved to a temporary directory
+    assert hfcompat.verify(tmp_path / "tokenizer.json", TEXTS, against="transformers").ok
 
 
 def test_divergence_names_text_position_and_pieces(tmp_path: Path) -> None:
