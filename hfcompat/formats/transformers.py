@@ -320,6 +320,9 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer = tokenizer_from_dict(data)
     except FormatError as error:
         raise error.at(path=str(directory / TOKENIZER_FILE)) from None
+    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
+        _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
+              "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
     _add_config_tokens(tokenizer, config, roles)
     tokenizer.named_special_tokens = roles

@@ -138,3 +138,12 @@ def test_unknown_class_over_slow_files_builds_bert_and_warns(tmp_path: Path) -> 
     assert any("MyOwnTokenizer" in m and "BertTokenizer" in m for m in messages), messages
     plain = hfcompat.load(shared_dir() / "refs" / "bert-base-uncased" / "vocab.txt")
     assert ours.encode("Hello, WORLD [MASK]!").ids == plain.encode("Hello, WORLD [MASK]!").ids
+
+
+def test_clean_up_spaces_config_is_announced(tmp_path: Path) -> None:
+    """A config asking transformers to clean up decoded spaces: hfcompat says its decode does not."""
+    directory = slow_directory(shared_dir() / "refs", "bert-uncased", tmp_path / "d")
+    (directory / "tokenizer_config.json").write_text(
+        '{"tokenizer_class": "BertTokenizer", "clean_up_tokenization_spaces": true}')
+    _, messages = load_quietly(directory)
+    assert any("clean_up_tokenization_spaces" in m for m in messages), messages
