@@ -8,6 +8,7 @@ from .errors import FormatError, SpecialTokenError, TokenizationError, Unsupport
 from .load import load
 from .tokenizer import Tokenizer
 from .trainers import train
+from .verify import VerifyReport, verify
 
 __all__ = [
     "AddedToken",
@@ -17,9 +18,11 @@ __all__ = [
     "TokenizationError",
     "Tokenizer",
     "UnsupportedConversion",
+    "VerifyReport",
     "convert",
     "evaluate",
     "load",
     "train",
+    "verify",
 ]
 __version__ = "0.1.0"

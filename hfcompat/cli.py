@@ -13,6 +13,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from .cli_explore import ExploreError, add_commands as add_explore_commands
 from .errors import HfcompatError
+from .verify import LIBRARIES
 
 PROG = "hfcompat"
 REPO = Path(__file__).resolve().parents[1]
@@ -44,6 +45,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         return _fail(f"{where}{error.strerror or error}")
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
 
 
 def _fail(message: str) -> int:
@@ -66,18 +70,45 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
     encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
     encode.add_argument("--show", action="store_true", help="also show the tokens over the text in colour")
+    _add_load_options(encode)
     encode.set_defaults(handler=cmd_encode)
 
     decode = commands.add_parser("decode", help="decode ids back into text")
     decode.add_argument("tokenizer", metavar="TOK")
     decode.add_argument("ids", metavar="ID", type=int, nargs="+")
     decode.add_argument("--keep-special", action="store_true", help="keep special tokens in the text")
+    _add_load_options(decode)
     decode.set_defaults(handler=cmd_decode)
 
     inspect = commands.add_parser("inspect", help="show a tokenizer's components and vocabulary")
     inspect.add_argument("tokenizer", metavar="TOK")
     inspect.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_load_options(inspect)
     inspect.set_defaults(handler=cmd_inspect)
+
+    convert = commands.add_parser("convert", help="convert a tokenizer to another format, exactly or not at all")
+    convert.add_argument("source", metavar="SRC", help="any file or directory hfcompat reads")
+    convert.add_argument("destination", metavar="DST",
+                         help="tokenizer.json, .model, .tiktoken, or a directory (transformers)")
+    convert.add_argument("--check", metavar="CORPUS", type=Path,
+                         help="then verify DST (in its own library) against SRC (in its own) on this corpus")
+    _add_load_options(convert)
+    convert.set_defaults(handler=cmd_convert)
+
+    verify = commands.add_parser("verify", help="compare hfcompat (or a converted file) with the official library")
+    verify.add_argument("tokenizer", metavar="PATH")
+    verify.add_argument("--corpus", metavar="FILE", type=Path, required=True, help="UTF-8 text, one input per line")
+    verify.add_argument("--reference", metavar="ORIGINAL",
+                        help="compare PATH in its own library with ORIGINAL in its own (a conversion)")
+    verify.add_argument("--against", default="auto", choices=("auto",) + LIBRARIES,
+                        help="the reference library (default: the owner of the file's format)")
+    verify.add_argument("--no-special", action="store_true", help="encode without special tokens")
+    verify.add_argument("--show", metavar="N", type=int, default=3, help="divergences to print (default 3)")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON before the last line")
+    verify.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bar on stderr (default: when stderr is a terminal)")
+    _add_load_options(verify)
+    verify.set_defaults(handler=cmd_verify)
 
     train = commands.add_parser("train", help="train a tokenizer on text files and save it")
     train.add_argument("files", metavar="FILE", nargs="+", help="UTF-8 text files, read line by line")
@@ -91,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--quiet", action="store_true", help="no progress bars")
     train.set_defaults(handler=cmd_train)
 
-    demo = commands.add_parser("demo", help="prove parity with `tokenizers` on the bundled fixture")
+    demo = commands.add_parser("demo", help="prove parity with the official libraries on the bundled fixture")
     demo.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
                       help="directory holding refs/ (default: ../shared beside the repository)")
     demo.set_defaults(handler=cmd_demo)
@@ -108,10 +139,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(path: str) -> Any:
+def _add_load_options(parser: argparse.ArgumentParser) -> None:
+    """The options of hfcompat.load for formats that do not hold everything (tiktoken)."""
+    parser.add_argument("--encoding", help="tiktoken encoding name of a .tiktoken file (e.g. cl100k_base)")
+    parser.add_argument("--pattern", help="split pattern of a .tiktoken file")
+    parser.add_argument("--special-tokens", metavar="JSON", type=_json_object,
+                        help='special tokens of a .tiktoken file, e.g. \'{"<|endoftext|>": 100257}\'')
+
+
+def _json_object(text: str) -> dict:
+    """argparse type: a JSON object."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("expected a JSON object")
+    return value
+
+
+def _load_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The load options given on the command line (unset ones left out)."""
+    names = ("encoding", "pattern", "special_tokens")
+    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+
+
+def _load(path: str, **options: Any) -> Any:
     """Load a tokenizer with hfcompat.load (errors propagate as FormatError)."""
     from .load import load
-    return load(path)
+    return load(path, **options)
 
 
 # ---------------------------------------------------------------- encode / decode
@@ -119,7 +175,7 @@ def _load(path: str) -> Any:
 
 def cmd_encode(args: argparse.Namespace) -> int:
     """`encode`: tokens and ids of a text (or a pair)."""
-    tokenizer = _load(args.tokenizer)
+    tokenizer = _load(args.tokenizer, **_load_options(args))
     encoding = tokenizer.encode(args.text, args.pair, add_special_tokens=not args.no_special)
     if args.json:
         data = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
@@ -136,7 +192,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """`decode`: the text of a list of ids."""
-    tokenizer = _load(args.tokenizer)
+    tokenizer = _load(args.tokenizer, **_load_options(args))
     print(tokenizer.decode(args.ids, skip_special_tokens=not args.keep_special))
     return 0
 
@@ -184,12 +240,72 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- convert / verify
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """`convert`: load SRC, save DST (refused with the reason when not exact), optionally check it."""
+    from .convert import convert
+    tokenizer = convert(args.source, args.destination, **_load_options(args))
+    print(f"wrote {args.destination} ({type(tokenizer.model).__name__}, "
+          f"{tokenizer.get_vocab_size()} tokens)")
+    if args.check is None:
+        return 0
+    from .verify import verify
+    report = verify(args.destination, _corpus(args.check), reference=args.source,
+                    progress=_progress(None), **_load_options(args))
+    _print_divergences(report, 3)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """`verify`: every corpus line on both sides; exit 1 on any mismatch; last line "N/N identical"."""
+    from .verify import verify
+    report = verify(args.tokenizer, _corpus(args.corpus), against=args.against, reference=args.reference,
+                    add_special_tokens=not args.no_special, keep=max(args.show, 1),
+                    progress=_progress(args.progress), **_load_options(args))
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(f"subject:   {report.subject}  {report.subject_mb_per_s:.3f} MB/s")
+        print(f"reference: {report.reference}  {report.reference_mb_per_s:.3f} MB/s")
+        _print_divergences(report, args.show)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def _print_divergences(report: Any, limit: int) -> None:
+    """The first divergences of a report, a few lines each."""
+    for divergence in report.first_divergences[:limit]:
+        print(_clip(divergence.describe(), 1200))
+    if report.mismatches > limit:
+        print(f"... {report.mismatches - limit} more texts differ")
+
+
+def _corpus(path: Path) -> list[str]:
+    """The non-empty lines of a UTF-8 corpus file (split on "\\n" only)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CliError(f"{path}: not UTF-8 (byte {error.start})") from None
+    return [line for line in text.split("\n") if line]
+
+
+def _progress(asked: bool | None) -> bool:
+    """Show a progress bar: as asked, else when stderr is a terminal."""
+    return sys.stderr.isatty() if asked is None else asked
+    return 0
+
+
 # ---------------------------------------------------------------- inspect
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    """`inspect`: model type, vocabulary size, component types and added tokens."""
-    summary = summarize(_load(args.tokenizer))
+    """`inspect`: format, model, vocabulary size, components, added tokens, and what it converts to."""
+    tokenizer = _load(args.tokenizer, **_load_options(args))
+    summary = {"format": file_format(Path(args.tokenizer)), **summarize(tokenizer),
+               "converts_to": conversion_targets(tokenizer)}
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
         return 0
@@ -197,7 +313,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     shown = ", ".join(f"{t['content']!r}={t['id']}" + (" (special)" if t["special"] else "")
                       for t in summary["first_added_tokens"])
     more = f", ... {added - ADDED_SHOWN} more" if added > ADDED_SHOWN else ""
+    targets = "; ".join(f"{target}: {'yes' if verdict is True else 'no (' + verdict + ')'}"
+                        for target, verdict in summary["converts_to"].items())
     rows = [
+        ("format", summary["format"]),
         ("model", summary["model"]),
         ("vocab size", f"{summary['vocab_size']} ({summary['vocab_size_with_added']} with added tokens)"),
         ("normalizer", summary["normalizer"]),
@@ -205,10 +324,55 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         ("post-processor", summary["post_processor"]),
         ("decoder", summary["decoder"]),
         ("added tokens", f"{added} ({summary['special_tokens']} special)" + (f": {shown}{more}" if added else "")),
+        ("converts to", targets),
     ]
     for label, value in rows:
         print(f"{label + ':':<16}{value}")
     return 0
+
+
+# target -> file name written by `conversion_targets` (its suffix picks the writer)
+CONVERSION_TARGETS = {"tokenizer.json": "tokenizer.json", "transformers directory": "pretrained",
+                      "SentencePiece .model": "tokenizer.model", "tiktoken": "ranks.tiktoken"}
+
+
+def file_format(path: Path) -> str:
+    """What kind of tokenizer file (or directory) a path is."""
+    if path.is_dir():
+        config = path / "tokenizer_config.json"
+        if config.is_file():
+            try:
+                name = json.loads(config.read_text(encoding="utf-8")).get("tokenizer_class")
+            except (ValueError, UnicodeDecodeError):
+                name = None
+            return f"transformers directory ({name or 'no tokenizer_class'})"
+        return "directory"
+    if path.suffix == ".model":
+        return "SentencePiece model"
+    if path.suffix == ".tiktoken":
+        return "tiktoken ranks"
+    if path.name == "vocab.json" or path.name == "merges.txt":
+        return "BPE vocab.json + merges.txt"
+    if path.suffix == ".txt":
+        return "WordPiece vocab.txt"
+    return "tokenizer.json"
+
+
+def conversion_targets(tokenizer: Any) -> dict[str, Any]:
+    """Each target format -> True, or the reason it cannot hold this tokenizer exactly.
+
+    Found by writing each target into a temporary directory: the writers own the rules.
+    """
+    import tempfile
+    verdicts: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="hfcompat-inspect-") as scratch:
+        for target, name in CONVERSION_TARGETS.items():
+            try:
+                tokenizer.save(str(Path(scratch) / name))
+                verdicts[target] = True
+            except HfcompatError as error:
+                verdicts[target] = str(getattr(error, "message", error)).splitlines()[0]
+    return verdicts
 
 
 def summarize(tokenizer: Any) -> dict[str, Any]:
@@ -282,14 +446,42 @@ class DemoRow:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass
+class DemoCount:
+    """Comparisons of one part of the demo."""
+
+    identical: int = 0
+    compared: int = 0
+    failed: bool = False
+
+    def add(self, other: "DemoCount") -> None:
+        """Fold another part's counts into this one."""
+        self.identical += other.identical
+        self.compared += other.compared
+        self.failed = self.failed or other.failed
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    """`demo`: encode the fixture with hfcompat and `tokenizers` and count identical results."""
+    """`demo`: the references against `tokenizers` and AutoTokenizer, then each algorithm trained,
+    saved in every format that holds it and checked in each format's own library."""
     lines = _fixture_lines()
+    total = DemoCount()
     refs_dir = args.shared / "refs"
-    if not refs_dir.is_dir():
+    loaded: dict[str, Any] = {}
+    if refs_dir.is_dir():
+        count, loaded = _demo_references(refs_dir, lines)
+        total.add(count)
+    else:
         print(f"demo: {refs_dir} is absent, so there are no reference tokenizers to compare; "
               "put the shared data beside the repository (or pass --shared DIR)")
-        return 0
+    total.add(_demo_transformers(loaded, lines))
+    total.add(_demo_training(lines))
+    print(f"\ndemo: {total.identical}/{total.compared} identical")
+    return 1 if total.failed or total.identical != total.compared else 0
+
+
+def _demo_references(refs_dir: Path, lines: list[str]) -> tuple[DemoCount, dict[str, Any]]:
+    """Encode the fixture with hfcompat and `tokenizers` and count identical results."""
     oracle = _import_oracle()
     inputs: list[Any] = list(lines) + list(zip(lines, lines[1:]))
     print(f"demo: {FIXTURE.name}: {len(lines)} lines, each alone and each with the next as a pair "
@@ -316,15 +508,84 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"first mismatch in {row.name}: {row.first_mismatch}")
     if loaded.get("gpt2") is not None:
         _print_sample(loaded["gpt2"])
-    identical = sum(r.identical for r in rows)
-    compared = sum(r.compared for r in rows)
     failed = any(r.problem for r in rows)
     if oracle is None:
-        encoded = sum(r.lines for r in rows if not r.problem)
-        print(f"\ndemo: {encoded} lines encoded, 0 compared (no `tokenizers`)")
-        return 1 if failed else 0
-    print(f"\ndemo: {identical}/{compared} identical")
-    return 1 if failed or identical != compared else 0
+        return DemoCount(failed=failed), loaded
+    return DemoCount(sum(r.identical for r in rows), sum(r.compared for r in rows), failed), loaded
+
+
+def _demo_transformers(loaded: dict[str, Any], lines: list[str]) -> DemoCount:
+    """save_pretrained each reference, load the directory with AutoTokenizer, compare every line."""
+    import tempfile
+    count = DemoCount()
+    tokenizers = {name: tok for name, tok in loaded.items() if tok is not None}
+    if not tokenizers or not _importable("transformers"):
+        print("\ntransformers: not installed or no reference loaded; AutoTokenizer part skipped")
+        return count
+    from .verify import verify
+    print("\nsave_pretrained -> transformers.AutoTokenizer (ids and decode(ids) of every line):")
+    with tempfile.TemporaryDirectory(prefix="hfcompat-demo-") as scratch:
+        for name, tokenizer in tokenizers.items():
+            directory = Path(scratch) / name
+            tokenizer.save_pretrained(str(directory))
+            report = verify(tokenizer, lines, against="transformers", reference=directory)
+            count.add(DemoCount(report.identical, report.total))
+            print(f"  {name:<20} {report.summary()}")
+            for divergence in report.first_divergences[:1]:
+                print(_clip(divergence.describe(), 600))
+    return count
+
+
+DEMO_ALGORITHMS = ("bpe", "wordpiece", "unigram", "wordlevel")
+DEMO_VOCAB_SIZE = 1000  # the fixture holds 429 distinct characters
+
+
+def _demo_training(lines: list[str]) -> DemoCount:
+    """Train each algorithm on the fixture, save it in every format and verify each in its library."""
+    import tempfile
+    from .trainers import train
+    from .verify import verify
+    count = DemoCount()
+    print(f"\ntrained on {FIXTURE.name} (vocab {DEMO_VOCAB_SIZE}), saved, reloaded by each format's library:")
+    table = [("algorithm", *CONVERSION_TARGETS)]
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="hfcompat-demo-") as scratch:
+        for algorithm in DEMO_ALGORITHMS:
+            cells = [algorithm]
+            try:
+                tokenizer = train(iter(lines), model=algorithm, vocab_size=DEMO_VOCAB_SIZE, show_progress=False)
+            except Exception as error:  # noqa: BLE001 - a failed training is a row of the table
+                table.append((algorithm, *("FAILED" for _ in CONVERSION_TARGETS)))
+                problems.append(f"{algorithm}: training failed: {error}")
+                count.failed = True
+                continue
+            for target, name in CONVERSION_TARGETS.items():
+                cells.append(_demo_target(tokenizer, Path(scratch) / algorithm / name, lines, count, verify))
+            table.append(tuple(cells))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    print("  (-: the format cannot hold this tokenizer exactly; hfcompat refuses the conversion)")
+    for problem in problems:
+        print(f"  {problem}")
+    return count
+
+
+def _demo_target(tokenizer: Any, path: Path, lines: list[str], count: DemoCount, verify: Any) -> str:
+    """Save to one target and verify it in its own library; the table cell."""
+    try:
+        tokenizer.save(str(path))
+    except HfcompatError:
+        return "-"
+    report = verify(tokenizer, lines, reference=path)
+    count.add(DemoCount(report.identical, report.total))
+    return report.summary().replace(" identical", "")
+
+
+def _importable(module: str) -> bool:
+    """True when a module can be imported."""
+    import importlib.util
+    return importlib.util.find_spec(module) is not None
 
 
 def _fixture_lines() -> list[str]:

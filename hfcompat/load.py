@@ -40,7 +40,11 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
 
 
 def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:
-    """Load the tokenizer a directory holds, preferring tokenizer.json."""
+    """Load the tokenizer a directory holds: a transformers directory as AutoTokenizer builds it,
+    else its tokenizer.json, vocab.txt or vocab.json."""
+    from .formats.transformers import is_pretrained_directory, load_pretrained
+    if is_pretrained_directory(directory):
+        return load_pretrained(directory)
     for name in ("tokenizer.json", "vocab.txt", "vocab.json"):
         candidate = directory / name
         if candidate.exists():

@@ -42,6 +42,9 @@ class Tokenizer:
         self.truncation = truncation
         self.padding = padding
         self.added_vocabulary = AddedVocabulary()
+        # What transformers keeps beside tokenizer.json (tokenizer_config.json), kept for save_pretrained.
+        self.chat_template: str | None = None
+        self.named_special_tokens: dict[str, str] = {}
 
     # ----- construction and files -------------------------------------------------------
 
@@ -81,6 +84,13 @@ class Tokenizer:
         from .trainers import train_tokenizer
         texts = (text for item in iterator for text in ([item] if isinstance(item, str) else item))
         train_tokenizer(self, texts, trainer, total=length)
+
+    # ----- transformers -----------------------------------------------------------------
+
+    def save_pretrained(self, directory: str, **options: Any) -> list:
+        """Write a directory transformers.AutoTokenizer loads (see formats.transformers.save_pretrained)."""
+        from .formats.transformers import save_pretrained
+        return save_pretrained(self, directory, **options)
 
     # ----- components -------------------------------------------------------------------
 

@@ -12,8 +12,13 @@ if TYPE_CHECKING:
 
 
 def save(tokenizer: "Tokenizer", path: str | Path, **options: Any) -> None:
-    """Write `tokenizer` in the format the file suffix names (.json, .tiktoken)."""
+    """Write `tokenizer` in the format the file suffix names (.json, .tiktoken); a path without
+    a suffix (or an existing directory) gets a transformers directory (save_pretrained)."""
     suffix = Path(path).suffix
+    if not suffix or Path(path).is_dir():
+        from .transformers import save_pretrained
+        save_pretrained(tokenizer, path)
+        return
     if suffix == ".json":
         from .tokenizer_json import write_tokenizer_json
         write_tokenizer_json(tokenizer, path, pretty=options.get("pretty", True))
@@ -22,5 +27,5 @@ def save(tokenizer: "Tokenizer", path: str | Path, **options: Any) -> None:
         from .tiktoken import write_tiktoken
         write_tiktoken(tokenizer, path)
         return
-    raise FormatError(f"unknown save format {suffix or '(no suffix)'!r}: expected .json or .tiktoken",
+    raise FormatError(f"unknown save format {suffix!r}: expected .json, .tiktoken or a directory",
                       path=str(path))
