@@ -536,7 +536,7 @@ def _demo_transformers(loaded: dict[str, Any], lines: list[str]) -> DemoCount:
     return count
 
 
-DEMO_ALGORITHMS = ("bpe", "wordpiece", "unigram", "wordlevel")
+DEMO_ALGORITHMS = ("bpe", "bytelevel_bpe", "wordpiece", "unigram", "wordlevel")
 DEMO_VOCAB_SIZE = 1000  # the fixture holds 429 distinct characters
 
 

@@ -186,10 +186,14 @@ def tiktoken_side(path: str | Path, *, encoding: str | None = None, pattern: str
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
-    if pattern is None:
+    if pattern is None and encoding is None:  # the file's own: a known encoding, else its sidecar
+        from .formats.tiktoken import rank_file_spec
+        spec = rank_file_spec(path)
+        encoding = spec.name
         if encoding is None:
-            raise FormatError("tiktoken needs the split pattern: pass encoding= (e.g. cl100k_base) or "
-                              "pattern=", path=str(path))
+            pattern = spec.pattern
+            special_tokens = spec.special_tokens if special_tokens is None else special_tokens
+    if pattern is None:
         definition = _tiktoken_definition(encoding)
         pattern = definition["pat_str"]
         special_tokens = definition["special_tokens"] if special_tokens is None else special_tokens

@@ -74,6 +74,16 @@ def read_tiktoken(path: str | Path, *, encoding: str | None = None, pattern: str
     return tiktoken_tokenizer(ranks, spec, str(path), digest=hashlib.sha256(data).hexdigest())
 
 
+def rank_file_spec(path: str | Path) -> TiktokenSpec:
+    """What goes with a rank file by itself: a known encoding (by sha256), else its sidecar."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise FormatError(f"cannot read: {error.strerror}", path=str(path)) from None
+    return _spec_for(path, data, None, None, None)
+
+
 def _spec_for(path: Path, data: bytes, encoding: str | None, pattern: str | None,
               special_tokens: Mapping[str, int] | None) -> TiktokenSpec:
     """The name, pattern and special tokens that go with this rank file."""

@@ -76,6 +76,18 @@ def test_tiktoken_side() -> None:
     assert report.ok and report.subject == "hfcompat", [d.describe() for d in report.first_divergences]
 
 
+def test_tiktoken_side_reads_the_sidecar_pattern(tmp_path: Path) -> None:
+    """A rank file of no known encoding runs in tiktoken with the pattern of its `.tiktoken.json`."""
+    texts = list(fixture_lines())
+    trained = hfcompat.train(iter(texts), model="bytelevel_bpe", vocab_size=400, show_progress=False)
+    path = tmp_path / "trained.tiktoken"
+    trained.save(str(path))
+    assert path.with_name("trained.tiktoken.json").exists()
+    report = hfcompat.verify(trained, texts, reference=path)
+    assert report.reference.startswith("tiktoken ") and report.total == len(texts)
+    assert report.ok, [d.describe() for d in report.first_divergences]
+
+
 def test_errors_on_both_sides_agree_and_unknown_library_is_refused() -> None:
     """An unknown library name is a ValueError; a missing file a FormatError naming it."""
     tok = hfcompat.load(shared_file("refs/bert-base-uncased/vocab.txt"))
