@@ -88,6 +88,26 @@ class PreTokenizer:
         """The tokenizer.json object (types without options)."""
         return {"type": self.TYPE}
 
+    def is_context_free(self) -> bool:
+        """Whether each split is cut and changed by its own text alone, not by where it lies."""
+        return False
+
+    def word_spans(self, text: str) -> list[Span] | None:
+        """The spans of the pieces of an unaligned segment, for the tokenizer's per-word cache.
+
+        Given only when each piece, pre-tokenized on its own, comes out as it does inside the
+        segment (so its tokens can be cached by its text); None otherwise.
+        """
+        return None
+
+
+class SplitWise(PreTokenizer):
+    """Base of the pre-tokenizers that treat each split by its text alone."""
+
+    def is_context_free(self) -> bool:
+        """Always: nothing depends on where a split lies."""
+        return True
+
 
 def _check_behavior(behavior: str) -> str:
     """`behavior` itself if it names a split behaviour (snake_case, as in HF's Python API)."""
@@ -99,7 +119,7 @@ def _check_behavior(behavior: str) -> str:
 # ----- whitespace and punctuation ----------------------------------------------------------
 
 @dataclass
-class BertPreTokenizer(PreTokenizer):
+class BertPreTokenizer(SplitWise):
     """Split on whitespace (removed), then isolate each punctuation char."""
 
     TYPE: ClassVar[str] = "BertPreTokenizer"
@@ -107,6 +127,10 @@ class BertPreTokenizer(PreTokenizer):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Keep the runs of non-space non-punctuation chars and each punctuation char."""
         pts.split(lambda _, ns: _matches(ns, _BERT_RE, _bert_ascii_spans))
+
+    def word_spans(self, text: str) -> list[Span]:
+        """The pieces: a word or one punctuation char, each the same on its own."""
+        return _match_spans(text, _BERT_RE, _bert_ascii_spans)
 
 
 def _bert_ascii_spans(text: str) -> list[Span] | None:
@@ -117,7 +141,7 @@ def _bert_ascii_spans(text: str) -> list[Span] | None:
 
 
 @dataclass
-class Whitespace(PreTokenizer):
+class Whitespace(SplitWise):
     """Keep the runs of word chars and the runs of other non-space chars (`\\w+|[^\\w\\s]+`)."""
 
     TYPE: ClassVar[str] = "Whitespace"
@@ -126,9 +150,13 @@ class Whitespace(PreTokenizer):
         """Split every segment into word runs and symbol runs, dropping whitespace."""
         pts.split(lambda _, ns: _matches(ns, _WORDS_RE))
 
+    def word_spans(self, text: str) -> list[Span]:
+        """The pieces: a word run or a symbol run, each the same on its own."""
+        return _match_spans(text, _WORDS_RE)
+
 
 @dataclass
-class WhitespaceSplit(PreTokenizer):
+class WhitespaceSplit(SplitWise):
     """Split on whitespace (White_Space, as Rust's `char::is_whitespace`), removing it."""
 
     TYPE: ClassVar[str] = "WhitespaceSplit"
@@ -136,6 +164,10 @@ class WhitespaceSplit(PreTokenizer):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Split every segment on whitespace runs."""
         pts.split(lambda _, ns: _matches(ns, _NON_WHITESPACE_RE))
+
+    def word_spans(self, text: str) -> list[Span]:
+        """The pieces: the runs of non-whitespace chars."""
+        return _match_spans(text, _NON_WHITESPACE_RE)
 
 
 def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
@@ -147,17 +179,24 @@ def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
     if not ns.is_identity():
         return ns.split(pattern, "removed", invert=True)
     text = ns.normalized
-    spans = fast_spans(text) if fast_spans is not None else None
-    if spans is None:
-        spans = [m.span() for m in pattern.finditer(onig_view(text))]
+    spans = _match_spans(text, pattern, fast_spans)
     original, shift = ns.original, ns.original_shift
     if original == text:
         return [NormalizedString(text[s:e], None, None, shift + s) for s, e in spans]
     return [NormalizedString(original[s:e], text[s:e], None, shift + s) for s, e in spans]
 
 
+def _match_spans(text: str, pattern: "regex.Pattern[str]",
+                 fast_spans: Callable[[str], list[Span] | None] | None = None) -> list[Span]:
+    """The spans of the matches of `pattern` (run by Oniguruma's classes) in `text`."""
+    spans = fast_spans(text) if fast_spans is not None else None
+    if spans is None:
+        spans = [m.span() for m in pattern.finditer(onig_view(text))]
+    return spans
+
+
 @dataclass
-class Punctuation(PreTokenizer):
+class Punctuation(SplitWise):
     """Split on Bert's punctuation chars with the given behaviour (default isolated)."""
 
     behavior: str = "isolated"
@@ -181,7 +220,7 @@ class Punctuation(PreTokenizer):
 
 
 @dataclass
-class Digits(PreTokenizer):
+class Digits(SplitWise):
     """Split off numeric chars (N*): each one alone, or the runs of them."""
 
     individual_digits: bool = False
@@ -203,7 +242,7 @@ class Digits(PreTokenizer):
 
 
 @dataclass
-class CharDelimiterSplit(PreTokenizer):
+class CharDelimiterSplit(SplitWise):
     """Split on one delimiter char, removing it."""
 
     delimiter: str
@@ -231,7 +270,7 @@ class CharDelimiterSplit(PreTokenizer):
 # ----- patterns ----------------------------------------------------------------------------
 
 @dataclass
-class Split(PreTokenizer):
+class Split(SplitWise):
     """Split on a literal string or an Oniguruma regex, with a behaviour and optional invert."""
 
     pattern: str
@@ -298,6 +337,10 @@ class Metaspace(PreTokenizer):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Replace, prepend and split every segment."""
         pts.split(self._split_one)
+
+    def is_context_free(self) -> bool:
+        """Unless the scheme is "first", which prepends only at the start of the input."""
+        return self.prepend_scheme != "first"
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """One segment: "first" prepends only to a segment that starts the original text."""
@@ -382,7 +425,7 @@ _STARTS_CHAR = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
 
 
 @dataclass
-class ByteLevel(PreTokenizer):
+class ByteLevel(SplitWise):
     """GPT-2's byte-level split: a prefix space, the GPT-2 regex, then one char per byte.
 
     Every split gets the prefix space when `add_prefix_space` (also after added tokens); each
@@ -406,6 +449,12 @@ class ByteLevel(PreTokenizer):
             pts.normalize(to_byte_level)  # nothing to cut or drop: map the segments in place
             return
         pts.split(self._split_one)
+
+    def word_spans(self, text: str) -> list[Span] | None:
+        """The GPT-2 regex matches; not with a prefix space, which only the first one gets."""
+        if self.add_prefix_space or not self.use_regex:
+            return None
+        return _match_spans(text, _GPT2_RE)
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""
@@ -581,7 +630,7 @@ def _lookup_script(char: str) -> int:
 
 
 @dataclass
-class UnicodeScripts(PreTokenizer):
+class UnicodeScripts(SplitWise):
     """Cut wherever the script changes; spaces and unknown chars join the run before them.
 
     Chars of "Any" script before the first real script are dropped (a leading space is lost).
@@ -610,7 +659,7 @@ def _script_runs(text: str) -> list[Span]:
 
 
 @dataclass
-class FixedLength(PreTokenizer):
+class FixedLength(SplitWise):
     """Chunks of `length` chars."""
 
     length: int = 5
@@ -648,6 +697,16 @@ class Sequence(PreTokenizer):
         """Run each pre-tokenizer in turn."""
         for pre_tokenizer in self.pretokenizers:
             pre_tokenizer.pre_tokenize(pts)
+
+    def is_context_free(self) -> bool:
+        """When every step is."""
+        return all(p.is_context_free() for p in self.pretokenizers)
+
+    def word_spans(self, text: str) -> list[Span] | None:
+        """The first step's pieces, when the later steps treat each piece by its text alone."""
+        if not self.pretokenizers or not all(p.is_context_free() for p in self.pretokenizers[1:]):
+            return None
+        return self.pretokenizers[0].word_spans(text)
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""

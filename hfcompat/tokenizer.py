@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
-from .encoding import Encoding
+from .encoding import Encoding, PackedEncoding
 from .normalized import NormalizedString, PreTokenizedString, char_spans
 from .padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .processors import post_process
@@ -18,6 +18,8 @@ WORD_CACHE_CAPACITY = 10_000
 WORD_CACHE_MAX_CHARS = 256
 
 EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
+# A cached piece: ids, tokens, offsets within the piece, word of each token, number of words.
+PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None], int]
 
 
 class Tokenizer:
@@ -28,6 +30,7 @@ class Tokenizer:
                  truncation: TruncationParams | None = None,
                  padding: PaddingParams | None = None):
         self._word_cache: dict[str, tuple[list[int], list[str], list[tuple[int, int]]]] = {}
+        self._piece_cache: dict[str, PieceEntry] = {}
         self.model = model
         self._normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -72,6 +75,17 @@ class Tokenizer:
     def model(self, model: Any) -> None:
         self._model = model
         self._word_cache.clear()
+        self._piece_cache.clear()
+
+    @property
+    def pre_tokenizer(self) -> Any:
+        """The pre-tokenizer (setting it empties the piece cache)."""
+        return self._pre_tokenizer
+
+    @pre_tokenizer.setter
+    def pre_tokenizer(self, pre_tokenizer: Any) -> None:
+        self._pre_tokenizer = pre_tokenizer
+        self._piece_cache.clear()
 
     @property
     def normalizer(self) -> Any:
@@ -186,7 +200,7 @@ class Tokenizer:
         """Encode one sequence, or a pair, into an Encoding with original char offsets."""
         encoding = self._encode_sequence(sequence, 0, is_pretokenized)
         pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
-        return self.post_process(encoding, pair_encoding, add_special_tokens)
+        return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
                      add_special_tokens: bool = True) -> list[Encoding]:
@@ -208,7 +222,7 @@ class Tokenizer:
                 encodings.append(self._post_process_unpadded(encoding, None, add_special_tokens))
         if self.padding is not None:
             pad_encodings(encodings, self.padding)
-        return encodings
+        return [PackedEncoding.pack(encoding) for encoding in encodings]
 
     def _encode_sequence(self, sequence: TextInput, type_id: int,
                          is_pretokenized: bool) -> Encoding:
@@ -221,12 +235,72 @@ class Tokenizer:
         return Encoding.merge(words, growing_offsets=False)
 
     def _encode_text(self, text: str, type_id: int, word_index: int | None) -> Encoding:
-        """Run added tokens, normalizer, pre-tokenizer and model over one text."""
-        normalize = self._normalizer.normalize if self._normalizer is not None else None
-        pretokenized = self.added_vocabulary.extract_and_normalize(normalize, text)
+        """Run added tokens, normalizer, pre-tokenizer and model over one text.
+
+        A text without added tokens whose normalization keeps every char in place takes
+        `_encode_pieces` (cached pieces) when the pre-tokenizer allows it.
+        """
+        added = self.added_vocabulary
+        if added.may_match(text, normalized=False):
+            normalize = self._normalizer.normalize if self._normalizer is not None else None
+            pretokenized = added.extract_and_normalize(normalize, text)
+        else:
+            ns = NormalizedString(text)
+            if self._normalizer is not None:
+                self._normalizer.normalize(ns)
+            if ns.is_identity() and not added.may_match(ns.normalized, normalized=True):
+                encoding = self._encode_pieces(ns.normalized, type_id, word_index)
+                if encoding is not None:
+                    return encoding
+            pretokenized = PreTokenizedString(text)
+            pretokenized.splits = [s for s in added.split_normalized(ns) if s.normalized.normalized]
         if self.pre_tokenizer is not None:
             self.pre_tokenizer.pre_tokenize(pretokenized)
         return self._into_encoding(pretokenized, type_id, word_index)
+
+    def _encode_pieces(self, text: str, type_id: int, word_index: int | None) -> Encoding | None:
+        """What `_into_encoding` gives for a normalized text aligned char for char to the input,
+        built from cached pieces; None when the pre-tokenizer cannot give its pieces alone.
+        """
+        if getattr(self._model, "dropout", None):
+            return None
+        if self._pre_tokenizer is None:
+            spans = [(0, len(text))] if text else []
+        else:
+            spans = self._pre_tokenizer.word_spans(text)
+            if spans is None:
+                return None
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        words: list[int | None] = []
+        cached = self._piece_cache.get
+        index = 0
+        for start, end in spans:
+            piece = text[start:end]
+            piece_ids, piece_tokens, piece_offsets, piece_words, splits = (
+                cached(piece) or self._piece_entry(piece))
+            ids += piece_ids
+            tokens += piece_tokens
+            offsets += [(start + s, start + e) for s, e in piece_offsets] if start else piece_offsets
+            words += [index] * len(piece_ids) if splits == 1 else [index + w for w in piece_words]
+            index += splits
+        n = len(ids)
+        if word_index is not None:
+            words = [word_index] * n
+        return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
+
+    def _piece_entry(self, piece: str) -> PieceEntry:
+        """The tokens of one piece pre-tokenized alone: ids, strings, offsets, words, splits."""
+        pretokenized = PreTokenizedString(piece)
+        if self._pre_tokenizer is not None:
+            self._pre_tokenizer.pre_tokenize(pretokenized)
+        encoding = self._into_encoding(pretokenized, 0, None)
+        entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
+                 len(pretokenized.splits))
+        if len(piece) < WORD_CACHE_MAX_CHARS and len(self._piece_cache) < WORD_CACHE_CAPACITY:
+            self._piece_cache[piece] = entry
+        return entry
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int,
                        word_index: int | None) -> Encoding:
