@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import itertools
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
@@ -34,6 +35,8 @@ __all__ = [
     "Sequence", "from_dict", "BEHAVIOR_TO_JSON", "BEHAVIOR_FROM_JSON", "GPT2_PATTERN",
 ]
 
+# The pieces of a text (a pre-tokenizer's fast form): their strings and start chars.
+Pieces = tuple[list[str], list[int]]
 # The split behaviours as tokenizer.json spells them.
 BEHAVIOR_TO_JSON = {"removed": "Removed", "isolated": "Isolated",
                     "merged_with_previous": "MergedWithPrevious",
@@ -92,8 +95,8 @@ class PreTokenizer:
         """Whether each split is cut and changed by its own text alone, not by where it lies."""
         return False
 
-    def word_spans(self, text: str) -> list[Span] | None:
-        """The spans of the pieces of an unaligned segment, for the tokenizer's per-word cache.
+    def word_pieces(self, text: str) -> Pieces | None:
+        """The pieces of a segment and where each starts, for the tokenizer's per-piece cache.
 
         Given only when each piece, pre-tokenized on its own, comes out as it does inside the
         segment (so its tokens can be cached by its text); None otherwise.
@@ -128,9 +131,9 @@ class BertPreTokenizer(SplitWise):
         """Keep the runs of non-space non-punctuation chars and each punctuation char."""
         pts.split(lambda _, ns: _matches(ns, _BERT_RE, _bert_ascii_spans))
 
-    def word_spans(self, text: str) -> list[Span]:
+    def word_pieces(self, text: str) -> Pieces:
         """The pieces: a word or one punctuation char, each the same on its own."""
-        return _match_spans(text, _BERT_RE, _bert_ascii_spans)
+        return _split_pieces(text, _BERT_ASCII_SPLITTER if text.isascii() else _BERT_SPLITTER)
 
 
 def _bert_ascii_spans(text: str) -> list[Span] | None:
@@ -150,9 +153,9 @@ class Whitespace(SplitWise):
         """Split every segment into word runs and symbol runs, dropping whitespace."""
         pts.split(lambda _, ns: _matches(ns, _WORDS_RE))
 
-    def word_spans(self, text: str) -> list[Span]:
+    def word_pieces(self, text: str) -> Pieces:
         """The pieces: a word run or a symbol run, each the same on its own."""
-        return _match_spans(text, _WORDS_RE)
+        return _split_pieces(text, _WORDS_SPLITTER)
 
 
 @dataclass
@@ -165,9 +168,9 @@ class WhitespaceSplit(SplitWise):
         """Split every segment on whitespace runs."""
         pts.split(lambda _, ns: _matches(ns, _NON_WHITESPACE_RE))
 
-    def word_spans(self, text: str) -> list[Span]:
+    def word_pieces(self, text: str) -> Pieces:
         """The pieces: the runs of non-whitespace chars."""
-        return _match_spans(text, _NON_WHITESPACE_RE)
+        return _split_pieces(text, _NON_WHITESPACE_SPLITTER)
 
 
 def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
@@ -179,20 +182,39 @@ def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
     if not ns.is_identity():
         return ns.split(pattern, "removed", invert=True)
     text = ns.normalized
-    spans = _match_spans(text, pattern, fast_spans)
+    spans = fast_spans(text) if fast_spans is not None else None
+    if spans is None:
+        spans = [m.span() for m in pattern.finditer(onig_view(text))]
     original, shift = ns.original, ns.original_shift
     if original == text:
         return [NormalizedString(text[s:e], None, None, shift + s) for s, e in spans]
     return [NormalizedString(original[s:e], text[s:e], None, shift + s) for s, e in spans]
 
 
-def _match_spans(text: str, pattern: "regex.Pattern[str]",
-                 fast_spans: Callable[[str], list[Span] | None] | None = None) -> list[Span]:
-    """The spans of the matches of `pattern` (run by Oniguruma's classes) in `text`."""
-    spans = fast_spans(text) if fast_spans is not None else None
-    if spans is None:
-        spans = [m.span() for m in pattern.finditer(onig_view(text))]
-    return spans
+def _capturing(pattern: "regex.Pattern[str]") -> "regex.Pattern[str]":
+    """`pattern` as one capturing group, so that its `split` returns the matches too."""
+    return regex.compile(f"({pattern.pattern})", pattern.flags)
+
+
+def _split_pieces(text: str, splitter: "regex.Pattern[str]") -> Pieces:
+    """The matches of a `_capturing` pattern in `text` (Oniguruma's classes) and their starts.
+
+    `split` alternates the text between matches with the matches, so the running total of
+    the part lengths gives every start, with no Python code per match.
+    """
+    view = onig_view(text)
+    parts = splitter.split(view)
+    pieces = parts[1::2]
+    starts = list(accumulate(map(len, parts)))[0::2][:len(pieces)]
+    if view is not text:
+        pieces = [text[start:start + len(piece)] for start, piece in zip(starts, pieces)]
+    return pieces, starts
+
+
+_BERT_SPLITTER = _capturing(_BERT_RE)
+_BERT_ASCII_SPLITTER = _capturing(_BERT_ASCII_RE)
+_WORDS_SPLITTER = _capturing(_WORDS_RE)
+_NON_WHITESPACE_SPLITTER = _capturing(_NON_WHITESPACE_RE)
 
 
 @dataclass
@@ -418,6 +440,7 @@ def _prefixed_piece(original: str, piece: str, shift: int) -> NormalizedString:
 # ----- byte level --------------------------------------------------------------------------
 
 _GPT2_RE = compile_pattern(GPT2_PATTERN)
+_GPT2_SPLITTER = _capturing(_GPT2_RE)
 # The byte-level chars of bytes 0..255, for codecs.charmap_decode (one C call per piece).
 _BYTE_CHARS = "".join(BYTE_TO_CHAR[b] for b in range(256))
 # 1 for a byte that starts a UTF-8 char, 0 for a continuation byte.
@@ -450,11 +473,11 @@ class ByteLevel(SplitWise):
             return
         pts.split(self._split_one)
 
-    def word_spans(self, text: str) -> list[Span] | None:
+    def word_pieces(self, text: str) -> Pieces | None:
         """The GPT-2 regex matches; not with a prefix space, which only the first one gets."""
         if self.add_prefix_space or not self.use_regex:
             return None
-        return _match_spans(text, _GPT2_RE)
+        return _split_pieces(text, _GPT2_SPLITTER)
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""
@@ -702,11 +725,11 @@ class Sequence(PreTokenizer):
         """When every step is."""
         return all(p.is_context_free() for p in self.pretokenizers)
 
-    def word_spans(self, text: str) -> list[Span] | None:
+    def word_pieces(self, text: str) -> Pieces | None:
         """The first step's pieces, when the later steps treat each piece by its text alone."""
         if not self.pretokenizers or not all(p.is_context_free() for p in self.pretokenizers[1:]):
             return None
-        return self.pretokenizers[0].word_spans(text)
+        return self.pretokenizers[0].word_pieces(text)
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""

@@ -18,8 +18,11 @@ WORD_CACHE_CAPACITY = 10_000
 WORD_CACHE_MAX_CHARS = 256
 
 EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
-# A cached piece: ids, tokens, offsets within the piece, word of each token, number of words.
-PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None], int]
+
+# A piece's tokens as `_into_encoding` gives them for the piece pre-tokenized alone: ids,
+# strings, char offsets within the piece, the split of the piece each token comes from, the
+# number of splits, and whether a token has an empty span.
+PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None], int, bool]
 
 
 class Tokenizer:
@@ -237,8 +240,8 @@ class Tokenizer:
     def _encode_text(self, text: str, type_id: int, word_index: int | None) -> Encoding:
         """Run added tokens, normalizer, pre-tokenizer and model over one text.
 
-        A text without added tokens whose normalization keeps every char in place takes
-        `_encode_pieces` (cached pieces) when the pre-tokenizer allows it.
+        A text without added tokens takes `_encode_pieces` (cached pieces) when the
+        pre-tokenizer allows it.
         """
         added = self.added_vocabulary
         if added.may_match(text, normalized=False):
@@ -248,8 +251,8 @@ class Tokenizer:
             ns = NormalizedString(text)
             if self._normalizer is not None:
                 self._normalizer.normalize(ns)
-            if ns.is_identity() and not added.may_match(ns.normalized, normalized=True):
-                encoding = self._encode_pieces(ns.normalized, type_id, word_index)
+            if not added.may_match(ns.normalized, normalized=True):
+                encoding = self._encode_pieces(ns, type_id, word_index)
                 if encoding is not None:
                     return encoding
             pretokenized = PreTokenizedString(text)
@@ -258,31 +261,51 @@ class Tokenizer:
             self.pre_tokenizer.pre_tokenize(pretokenized)
         return self._into_encoding(pretokenized, type_id, word_index)
 
-    def _encode_pieces(self, text: str, type_id: int, word_index: int | None) -> Encoding | None:
-        """What `_into_encoding` gives for a normalized text aligned char for char to the input,
-        built from cached pieces; None when the pre-tokenizer cannot give its pieces alone.
+    def _encode_pieces(self, ns: NormalizedString, type_id: int,
+                       word_index: int | None) -> Encoding | None:
+        """What pre-tokenizing and `_into_encoding` give for a normalized text, built from
+        cached pieces; None when the pre-tokenizer cannot give its pieces alone.
+
+        A piece's offsets are cached within the piece's text; the alignment of the normalized
+        text maps them to the input, as slicing and the pre-tokenizer's edits would.
         """
         if getattr(self._model, "dropout", None):
             return None
+        text = ns.normalized
         if self._pre_tokenizer is None:
-            spans = [(0, len(text))] if text else []
+            found = ([text], [0]) if text else ([], [])
         else:
-            spans = self._pre_tokenizer.word_spans(text)
-            if spans is None:
+            found = self._pre_tokenizer.word_pieces(text)
+            if found is None:
                 return None
+        alignments = None if ns.is_identity() else ns.alignments
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
         cached = self._piece_cache.get
         index = 0
-        for start, end in spans:
-            piece = text[start:end]
-            piece_ids, piece_tokens, piece_offsets, piece_words, splits = (
+        for piece, start in zip(*found):
+            piece_ids, piece_tokens, piece_offsets, piece_words, splits, has_empty = (
                 cached(piece) or self._piece_entry(piece))
+            if alignments is not None and has_empty:
+                return None  # an empty token's offsets do not go through the alignment
+            if len(piece_ids) == 1:  # most pieces: appends, no comprehension
+                ids.append(piece_ids[0])
+                tokens.append(piece_tokens[0])
+                first, end = piece_offsets[0]
+                offsets.append((start + first, start + end) if alignments is None else
+                               (alignments[start + first][0], alignments[start + end - 1][1]))
+                words.append(index + piece_words[0])
+                index += splits
+                continue
             ids += piece_ids
             tokens += piece_tokens
-            offsets += [(start + s, start + e) for s, e in piece_offsets] if start else piece_offsets
+            if alignments is None:
+                offsets += [(start + first, start + end) for first, end in piece_offsets]
+            else:
+                offsets += [(alignments[start + first][0], alignments[start + end - 1][1])
+                            for first, end in piece_offsets]
             words += [index] * len(piece_ids) if splits == 1 else [index + w for w in piece_words]
             index += splits
         n = len(ids)
@@ -291,13 +314,14 @@ class Tokenizer:
         return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
 
     def _piece_entry(self, piece: str) -> PieceEntry:
-        """The tokens of one piece pre-tokenized alone: ids, strings, offsets, words, splits."""
+        """The tokens of one piece pre-tokenized alone (cached when there is room)."""
         pretokenized = PreTokenizedString(piece)
         if self._pre_tokenizer is not None:
             self._pre_tokenizer.pre_tokenize(pretokenized)
         encoding = self._into_encoding(pretokenized, 0, None)
+        has_empty = any(start == end for start, end in encoding.offsets)
         entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
-                 len(pretokenized.splits))
+                 len(pretokenized.splits), has_empty)
         if len(piece) < WORD_CACHE_MAX_CHARS and len(self._piece_cache) < WORD_CACHE_CAPACITY:
             self._piece_cache[piece] = entry
         return entry
