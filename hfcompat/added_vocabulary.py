@@ -138,12 +138,20 @@ class AddedVocabulary:
                 continue
             if normalize is not None:
                 normalize(split.normalized)
-            if self._normalized_matcher is None:
-                splits.append(Split(_whole(split.normalized)))
-            else:
-                splits.extend(self._split(split.normalized, self._normalized_matcher))
+            splits.extend(self.split_normalized(split.normalized))
         pretokenized.splits = [s for s in splits if s.normalized.normalized]
         return pretokenized
+
+    def split_normalized(self, ns: NormalizedString) -> list[Split]:
+        """Cut a normalized segment around the normalized added tokens found in it."""
+        if self._normalized_matcher is None:
+            return [Split(_whole(ns))]
+        return self._split(ns, self._normalized_matcher)
+
+    def may_match(self, text: str, normalized: bool) -> bool:
+        """Whether an added token (raw, or normalized) occurs in `text` at all."""
+        matcher = self._normalized_matcher if normalized else self._raw_matcher
+        return matcher is not None and matcher.regex.search(text) is not None
 
     def _split(self, ns: NormalizedString, matcher: "_Matcher") -> list[Split]:
         """Cut `ns` around the added tokens found in it."""

@@ -320,3 +320,48 @@ def _window_ranges(n: int, max_length: int, step: int, direction: str) -> list[O
             if start == 0:
                 break
     return windows
+
+
+def _unpacking(name: str) -> property:
+    """The field `name` of a PackedEncoding: a tuple until first read, then a list kept in place."""
+    slot = Encoding.__dict__[name]  # the slot of the parent class
+
+    def get(self: Encoding) -> list:
+        value = slot.__get__(self)
+        if value.__class__ is tuple:
+            value = list(value)
+            slot.__set__(self, value)
+        return value
+
+    return property(get, slot.__set__, doc=f"`{name}` (a list once read)")
+
+
+class PackedEncoding(Encoding):
+    """An Encoding handed to the caller, its lists stored as tuples until read.
+
+    A program that keeps many encodings alive pays for every list in each cyclic garbage
+    collection; tuples of ints and strings drop out of the collector after its first pass.
+    Reading a field turns it back into the list an Encoding holds, so all methods still work.
+    """
+
+    __slots__ = ()
+
+    ids = _unpacking("ids")
+    type_ids = _unpacking("type_ids")
+    tokens = _unpacking("tokens")
+    offsets = _unpacking("offsets")
+    special_tokens_mask = _unpacking("special_tokens_mask")
+    attention_mask = _unpacking("attention_mask")
+    word_ids = _unpacking("word_ids")
+    overflowing = _unpacking("overflowing")
+
+    @classmethod
+    def pack(cls, encoding: Encoding) -> "PackedEncoding":
+        """A packed copy of a finished encoding (the encoding's lists are not kept)."""
+        return cls(tuple(encoding.ids), tuple(encoding.type_ids), tuple(encoding.tokens),
+                   tuple(encoding.offsets), tuple(encoding.special_tokens_mask),
+                   tuple(encoding.attention_mask), tuple(encoding.word_ids),
+                   tuple(encoding.overflowing), encoding.sequence_ranges)
+
+    def __len__(self) -> int:
+        return len(Encoding.ids.__get__(self))

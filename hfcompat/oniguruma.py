@@ -681,6 +681,11 @@ NEWER_THAN_ONIGURUMA = (
 # faster than `regex` does.
 _NEWER = re.compile("[" + "".join(
     f"\\U{a:08x}-\\U{b:08x}" for a, b in NEWER_THAN_ONIGURUMA) + "]")
+# The class's BMP ranges plus every astral char: a quick first test (a class with astral
+# ranges is slow to scan, and most text is BMP).
+_MAYBE_NEWER = re.compile("[" + "".join(
+    f"\\u{a:04x}-\\u{b:04x}" for a, b in NEWER_THAN_ONIGURUMA if b <= 0xFFFF)
+    + "\U00010000-\U0010ffff]")
 # Unassigned in every Unicode version so far: a stand-in for the characters Oniguruma lacks.
 _UNASSIGNED = "\u0378"
 
@@ -690,6 +695,9 @@ def onig_view(text: str) -> str:
 
     Char positions are unchanged, so match spans on the view are spans on `text`.
     """
-    if text.isascii() or _NEWER.search(text) is None:
+    if text.isascii():
+        return text
+    maybe = _MAYBE_NEWER.search(text)
+    if maybe is None or _NEWER.search(text, maybe.start()) is None:
         return text
     return _NEWER.sub(_UNASSIGNED, text)

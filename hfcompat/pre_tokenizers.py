@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import itertools
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
@@ -34,6 +35,8 @@ __all__ = [
     "Sequence", "from_dict", "BEHAVIOR_TO_JSON", "BEHAVIOR_FROM_JSON", "GPT2_PATTERN",
 ]
 
+# The pieces of a text (a pre-tokenizer's fast form): their strings and start chars.
+Pieces = tuple[list[str], list[int]]
 # The split behaviours as tokenizer.json spells them.
 BEHAVIOR_TO_JSON = {"removed": "Removed", "isolated": "Isolated",
                     "merged_with_previous": "MergedWithPrevious",
@@ -88,6 +91,26 @@ class PreTokenizer:
         """The tokenizer.json object (types without options)."""
         return {"type": self.TYPE}
 
+    def is_context_free(self) -> bool:
+        """Whether each split is cut and changed by its own text alone, not by where it lies."""
+        return False
+
+    def word_pieces(self, text: str) -> Pieces | None:
+        """The pieces of a segment and where each starts, for the tokenizer's per-piece cache.
+
+        Given only when each piece, pre-tokenized on its own, comes out as it does inside the
+        segment (so its tokens can be cached by its text); None otherwise.
+        """
+        return None
+
+
+class SplitWise(PreTokenizer):
+    """Base of the pre-tokenizers that treat each split by its text alone."""
+
+    def is_context_free(self) -> bool:
+        """Always: nothing depends on where a split lies."""
+        return True
+
 
 def _check_behavior(behavior: str) -> str:
     """`behavior` itself if it names a split behaviour (snake_case, as in HF's Python API)."""
@@ -99,7 +122,7 @@ def _check_behavior(behavior: str) -> str:
 # ----- whitespace and punctuation ----------------------------------------------------------
 
 @dataclass
-class BertPreTokenizer(PreTokenizer):
+class BertPreTokenizer(SplitWise):
     """Split on whitespace (removed), then isolate each punctuation char."""
 
     TYPE: ClassVar[str] = "BertPreTokenizer"
@@ -107,6 +130,10 @@ class BertPreTokenizer(PreTokenizer):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Keep the runs of non-space non-punctuation chars and each punctuation char."""
         pts.split(lambda _, ns: _matches(ns, _BERT_RE, _bert_ascii_spans))
+
+    def word_pieces(self, text: str) -> Pieces:
+        """The pieces: a word or one punctuation char, each the same on its own."""
+        return _split_pieces(text, _BERT_ASCII_SPLITTER if text.isascii() else _BERT_SPLITTER)
 
 
 def _bert_ascii_spans(text: str) -> list[Span] | None:
@@ -117,7 +144,7 @@ def _bert_ascii_spans(text: str) -> list[Span] | None:
 
 
 @dataclass
-class Whitespace(PreTokenizer):
+class Whitespace(SplitWise):
     """Keep the runs of word chars and the runs of other non-space chars (`\\w+|[^\\w\\s]+`)."""
 
     TYPE: ClassVar[str] = "Whitespace"
@@ -126,9 +153,13 @@ class Whitespace(PreTokenizer):
         """Split every segment into word runs and symbol runs, dropping whitespace."""
         pts.split(lambda _, ns: _matches(ns, _WORDS_RE))
 
+    def word_pieces(self, text: str) -> Pieces:
+        """The pieces: a word run or a symbol run, each the same on its own."""
+        return _split_pieces(text, _WORDS_SPLITTER)
+
 
 @dataclass
-class WhitespaceSplit(PreTokenizer):
+class WhitespaceSplit(SplitWise):
     """Split on whitespace (White_Space, as Rust's `char::is_whitespace`), removing it."""
 
     TYPE: ClassVar[str] = "WhitespaceSplit"
@@ -136,6 +167,10 @@ class WhitespaceSplit(PreTokenizer):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Split every segment on whitespace runs."""
         pts.split(lambda _, ns: _matches(ns, _NON_WHITESPACE_RE))
+
+    def word_pieces(self, text: str) -> Pieces:
+        """The pieces: the runs of non-whitespace chars."""
+        return _split_pieces(text, _NON_WHITESPACE_SPLITTER)
 
 
 def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
@@ -156,8 +191,34 @@ def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
     return [NormalizedString(original[s:e], text[s:e], None, shift + s) for s, e in spans]
 
 
+def _capturing(pattern: "regex.Pattern[str]") -> "regex.Pattern[str]":
+    """`pattern` as one capturing group, so that its `split` returns the matches too."""
+    return regex.compile(f"({pattern.pattern})", pattern.flags)
+
+
+def _split_pieces(text: str, splitter: "regex.Pattern[str]") -> Pieces:
+    """The matches of a `_capturing` pattern in `text` (Oniguruma's classes) and their starts.
+
+    `split` alternates the text between matches with the matches, so the running total of
+    the part lengths gives every start, with no Python code per match.
+    """
+    view = onig_view(text)
+    parts = splitter.split(view)
+    pieces = parts[1::2]
+    starts = list(accumulate(map(len, parts)))[0::2][:len(pieces)]
+    if view is not text:
+        pieces = [text[start:start + len(piece)] for start, piece in zip(starts, pieces)]
+    return pieces, starts
+
+
+_BERT_SPLITTER = _capturing(_BERT_RE)
+_BERT_ASCII_SPLITTER = _capturing(_BERT_ASCII_RE)
+_WORDS_SPLITTER = _capturing(_WORDS_RE)
+_NON_WHITESPACE_SPLITTER = _capturing(_NON_WHITESPACE_RE)
+
+
 @dataclass
-class Punctuation(PreTokenizer):
+class Punctuation(SplitWise):
     """Split on Bert's punctuation chars with the given behaviour (default isolated)."""
 
     behavior: str = "isolated"
@@ -181,7 +242,7 @@ class Punctuation(PreTokenizer):
 
 
 @dataclass
-class Digits(PreTokenizer):
+class Digits(SplitWise):
     """Split off numeric chars (N*): each one alone, or the runs of them."""
 
     individual_digits: bool = False
@@ -203,7 +264,7 @@ class Digits(PreTokenizer):
 
 
 @dataclass
-class CharDelimiterSplit(PreTokenizer):
+class CharDelimiterSplit(SplitWise):
     """Split on one delimiter char, removing it."""
 
     delimiter: str
@@ -231,7 +292,7 @@ class CharDelimiterSplit(PreTokenizer):
 # ----- patterns ----------------------------------------------------------------------------
 
 @dataclass
-class Split(PreTokenizer):
+class Split(SplitWise):
     """Split on a literal string or an Oniguruma regex, with a behaviour and optional invert."""
 
     pattern: str
@@ -298,6 +359,10 @@ class Metaspace(PreTokenizer):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Replace, prepend and split every segment."""
         pts.split(self._split_one)
+
+    def is_context_free(self) -> bool:
+        """Unless the scheme is "first", which prepends only at the start of the input."""
+        return self.prepend_scheme != "first"
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """One segment: "first" prepends only to a segment that starts the original text."""
@@ -375,6 +440,7 @@ def _prefixed_piece(original: str, piece: str, shift: int) -> NormalizedString:
 # ----- byte level --------------------------------------------------------------------------
 
 _GPT2_RE = compile_pattern(GPT2_PATTERN)
+_GPT2_SPLITTER = _capturing(_GPT2_RE)
 # The byte-level chars of bytes 0..255, for codecs.charmap_decode (one C call per piece).
 _BYTE_CHARS = "".join(BYTE_TO_CHAR[b] for b in range(256))
 # 1 for a byte that starts a UTF-8 char, 0 for a continuation byte.
@@ -382,7 +448,7 @@ _STARTS_CHAR = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
 
 
 @dataclass
-class ByteLevel(PreTokenizer):
+class ByteLevel(SplitWise):
     """GPT-2's byte-level split: a prefix space, the GPT-2 regex, then one char per byte.
 
     Every split gets the prefix space when `add_prefix_space` (also after added tokens); each
@@ -406,6 +472,12 @@ class ByteLevel(PreTokenizer):
             pts.normalize(to_byte_level)  # nothing to cut or drop: map the segments in place
             return
         pts.split(self._split_one)
+
+    def word_pieces(self, text: str) -> Pieces | None:
+        """The GPT-2 regex matches; not with a prefix space, which only the first one gets."""
+        if self.add_prefix_space or not self.use_regex:
+            return None
+        return _split_pieces(text, _GPT2_SPLITTER)
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""
@@ -581,7 +653,7 @@ def _lookup_script(char: str) -> int:
 
 
 @dataclass
-class UnicodeScripts(PreTokenizer):
+class UnicodeScripts(SplitWise):
     """Cut wherever the script changes; spaces and unknown chars join the run before them.
 
     Chars of "Any" script before the first real script are dropped (a leading space is lost).
@@ -610,7 +682,7 @@ def _script_runs(text: str) -> list[Span]:
 
 
 @dataclass
-class FixedLength(PreTokenizer):
+class FixedLength(SplitWise):
     """Chunks of `length` chars."""
 
     length: int = 5
@@ -648,6 +720,16 @@ class Sequence(PreTokenizer):
         """Run each pre-tokenizer in turn."""
         for pre_tokenizer in self.pretokenizers:
             pre_tokenizer.pre_tokenize(pts)
+
+    def is_context_free(self) -> bool:
+        """When every step is."""
+        return all(p.is_context_free() for p in self.pretokenizers)
+
+    def word_pieces(self, text: str) -> Pieces | None:
+        """The first step's pieces, when the later steps treat each piece by its text alone."""
+        if not self.pretokenizers or not all(p.is_context_free() for p in self.pretokenizers[1:]):
+            return None
+        return self.pretokenizers[0].word_pieces(text)
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""

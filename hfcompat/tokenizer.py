@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
-from .encoding import Encoding
+from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
 from .normalized import NormalizedString, PreTokenizedString, char_spans
 from .padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
@@ -21,6 +21,11 @@ WORD_CACHE_MAX_CHARS = 256
 
 EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
 
+# A piece's tokens as `_into_encoding` gives them for the piece pre-tokenized alone: ids,
+# strings, char offsets within the piece, the split of the piece each token comes from, the
+# number of splits, and whether a token has an empty span.
+PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None], int, bool]
+
 
 class Tokenizer:
     """A full tokenization pipeline, behaving like `tokenizers.Tokenizer`."""
@@ -34,6 +39,7 @@ class Tokenizer:
                  truncation: TruncationParams | None = None,
                  padding: PaddingParams | None = None):
         self._word_cache: dict[str, tuple[list[int], list[str], list[tuple[int, int]]]] = {}
+        self._piece_cache: dict[str, PieceEntry] = {}
         self.model = model
         self._normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -103,6 +109,17 @@ class Tokenizer:
     def model(self, model: Any) -> None:
         self._model = model
         self._word_cache.clear()
+        self._piece_cache.clear()
+
+    @property
+    def pre_tokenizer(self) -> Any:
+        """The pre-tokenizer (setting it empties the piece cache)."""
+        return self._pre_tokenizer
+
+    @pre_tokenizer.setter
+    def pre_tokenizer(self, pre_tokenizer: Any) -> None:
+        self._pre_tokenizer = pre_tokenizer
+        self._piece_cache.clear()
 
     @property
     def normalizer(self) -> Any:
@@ -228,7 +245,7 @@ class Tokenizer:
             return self.post_process(encoding, None, add_special_tokens)
         encoding = self._encode_sequence(sequence, 0, is_pretokenized)
         pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
-        return self.post_process(encoding, pair_encoding, add_special_tokens)
+        return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
                      add_special_tokens: bool = True, *, allowed_special: SpecialSet | None = None,
@@ -263,7 +280,7 @@ class Tokenizer:
                 encodings.append(self._post_process_unpadded(encoding, None, add_special_tokens))
         if self.padding is not None:
             pad_encodings(encodings, self.padding)
-        return encodings
+        return [PackedEncoding.pack(encoding) for encoding in encodings]
 
     def _encode_sequence(self, sequence: TextInput, type_id: int,
                          is_pretokenized: bool) -> Encoding:
@@ -276,12 +293,93 @@ class Tokenizer:
         return Encoding.merge(words, growing_offsets=False)
 
     def _encode_text(self, text: str, type_id: int, word_index: int | None) -> Encoding:
-        """Run added tokens, normalizer, pre-tokenizer and model over one text."""
-        normalize = self._normalizer.normalize if self._normalizer is not None else None
-        pretokenized = self.added_vocabulary.extract_and_normalize(normalize, text)
+        """Run added tokens, normalizer, pre-tokenizer and model over one text.
+
+        A text without added tokens takes `_encode_pieces` (cached pieces) when the
+        pre-tokenizer allows it.
+        """
+        added = self.added_vocabulary
+        if added.may_match(text, normalized=False):
+            normalize = self._normalizer.normalize if self._normalizer is not None else None
+            pretokenized = added.extract_and_normalize(normalize, text)
+        else:
+            ns = NormalizedString(text)
+            if self._normalizer is not None:
+                self._normalizer.normalize(ns)
+            if not added.may_match(ns.normalized, normalized=True):
+                encoding = self._encode_pieces(ns, type_id, word_index)
+                if encoding is not None:
+                    return encoding
+            pretokenized = PreTokenizedString(text)
+            pretokenized.splits = [s for s in added.split_normalized(ns) if s.normalized.normalized]
         if self.pre_tokenizer is not None:
             self.pre_tokenizer.pre_tokenize(pretokenized)
         return self._into_encoding(pretokenized, type_id, word_index)
+
+    def _encode_pieces(self, ns: NormalizedString, type_id: int,
+                       word_index: int | None) -> Encoding | None:
+        """What pre-tokenizing and `_into_encoding` give for a normalized text, built from
+        cached pieces; None when the pre-tokenizer cannot give its pieces alone.
+
+        A piece's offsets are cached within the piece's text; the alignment of the normalized
+        text maps them to the input, as slicing and the pre-tokenizer's edits would.
+        """
+        if getattr(self._model, "dropout", None):
+            return None
+        text = ns.normalized
+        if self._pre_tokenizer is None:
+            found = ([text], [0]) if text else ([], [])
+        else:
+            found = self._pre_tokenizer.word_pieces(text)
+            if found is None:
+                return None
+        alignments = None if ns.is_identity() else ns.alignments
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        words: list[int | None] = []
+        cached = self._piece_cache.get
+        index = 0
+        for piece, start in zip(*found):
+            piece_ids, piece_tokens, piece_offsets, piece_words, splits, has_empty = (
+                cached(piece) or self._piece_entry(piece))
+            if alignments is not None and has_empty:
+                return None  # an empty token's offsets do not go through the alignment
+            if len(piece_ids) == 1:  # most pieces: appends, no comprehension
+                ids.append(piece_ids[0])
+                tokens.append(piece_tokens[0])
+                first, end = piece_offsets[0]
+                offsets.append((start + first, start + end) if alignments is None else
+                               (alignments[start + first][0], alignments[start + end - 1][1]))
+                words.append(index + piece_words[0])
+                index += splits
+                continue
+            ids += piece_ids
+            tokens += piece_tokens
+            if alignments is None:
+                offsets += [(start + first, start + end) for first, end in piece_offsets]
+            else:
+                offsets += [(alignments[start + first][0], alignments[start + end - 1][1])
+                            for first, end in piece_offsets]
+            words += [index] * len(piece_ids) if splits == 1 else [index + w for w in piece_words]
+            index += splits
+        n = len(ids)
+        if word_index is not None:
+            words = [word_index] * n
+        return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
+
+    def _piece_entry(self, piece: str) -> PieceEntry:
+        """The tokens of one piece pre-tokenized alone (cached when there is room)."""
+        pretokenized = PreTokenizedString(piece)
+        if self._pre_tokenizer is not None:
+            self._pre_tokenizer.pre_tokenize(pretokenized)
+        encoding = self._into_encoding(pretokenized, 0, None)
+        has_empty = any(start == end for start, end in encoding.offsets)
+        entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
+                 len(pretokenized.splits), has_empty)
+        if len(piece) < WORD_CACHE_MAX_CHARS and len(self._piece_cache) < WORD_CACHE_CAPACITY:
+            self._piece_cache[piece] = entry
+        return entry
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int,
                        word_index: int | None) -> Encoding:
