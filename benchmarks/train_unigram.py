@@ -21,7 +21,6 @@ import resource
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
-from .cli_explore import ExploreError, add_commands as add_explore_commands
+from .cli_explore import add_commands as add_explore_commands
+from .cli_options import CliError, add_load_options, load_options, load_tokenizer, read_corpus
 from .errors import HfcompatError
 from .verify import LIBRARIES
 
@@ -21,10 +22,6 @@ FIXTURE = REPO / "fixtures" / "multilingual.txt"
 DEFAULT_SHARED = REPO.parent / "shared"
 ADDED_SHOWN = 5  # added tokens listed by `inspect`
 SAMPLE = "hfcompat reads tokenizer.json: Hello, how are  you? 你好, 東京 🤗"
-
-
-class CliError(Exception):
-    """Bad input the command itself detects; reported like a FormatError (exit code 2)."""
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
@@ -40,7 +37,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
-    except (HfcompatError, CliError, ExploreError) as error:
+    except (HfcompatError, CliError) as error:
         return _fail(str(error))
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
@@ -70,20 +67,20 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
     encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
     encode.add_argument("--show", action="store_true", help="also show the tokens over the text in colour")
-    _add_load_options(encode)
+    add_load_options(encode)
     encode.set_defaults(handler=cmd_encode)
 
     decode = commands.add_parser("decode", help="decode ids back into text")
     decode.add_argument("tokenizer", metavar="TOK")
     decode.add_argument("ids", metavar="ID", type=int, nargs="+")
     decode.add_argument("--keep-special", action="store_true", help="keep special tokens in the text")
-    _add_load_options(decode)
+    add_load_options(decode)
     decode.set_defaults(handler=cmd_decode)
 
     inspect = commands.add_parser("inspect", help="show a tokenizer's components and vocabulary")
     inspect.add_argument("tokenizer", metavar="TOK")
     inspect.add_argument("--json", action="store_true", help="print the summary as JSON")
-    _add_load_options(inspect)
+    add_load_options(inspect)
     inspect.set_defaults(handler=cmd_inspect)
 
     convert = commands.add_parser("convert", help="convert a tokenizer to another format, exactly or not at all")
@@ -92,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="tokenizer.json, .model, .tiktoken, or a directory (transformers)")
     convert.add_argument("--check", metavar="CORPUS", type=Path,
                          help="then verify DST (in its own library) against SRC (in its own) on this corpus")
-    _add_load_options(convert)
+    add_load_options(convert)
     convert.set_defaults(handler=cmd_convert)
 
     verify = commands.add_parser("verify", help="compare hfcompat (or a converted file) with the official library")
@@ -107,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print the report as JSON before the last line")
     verify.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bar on stderr (default: when stderr is a terminal)")
-    _add_load_options(verify)
+    add_load_options(verify)
     verify.set_defaults(handler=cmd_verify)
 
     train = commands.add_parser("train", help="train a tokenizer on text files and save it")
@@ -139,43 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_load_options(parser: argparse.ArgumentParser) -> None:
-    """The options of hfcompat.load for formats that do not hold everything (tiktoken)."""
-    parser.add_argument("--encoding", help="tiktoken encoding name of a .tiktoken file (e.g. cl100k_base)")
-    parser.add_argument("--pattern", help="split pattern of a .tiktoken file")
-    parser.add_argument("--special-tokens", metavar="JSON", type=_json_object,
-                        help='special tokens of a .tiktoken file, e.g. \'{"<|endoftext|>": 100257}\'')
-
-
-def _json_object(text: str) -> dict:
-    """argparse type: a JSON object."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
-    if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError("expected a JSON object")
-    return value
-
-
-def _load_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The load options given on the command line (unset ones left out)."""
-    names = ("encoding", "pattern", "special_tokens")
-    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
-
-
-def _load(path: str, **options: Any) -> Any:
-    """Load a tokenizer with hfcompat.load (errors propagate as FormatError)."""
-    from .load import load
-    return load(path, **options)
-
-
 # ---------------------------------------------------------------- encode / decode
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
     """`encode`: tokens and ids of a text (or a pair)."""
-    tokenizer = _load(args.tokenizer, **_load_options(args))
+    tokenizer = load_tokenizer(args.tokenizer, args)
     encoding = tokenizer.encode(args.text, args.pair, add_special_tokens=not args.no_special)
     if args.json:
         data = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
@@ -192,7 +158,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """`decode`: the text of a list of ids."""
-    tokenizer = _load(args.tokenizer, **_load_options(args))
+    tokenizer = load_tokenizer(args.tokenizer, args)
     print(tokenizer.decode(args.ids, skip_special_tokens=not args.keep_special))
     return 0
 
@@ -246,14 +212,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_convert(args: argparse.Namespace) -> int:
     """`convert`: load SRC, save DST (refused with the reason when not exact), optionally check it."""
     from .convert import convert
-    tokenizer = convert(args.source, args.destination, **_load_options(args))
+    tokenizer = convert(args.source, args.destination, **load_options(args))
     print(f"wrote {args.destination} ({type(tokenizer.model).__name__}, "
           f"{tokenizer.get_vocab_size()} tokens)")
     if args.check is None:
         return 0
     from .verify import verify
-    report = verify(args.destination, _corpus(args.check), reference=args.source,
-                    progress=_progress(None), **_load_options(args))
+    report = verify(args.destination, read_corpus(args.check), reference=args.source,
+                    progress=_progress(None), **load_options(args))
     _print_divergences(report, 3)
     print(report.summary())
     return 0 if report.ok else 1
@@ -262,9 +228,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """`verify`: every corpus line on both sides; exit 1 on any mismatch; last line "N/N identical"."""
     from .verify import verify
-    report = verify(args.tokenizer, _corpus(args.corpus), against=args.against, reference=args.reference,
+    report = verify(args.tokenizer, read_corpus(args.corpus), against=args.against, reference=args.reference,
                     add_special_tokens=not args.no_special, keep=max(args.show, 1),
-                    progress=_progress(args.progress), **_load_options(args))
+                    progress=_progress(args.progress), **load_options(args))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -283,15 +249,6 @@ def _print_divergences(report: Any, limit: int) -> None:
         print(f"... {report.mismatches - limit} more texts differ")
 
 
-def _corpus(path: Path) -> list[str]:
-    """The non-empty lines of a UTF-8 corpus file (split on "\\n" only)."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CliError(f"{path}: not UTF-8 (byte {error.start})") from None
-    return [line for line in text.split("\n") if line]
-
-
 def _progress(asked: bool | None) -> bool:
     """Show a progress bar: as asked, else when stderr is a terminal."""
     return sys.stderr.isatty() if asked is None else asked
@@ -303,7 +260,7 @@ def _progress(asked: bool | None) -> bool:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     """`inspect`: format, model, vocabulary size, components, added tokens, and what it converts to."""
-    tokenizer = _load(args.tokenizer, **_load_options(args))
+    tokenizer = load_tokenizer(args.tokenizer, args)
     summary = {"format": file_format(Path(args.tokenizer)), **summarize(tokenizer),
                "converts_to": conversion_targets(tokenizer)}
     if args.json:
@@ -638,7 +595,7 @@ def _demo_one(ref: DemoRef, path: Path, lines: list[str], inputs: list[Any],
     """
     row = DemoRow(ref.name, lines=len(lines))
     try:
-        ours = _load(str(path))
+        ours = load_tokenizer(str(path))
     except HfcompatError as error:
         row.problem = f"hfcompat cannot load it: {error}"
         row.compared = len(inputs) if oracle is not None else 0  # counted as not identical

@@ -8,29 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cli_options import add_load_options, load_tokenizer, read_corpus, read_text
 from .formats.atomic import atomic_write_text
-
-
-class ExploreError(Exception):
-    """Bad input the commands detect themselves (reported as a usage error)."""
-
-
-def add_load_options(parser: argparse.ArgumentParser) -> None:
-    """The options every command passes to `hfcompat.load`."""
-    parser.add_argument("--encoding", help="tiktoken encoding name of a .tiktoken file (e.g. cl100k_base)")
-    parser.add_argument("--pattern", help="pre-tokenizer regex of a .tiktoken file")
-
-
-def load_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The load options given on the command line (absent ones are left to `load`)."""
-    return {name: getattr(args, name) for name in ("encoding", "pattern")
-            if getattr(args, name, None) is not None}
-
-
-def load_tokenizer(path: str, args: argparse.Namespace) -> Any:
-    """`hfcompat.load(path, **options)`."""
-    from .load import load
-    return load(path, **load_options(args))
 
 
 def tokenizer_name(path: str) -> str:
@@ -70,19 +49,6 @@ def add_commands(commands: Any) -> None:
     viz.add_argument("--special", action="store_true", help="also show the post-processor's tokens")
     add_load_options(viz)
     viz.set_defaults(handler=cmd_viz)
-
-
-def read_text(path: Path) -> str:
-    """The text of a UTF-8 file."""
-    try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ExploreError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-
-
-def read_corpus(path: Path) -> list[str]:
-    """The non-empty lines of a UTF-8 file (split on "\\n" only)."""
-    return [line for line in read_text(path).split("\n") if line]
 
 
 def named_tokenizers(args: argparse.Namespace) -> dict[str, Any]:

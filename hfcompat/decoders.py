@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, ClassVar
 
-import regex
-
-from ._fields import (USIZE_MAX, as_bool, as_char, as_choice, as_str, as_uint,
-                      component_list, field_value, optional_field, require_object)
+from ._fields import (USIZE_MAX, as_bool, as_char, as_str, as_uint, component_list, field_value,
+                      require_object)
 from .bytelevel import BYTELEVEL_TO_LATIN1
 from .errors import FormatError, TokenizationError
 from .normalizers import Replace as ReplaceNormalizer

@@ -8,7 +8,6 @@ digits, special-token look-alikes, the fixture's characters).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest

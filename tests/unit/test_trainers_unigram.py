@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hfcompat.models.lattice import Lattice, Starts, group_by_start, span_marginals, span_viterbi
+from hfcompat.models.lattice import Starts, group_by_start, span_marginals, span_viterbi
 from hfcompat.models.unigram import Unigram
 from hfcompat.trainers.unigram import (
     PieceRules,
