@@ -236,18 +236,23 @@ class CharsMap:
         found = self._walk(data, start, first_only=False)
         return found[-1] if found else None
 
-    def _char_keys(self) -> list[bytes]:
-        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included.
+    def _edges(self) -> dict[int, list[tuple[int, int]]]:
+        """Node base -> [(byte, child unit index)] for every edge of the trie.
 
         A unit labelled b at index i is the child by byte b of the node whose children start
         at i ^ b: inverting that once finds the edges without probing 255 bytes per node.
         """
-        units = self._units
         children: dict[int, list[tuple[int, int]]] = {}
-        for index, unit in enumerate(units):
+        for index, unit in enumerate(self._units):
             label = unit & _LABEL_MASK
             if 0 < label < 256:
                 children.setdefault(index ^ label, []).append((label, index))
+        return children
+
+    def _char_keys(self) -> list[bytes]:
+        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included."""
+        units = self._units
+        children = self._edges()
         keys: list[bytes] = []
         stack = [(b"", self._root)]
         while stack:
@@ -517,3 +522,85 @@ def _replace(chars: list[str], changes: list[int], old_count: int, new: str) -> 
     changes.extend([0] * len(new))
     if diff < 0 and changes:
         changes[-1] += diff
+
+
+# ----- SentencePiece's own normalizer ---------------------------------------------------------
+
+def _key_starts(charsmap: CharsMap) -> tuple[set[int], int]:
+    """The code points that begin some rule's key, and the longest key in bytes (a full walk)."""
+    units = charsmap._units
+    children = charsmap._edges()
+    starts: set[int] = set()
+    longest = 0
+    stack = [(b"", charsmap._root)]
+    while stack:
+        key, base = stack.pop()
+        for label, index in children.get(base, ()):
+            child_key = key + bytes((label,))
+            longest = max(longest, len(child_key))
+            if len(child_key) == _utf8_width(child_key[0]):
+                try:
+                    starts.add(ord(child_key.decode("utf-8")))
+                except UnicodeDecodeError:
+                    pass
+            stack.append((child_key, index ^ _offset(units[index])))
+    return starts, longest
+
+
+@lru_cache(maxsize=8)
+def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", int]:
+    """A pattern for the chars where a rule may start, and the longest key (bytes)."""
+    starts, longest = _key_starts(charsmap)
+    return _bmp_class_pattern(starts, ""), longest
+
+
+def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
+    """Apply the charsmap as SentencePiece does, in place: the longest rule at each position.
+
+    From each position, the rule with the longest key (in bytes, ending on a char boundary)
+    replaces the chars it covers, whose spans the new chars share; a position no rule
+    prefixes keeps its char.
+    """
+    text = ns.normalized
+    if not text or charsmap.is_identity:
+        return
+    scanner, longest = _sentencepiece_scanner(charsmap)
+    if scanner.search(text) is None:
+        return
+    pieces: list[str] = []
+    sources: list[int] = []
+    done = 0
+    for match in scanner.finditer(text):
+        start = match.start()
+        if start < done:
+            continue
+        pieces.append(text[done:start])
+        sources.extend(range(done, start))
+        window = text[start:start + longest]
+        found = _longest_on_boundary(charsmap, window)
+        if found is None:
+            pieces.append(text[start])
+            sources.append(start)
+            done = start + 1
+            continue
+        replacement, chars = found
+        pieces.append(replacement)
+        sources.extend([start] * len(replacement))
+        done = start + chars
+    pieces.append(text[done:])
+    sources.extend(range(done, len(text)))
+    ns.expand_from("".join(pieces), sources)
+
+
+def _longest_on_boundary(charsmap: CharsMap, window: str) -> tuple[str, int] | None:
+    """The longest rule prefixing `window` whose key ends between chars: (replacement, chars)."""
+    data = window.encode("utf-8", "surrogatepass")
+    ends = {0: 0}
+    position = 0
+    for count, char in enumerate(window, 1):
+        position += len(char.encode("utf-8", "surrogatepass"))
+        ends[position] = count
+    for replacement, length in reversed(charsmap.prefix_matches(data)):
+        if length in ends:
+            return replacement, ends[length]
+    return None

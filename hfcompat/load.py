@@ -10,7 +10,8 @@ from .tokenizer import Tokenizer
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
-    """Load a tokenizer.json, a directory holding one, a BERT vocab.txt or a GPT-2 vocab.json.
+    """Load a tokenizer.json, a directory holding one, a SentencePiece .model, a BERT vocab.txt or a
+    GPT-2 vocab.json.
 
     Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does).
     """
@@ -20,6 +21,9 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if not path.exists():
         raise FormatError("no such file or directory", path=str(path))
     name = path.name
+    if name.endswith(".model"):
+        from .formats.sentencepiece import read_sentencepiece
+        return read_sentencepiece(path)
     if name.endswith(".txt") and name != "merges.txt":
         from .formats.transformers import bert_tokenizer
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))
@@ -30,7 +34,7 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
         return read_tokenizer_json(path)
     if name == "merges.txt":
         return _load_gpt2(path.with_name("vocab.json"), path)
-    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, vocab.txt, or "
+    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, *.model, vocab.txt, or "
                       "vocab.json with merges.txt beside it", path=str(path))
 
 

@@ -50,11 +50,20 @@ class Unigram:
         self.token_to_ids: dict[str, int] = {piece: index for index, (piece, _) in enumerate(self.vocab)}
         self.min_score = min((score for _, score in self.vocab), default=math.inf)
         self.unk_score = self.min_score - UNK_PENALTY
+        # Ids the trie leaves out: SentencePiece never matches its control, unknown, byte and
+        # unused pieces in text. tokenizer.json cannot say this (see `without_matching`).
+        self.reserved_ids: frozenset[int] = frozenset()
         self._trie = self._build_trie()
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
         self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
         self._cache: dict[str, tuple[Token, ...]] = {}
+
+    def without_matching(self, reserved_ids: frozenset[int]) -> None:
+        """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
+        self.reserved_ids = frozenset(reserved_ids)
+        self._trie = self._build_trie()
+        self._cache.clear()
 
     def _piece_id(self, piece: str) -> tuple[int, str] | None:
         """(id, piece) if `piece` is in the vocabulary, else None."""
@@ -65,6 +74,8 @@ class Unigram:
         """A char trie of every piece: each node is `[children, (id, score) or None]`."""
         root: dict[str, list] = {}
         for piece, token_id in self.token_to_ids.items():
+            if token_id in self.reserved_ids:
+                continue
             children, node = root, None
             for char in piece:
                 node = children.setdefault(char, [{}, None])
