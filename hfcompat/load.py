@@ -13,7 +13,8 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     """Load a tokenizer.json, a directory holding one, a SentencePiece .model, a BERT vocab.txt or a
     GPT-2 vocab.json.
 
-    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does).
+    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does); `add_bos`,
+    `add_eos` (.model; default False, as sentencepiece encodes).
     """
     path = Path(path)
     if path.is_dir():
@@ -23,7 +24,8 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     name = path.name
     if name.endswith(".model"):
         from .formats.sentencepiece import read_sentencepiece
-        return read_sentencepiece(path)
+        return read_sentencepiece(path, add_bos=options.get("add_bos", False),
+                                  add_eos=options.get("add_eos", False))
     if name.endswith(".txt") and name != "merges.txt":
         from .formats.transformers import bert_tokenizer
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))

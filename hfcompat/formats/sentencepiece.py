@@ -56,15 +56,19 @@ class SentencePieceSource:
     pipeline: dict
 
 
-def read_sentencepiece(path: str | Path) -> Tokenizer:
-    """Read a SentencePiece .model file into a Tokenizer that encodes as sentencepiece does."""
+def read_sentencepiece(path: str | Path, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
+    """Read a SentencePiece .model file into a Tokenizer that encodes as sentencepiece does.
+
+    `add_bos` / `add_eos`: what sentencepiece's options of those names do, as a post-processor
+    (so `encode(..., add_special_tokens=False)` leaves them out).
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise FormatError("no such file", path=str(path)) from None
     try:
-        return tokenizer_from_proto(parse_model(data))
+        return tokenizer_from_proto(parse_model(data), add_bos=add_bos, add_eos=add_eos)
     except FormatError as error:
         raise error.at(path=str(path)) from None
 
@@ -100,11 +104,12 @@ def check_model(proto: Any) -> None:
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
 
 
-def tokenizer_from_proto(proto: Any) -> Tokenizer:
+def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
     """The Tokenizer that runs a ModelProto exactly (charsmap applied as SentencePiece does)."""
     from .tokenizer_json import tokenizer_from_dict, tokenizer_to_dict
 
     pipeline = pipeline_from_proto(proto)
+    pipeline["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
     tokenizer = tokenizer_from_dict(pipeline)
     for normalizer in _normalizers(tokenizer.normalizer):
         if isinstance(normalizer, Precompiled):
@@ -149,6 +154,32 @@ def pipeline_from_proto(proto: Any) -> dict:
         "decoder": _decoder(proto),
         "model": model,
     }
+
+
+def _bos_eos_template(proto: Any, add_bos: bool, add_eos: bool) -> dict | None:
+    """A TemplateProcessing adding the bos and/or eos control pieces, or None."""
+    trainer = proto.trainer_spec
+    controls = {p.piece: i for i, p in enumerate(proto.pieces) if p.type == spm.CONTROL}
+    wanted = [(flag, name, piece) for flag, name, piece in
+              ((add_bos, "bos", trainer.bos_piece), (add_eos, "eos", trainer.eos_piece)) if flag]
+    for _, name, piece in wanted:
+        if piece not in controls:
+            raise FormatError(f"add_{name}: the {name} piece {piece!r} is not a control piece",
+                              field=f"trainer_spec.{name}_piece")
+    if not wanted:
+        return None
+
+    def template(type_id: int, sequence: str) -> list[dict]:
+        items = [{"Sequence": {"id": sequence, "type_id": type_id}}]
+        if add_bos:
+            items.insert(0, {"SpecialToken": {"id": trainer.bos_piece, "type_id": type_id}})
+        if add_eos:
+            items.append({"SpecialToken": {"id": trainer.eos_piece, "type_id": type_id}})
+        return items
+
+    return {"type": "TemplateProcessing", "single": template(0, "A"), "pair": template(0, "A") + template(1, "B"),
+            "special_tokens": {piece: {"id": piece, "ids": [controls[piece]], "tokens": [piece]}
+                               for _, _, piece in wanted}}
 
 
 def _normalizer(spec: Any, as_suffix: bool) -> dict | None:

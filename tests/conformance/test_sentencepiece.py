@@ -206,6 +206,23 @@ def test_double_space(request: pytest.FixtureRequest, tmp_path: Path, name: str)
         assert sp.encode("a  You", out_type=str) == ["▁a", "▁", "▁You"]
 
 
+@pytest.mark.parametrize("name", ["albert", "llama2"])
+def test_bos_eos(request: pytest.FixtureRequest, tmp_path: Path, name: str) -> None:
+    """load(x.model, add_bos=True, add_eos=True) adds them as sentencepiece's options do, here and in the json."""
+    path = model_path(request, name)
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    if sp.bos_id() < 0:
+        pytest.skip("this model has no bos control piece")
+    ours = hfcompat.load(path, add_bos=True, add_eos=True)
+    ours.save(str(tmp_path / "tokenizer.json"))
+    oracle = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    for text in ["Hello world", "", "a  b"]:
+        expected = sp.encode(text, add_bos=True, add_eos=True)
+        assert ours.encode(text).ids == expected == oracle.encode(text).ids
+        assert ours.encode(text, add_special_tokens=False).ids == sp.encode(text)
+        assert ours.decode(expected) == sp.decode(expected)
+
+
 def test_double_space_cause() -> None:
     """Ranking Llama-2's merges by piece id (not score) gives `▁▁` + `You`: its whitespace pieces sit at
     low ids with score -1e9, so sentencepiece merges them last but an id order merges them first."""
