@@ -357,6 +357,11 @@ def _bmp_class_pattern(codepoints: Iterable[int], suffix: str) -> "re.Pattern[st
     This uses `re`, not `regex`: for a class of literal BMP ranges plus one astral range, `re`
     compiles a 64K bitmap and scans ~100x faster. No Unicode property is involved.
     """
+    return re.compile(f"{_bmp_class(codepoints)}{suffix}")
+
+
+def _bmp_class(codepoints: Iterable[int]) -> str:
+    """An `re` class of these BMP code points and every astral char."""
     ranges: list[list[int]] = []
     for code in sorted(codepoints):
         if ranges and ranges[-1][1] == code - 1:
@@ -365,7 +370,7 @@ def _bmp_class_pattern(codepoints: Iterable[int], suffix: str) -> "re.Pattern[st
             ranges.append([code, code])
     parts = [re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
              for a, b in ranges]
-    return re.compile(f"[{''.join(parts)}\\U00010000-\\U0010ffff]{suffix}")
+    return f"[{''.join(parts)}\\U00010000-\\U0010ffff]"
 
 
 # ----- HF's Precompiled normalizer ------------------------------------------------------------
@@ -526,32 +531,58 @@ def _replace(chars: list[str], changes: list[int], old_count: int, new: str) -> 
 
 # ----- SentencePiece's own normalizer ---------------------------------------------------------
 
-def _key_starts(charsmap: CharsMap) -> tuple[set[int], int]:
-    """The code points that begin some rule's key, and the longest key in bytes (a full walk)."""
+@dataclass
+class _KeyChars:
+    """Which chars a rule's key may start with, and what may follow them, from a full walk."""
+
+    alone: set[int]  # chars that are a whole key
+    leading: set[int]  # first chars of keys longer than one char
+    second: set[int]  # second chars of those keys
+    longest: int  # bytes of the longest key
+
+
+def _key_chars(charsmap: CharsMap) -> _KeyChars:
+    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes)."""
     units = charsmap._units
     children = charsmap._edges()
-    starts: set[int] = set()
-    longest = 0
-    stack = [(b"", charsmap._root)]
+    found = _KeyChars(set(), set(), set(), 0)
+    stack = [(b"", charsmap._root, 0)]  # key so far, node, byte length of its first char
     while stack:
-        key, base = stack.pop()
+        key, base, first = stack.pop()
         for label, index in children.get(base, ()):
-            child_key = key + bytes((label,))
-            longest = max(longest, len(child_key))
-            if len(child_key) == _utf8_width(child_key[0]):
-                try:
-                    starts.add(ord(child_key.decode("utf-8")))
-                except UnicodeDecodeError:
-                    pass
-            stack.append((child_key, index ^ _offset(units[index])))
-    return starts, longest
+            child = key + bytes((label,))
+            found.longest = max(found.longest, len(child))
+            width = first or _utf8_width(child[0])
+            unit = units[index]
+            if width and len(child) == width and unit & _LEAF_BIT:
+                _add_char(found.alone, child)
+            if width and len(child) > width and len(child) == width + _utf8_width(child[width]):
+                _add_char(found.leading, child[:width])
+                _add_char(found.second, child[width:])
+            stack.append((child, index ^ _offset(unit), width))
+    return found
+
+
+def _add_char(chars: set[int], key: bytes) -> None:
+    """Add the char `key` spells (nothing if it is not one valid char)."""
+    try:
+        text = key.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    if len(text) == 1:
+        chars.add(ord(text))
 
 
 @lru_cache(maxsize=8)
 def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", int]:
-    """A pattern for the chars where a rule may start, and the longest key (bytes)."""
-    starts, longest = _key_starts(charsmap)
-    return _bmp_class_pattern(starts, ""), longest
+    """A pattern for the places where a rule may apply, and the longest key (bytes).
+
+    A rule applies at a char that is a key on its own, or that begins a longer key and is
+    followed by a char that is the second char of some key.
+    """
+    keys = _key_chars(charsmap)
+    pattern = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
+    return re.compile(pattern), keys.longest
 
 
 def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
