@@ -13,6 +13,7 @@ HF reads the scores with serde_json's float parsing: see formats/json_numbers.py
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -206,6 +207,41 @@ class Unigram:
                 has_single_char = has_single_char or end == start + 1
             if not has_single_char and self.unk_id is not None:
                 lattice.insert(start, 1, self.unk_score, self.unk_id)
+
+    def nbest(self, sequence: str, n: int) -> list[list[Token]]:
+        """The `n` best segmentations, best first, each with unknowns fused as `tokenize` does."""
+        if not sequence:
+            return [[]] if n > 0 else []
+        return [self._tokens(sequence, self._node_spans(path)) for path in self.lattice(sequence).nbest(n)]
+
+    def sample(self, sequence: str, alpha: float, nbest_size: int = -1,
+               rng: random.Random | None = None) -> list[Token]:
+        """Subword regularization as sentencepiece samples: a segmentation drawn with weight
+        exp(alpha * score) among all of them (nbest_size < 0) or among the nbest_size best
+        (nbest_size > 1); nbest_size 0 or 1 gives the best one."""
+        rng = rng or random.Random()
+        if nbest_size in (0, 1):
+            return self.tokenize(sequence)
+        lattice = self.lattice(sequence)
+        if nbest_size < 0:
+            return self._tokens(sequence, self._node_spans(lattice.sample(alpha, rng)))
+        paths = [path for path in lattice.nbest(nbest_size) if path]
+        if not paths:
+            return []
+        scores = [alpha * sum(node.score for node in path) for path in paths]
+        top = max(scores)
+        chosen = rng.choices(paths, [math.exp(score - top) for score in scores])[0]
+        return self._tokens(sequence, self._node_spans(chosen))
+
+    def _node_spans(self, path: list) -> list[tuple[int, int, int]]:
+        """(char start, char end, id) of lattice nodes, adjacent unknowns fused."""
+        spans: list[tuple[int, int, int]] = []
+        for node in path:
+            if node.id == self.unk_id and spans and spans[-1][2] == self.unk_id:
+                spans[-1] = (spans[-1][0], node.pos + node.length, node.id)
+            else:
+                spans.append((node.pos, node.pos + node.length, node.id))
+        return spans
 
     def lattice(self, sentence: str) -> Lattice:
         """A populated lattice of `sentence` (for n-best lists and training)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -358,3 +359,57 @@ def test_garbage_model_is_a_format_error(tmp_path: Path, data: bytes) -> None:
     with pytest.raises(hfcompat.FormatError) as info:
         hfcompat.load(path)
     assert str(path) in str(info.value)
+
+
+# ----- n-best and subword regularization (Unigram) ------------------------------------------------
+
+UNIGRAM_MODELS = ["albert", "xlnet", "unigram_nmt_nfkc", "unigram_byte_fallback_split_digits"]
+
+
+def model_input(tokenizer: hfcompat.Tokenizer, text: str) -> str:
+    """The normalized text the model sees (these models have no pre-tokenizer)."""
+    return tokenizer.normalizer.normalize_str(text) if tokenizer.normalizer else text
+
+
+@pytest.mark.parametrize("name", UNIGRAM_MODELS)
+def test_nbest(request: pytest.FixtureRequest, name: str) -> None:
+    """Unigram.nbest gives sentencepiece's nbest_encode lists, in score order.
+
+    Paths of exactly equal score (the same pieces at swapped places) may come in another order:
+    sentencepiece's agenda is a std::priority_queue, whose order among ties is its heap's.
+    """
+    path = model_path(request, name)
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    tokenizer = hfcompat.load(path)
+    for text in mixed_sample(5) + ["hello world", "ab QX日本", "12345"]:
+        normalized = model_input(tokenizer, text)
+        ours = [[token.id for token in tokens] for tokens in tokenizer.model.nbest(normalized, 4)]
+        theirs = sp.nbest_encode(text, nbest_size=4)
+        scores = [math.fsum(tokenizer.model.vocab[i][1] for i in ids) for ids in theirs]
+        assert [math.fsum(tokenizer.model.vocab[i][1] for i in ids) for ids in ours] == scores, text
+        assert all(sp.decode(ids) == sp.decode(theirs[0]) for ids in ours), text
+        for index, ids in enumerate(theirs):  # a path tied with none (the cut may hide a tie with the last)
+            if scores.count(scores[index]) == 1 and scores[index] != scores[-1]:
+                assert ours[index] == ids, text
+
+
+@pytest.mark.parametrize("name", ["albert", "unigram_byte_fallback_split_digits"])
+def test_sampling(request: pytest.FixtureRequest, name: str) -> None:
+    """Samples among the n best are sentencepiece's n best; samples over the lattice spell the text."""
+    import random
+
+    path = model_path(request, name)
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    tokenizer = hfcompat.load(path)
+    rng = random.Random(0)
+    text = "Tokenization is unbelievably fun"
+    normalized = model_input(tokenizer, text)
+    best = sp.nbest_encode(text, nbest_size=4)
+    drawn = {tuple(t.id for t in tokenizer.model.sample(normalized, 0.5, 4, rng)) for _ in range(60)}
+    assert drawn <= {tuple(ids) for ids in best} and len(drawn) > 1
+    free = {tuple(t.id for t in tokenizer.model.sample(normalized, 0.1, -1, rng)) for _ in range(60)}
+    assert len(free) > 1
+    assert all(sp.decode(list(ids)) == sp.decode(sp.encode(text)) for ids in free)
+    theirs = {tuple(sp.encode(text, enable_sampling=True, alpha=0.1, nbest_size=-1)) for _ in range(60)}
+    assert len(theirs) > 1  # the oracle samples too: same kind of spread
+    assert tokenizer.model.sample(normalized, 0.5, 1, rng) == tokenizer.model.tokenize(normalized)
