@@ -26,7 +26,7 @@ import base64
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from google.protobuf.message import DecodeError
 
@@ -149,7 +149,7 @@ def pipeline_from_proto(proto: Any) -> dict:
         "padding": None,
         "added_tokens": [],
         "normalizer": _normalizer(spec, trainer.treat_whitespace_as_suffix),
-        "pre_tokenizer": _pre_tokenizer(trainer.model_type, frozen),
+        "pre_tokenizer": _pre_tokenizer(proto, frozen),
         "post_processor": None,
         "decoder": _decoder(proto),
         "model": model,
@@ -203,15 +203,33 @@ def _normalizer(spec: Any, as_suffix: bool) -> dict | None:
     return steps[0] if len(steps) == 1 else {"type": "Sequence", "normalizers": steps}
 
 
-def _pre_tokenizer(model_type: int, frozen: list[str]) -> dict | None:
-    """BPE user symbols isolated (longest first, as sentencepiece matches them); WORD split into words."""
+def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
+    """BPE user symbols isolated (longest first, as sentencepiece matches them), then words.
+
+    sentencepiece runs its model over the whole text. When no piece has a "▁" past its first
+    char, no piece spans the place before a "▁", so cutting the text there (Metaspace) changes
+    no result and lets words be cached.
+    """
+    model_type = proto.trainer_spec.model_type
+    steps = []
     if frozen:
         alternatives = "|".join(_escape(piece) for piece in sorted(frozen, key=len, reverse=True))
-        return {"type": "Split", "pattern": {"Regex": alternatives}, "behavior": "Isolated", "invert": False}
+        steps.append({"type": "Split", "pattern": {"Regex": alternatives}, "behavior": "Isolated",
+                      "invert": False})
     if model_type == spm.WORD:
-        return {"type": "Split", "pattern": {"String": SPACE}, "behavior": "MergedWithNext",
-                "invert": False}
-    return None
+        steps.append({"type": "Split", "pattern": {"String": SPACE}, "behavior": "MergedWithNext",
+                      "invert": False})
+    elif words_are_cuts(p.piece for p in proto.pieces if p.type in MATCHABLE) \
+            and proto.normalizer_spec.escape_whitespaces and not proto.trainer_spec.treat_whitespace_as_suffix:
+        steps.append({"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True})
+    if not steps:
+        return None
+    return steps[0] if len(steps) == 1 else {"type": "Sequence", "pretokenizers": steps}
+
+
+def words_are_cuts(pieces: Iterable[str]) -> bool:
+    """True when no piece holds a "▁" past its first char: then a text may be cut before each "▁"."""
+    return not any(SPACE in piece[1:] for piece in pieces)
 
 
 def _replace(pattern: str, content: str, regex: bool = False) -> dict:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import UnsupportedConversion
 from . import sentencepiece_model as spm
-from .sentencepiece import AFTER_LAST_CHAR, EXTRA_SPACES, SPACE
+from .sentencepiece import AFTER_LAST_CHAR, EXTRA_SPACES, SPACE, words_are_cuts
 
 BYTE_PIECES = {f"<0x{byte:02X}>" for byte in range(256)}
 
@@ -56,7 +56,7 @@ def _normalizer_flags(normalizer: Any) -> dict[str, Any]:
     return flags
 
 
-def _pre_tokenizer_flags(pre_tokenizer: Any, model_type: str, flags: dict[str, Any]) -> None:
+def _pre_tokenizer_flags(pre_tokenizer: Any, model_type: str, flags: dict[str, Any], vocab: list[str]) -> None:
     """Fold a Metaspace (after an optional WhitespaceSplit) into the normalizer flags."""
     steps = _flatten(pre_tokenizer, "pretokenizers")
     if steps and steps[0].get("type") == "Split" and steps[0].get("behavior") == "Isolated" \
@@ -71,10 +71,13 @@ def _pre_tokenizer_flags(pre_tokenizer: Any, model_type: str, flags: dict[str, A
     if not steps:
         return
     if len(steps) > 1 or steps[0].get("type") != "Metaspace" or steps[0].get("replacement") != SPACE:
-        raise _refuse("pre_tokenizer", f"{pre_tokenizer} is not a Metaspace with '▁'")
+        kinds = ", ".join(str(step.get("type")) for step in steps)
+        raise _refuse("pre_tokenizer", f"{kinds}: SentencePiece splits text only as a Metaspace with '▁' "
+                      "does (it has no byte-level or regex pre-tokenizer)")
     metaspace = steps[0]
-    if metaspace.get("split", True) and model_type != "Unigram":
-        raise _refuse("pre_tokenizer", "Metaspace split=true cuts words apart, which SentencePiece BPE does not")
+    if metaspace.get("split", True) and not words_are_cuts(vocab):
+        raise _refuse("pre_tokenizer", "Metaspace split=true cuts words apart, and SentencePiece "
+                      "runs the model across them (a piece holds '▁' past its first char)")
     flags["escape"] = True
     scheme = metaspace.get("prepend_scheme", "always")
     if scheme != "never":
@@ -200,9 +203,7 @@ def proto_from_pipeline(data: dict) -> Any:
     kind = model.get("type")
     if kind not in ("Unigram", "BPE"):
         raise _refuse("model", f"{kind}: SentencePiece runs Unigram and character BPE models only")
-    _check_post_processor(data.get("post_processor"))
     flags = _normalizer_flags(data.get("normalizer"))
-    _pre_tokenizer_flags(data.get("pre_tokenizer"), kind, flags)
     if kind == "Unigram":
         vocab = [piece for piece, _ in model["vocab"]]
         scores = [score for _, score in model["vocab"]]
@@ -211,6 +212,9 @@ def proto_from_pipeline(data: dict) -> Any:
         if [index for _, index in by_id] != list(range(len(by_id))):
             raise _refuse("model", "BPE vocabulary ids are not 0..n-1")
         vocab = [piece for piece, _ in by_id]
+    _pre_tokenizer_flags(data.get("pre_tokenizer"), kind, flags, vocab)
+    _check_post_processor(data.get("post_processor"))
+    if kind == "BPE":
         scores = _bpe_scores(model, vocab, flags["user_defined"])
     for entry in data.get("added_tokens") or []:
         if entry["content"] not in vocab:
