@@ -413,3 +413,13 @@ def test_sampling(request: pytest.FixtureRequest, name: str) -> None:
     theirs = {tuple(sp.encode(text, enable_sampling=True, alpha=0.1, nbest_size=-1)) for _ in range(60)}
     assert len(theirs) > 1  # the oracle samples too: same kind of spread
     assert tokenizer.model.sample(normalized, 0.5, 1, rng) == tokenizer.model.tokenize(normalized)
+
+
+@pytest.mark.xfail(strict=True, reason="hfcompat's Unigram sums scores in float64 as tokenizers does; sentencepiece "
+                   "sums in float32, which breaks this tie ('.'+'......' vs '......'+'.') the other way")
+def test_float32_tie(tmp_path: Path) -> None:
+    """The one corpus line (of 9,565) where T5's pieces, run as a .model, meet the float32/float64 gap."""
+    hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model")
+    sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "t5.model"))
+    text = "Hotta....... if you start"
+    assert hfcompat.load(tmp_path / "t5.model").encode(text).ids == sp.encode(text)
