@@ -45,6 +45,7 @@ EXTRA_SPACES = r"\A +| +\z| (?= )"
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
 # A noncharacter standing for the unknown piece while decoding (see `_decoder`).
 UNKNOWN_PLACEHOLDER = "\ufdd0"
+UNK_PENALTY = 10.0  # sentencepiece's unknown-char score is the lowest normal score minus this
 MATCHABLE = (spm.NORMAL, spm.USER_DEFINED)
 
 
@@ -117,6 +118,8 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
     if pipeline["model"]["type"] == "Unigram":
         tokenizer.model.without_matching(
             frozenset(i for i, p in enumerate(proto.pieces) if p.type not in MATCHABLE))
+        normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
+        tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
     tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
     return tokenizer
 

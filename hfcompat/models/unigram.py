@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .._fields import USIZE_MAX, as_bool, as_uint
@@ -54,6 +55,9 @@ class Unigram:
         # Ids the trie leaves out: SentencePiece never matches its control, unknown, byte and
         # unused pieces in text. tokenizer.json cannot say this (see `without_matching`).
         self.reserved_ids: frozenset[int] = frozenset()
+        # Rounds each path score to float32 as sentencepiece does (None: float64, as HF). Not
+        # part of tokenizer.json either (see `sum_in_float32`).
+        self._round: Callable[[float], float] | None = None
         self._trie = self._build_trie()
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
@@ -64,6 +68,12 @@ class Unigram:
         """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
         self.reserved_ids = frozenset(reserved_ids)
         self._trie = self._build_trie()
+        self._cache.clear()
+
+    def sum_in_float32(self, unk_score: float) -> None:
+        """Add path scores in float32 with this unknown-char score, as sentencepiece's Viterbi does."""
+        self._round = _to_float32
+        self.unk_score = _to_float32(unk_score)
         self._cache.clear()
 
     def _piece_id(self, piece: str) -> tuple[int, str] | None:
@@ -121,7 +131,7 @@ class Unigram:
         length = len(text)
         trie = self._trie
         longest = self._max_piece_chars
-        unk_id, unk_score = self.unk_id, self.unk_score
+        unk_id, unk_score, rounding = self.unk_id, self.unk_score, self._round
         best = [0.0] * (length + 1)  # best path score ending at each char position
         origin = [-1] * (length + 1)  # start of that path's last piece (-1: none yet)
         last_id = [0] * (length + 1)  # id of that last piece
@@ -137,6 +147,8 @@ class Unigram:
                 children, entry = node
                 if entry is not None:
                     candidate = base + entry[1]
+                    if rounding is not None:
+                        candidate = rounding(candidate)
                     if origin[end] < 0 or candidate > best[end]:
                         best[end], origin[end], last_id[end] = candidate, start, entry[0]
                     if end == start + 1:
@@ -144,6 +156,8 @@ class Unigram:
             if not has_single_char:
                 end = start + 1
                 candidate = base + unk_score
+                if rounding is not None:
+                    candidate = rounding(candidate)
                 if origin[end] < 0 or candidate > best[end]:
                     if unk_id is None:
                         raise TokenizationError(MISSING_UNK_ID)
@@ -295,6 +309,14 @@ class Unigram:
             unk_id = as_uint(unk_id, "unk_id", USIZE_MAX)
         byte_fallback = as_bool(data.get("byte_fallback", False), "byte_fallback")
         return cls(_read_pieces(data["vocab"]), unk_id, byte_fallback)
+
+
+_FLOAT32 = struct.Struct("f")
+
+
+def _to_float32(value: float) -> float:
+    """`value` rounded to the nearest float32."""
+    return _FLOAT32.unpack(_FLOAT32.pack(value))[0]
 
 
 def _read_pieces(value: Any) -> list[tuple[str, float]]:

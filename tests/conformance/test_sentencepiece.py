@@ -174,7 +174,18 @@ def upstream_cause(text: str, sp: spm_lib.SentencePieceProcessor, oracle: tokeni
     normalizer = oracle.normalizer
     if normalizer is not None and normalizer.normalize_str(text) != sp.normalize(text):
         return "HF Precompiled replaces grapheme clusters, sentencepiece the longest byte match"
+    if _is_float_tie(oracle.encode(text).ids, sp.encode(text), oracle):
+        return "HF Unigram sums in float64, sentencepiece in float32: a tie breaks the other way"
     return None
+
+
+def _is_float_tie(ours: list[int], theirs: list[int], oracle: tokenizers.Tokenizer) -> bool:
+    """Both segmentations score the same within float32 precision (a Unigram tie)."""
+    vocab = json.loads(oracle.to_str())["model"].get("vocab")
+    if not isinstance(vocab, list):
+        return False
+    total = lambda ids: math.fsum(vocab[i][1] for i in ids)  # noqa: E731
+    return abs(total(ours) - total(theirs)) <= 1e-4 * max(1.0, abs(total(theirs)))
 
 
 @pytest.mark.parametrize("name", ALL_MODELS)
@@ -415,11 +426,20 @@ def test_sampling(request: pytest.FixtureRequest, name: str) -> None:
     assert tokenizer.model.sample(normalized, 0.5, 1, rng) == tokenizer.model.tokenize(normalized)
 
 
-@pytest.mark.xfail(strict=True, reason="hfcompat's Unigram sums scores in float64 as tokenizers does; sentencepiece "
-                   "sums in float32, which breaks this tie ('.'+'......' vs '......'+'.') the other way")
+FLOAT32_TIE = "Hotta....... if you start"  # '.' + '......' and '......' + '.' tie in float64
+
+
 def test_float32_tie(tmp_path: Path) -> None:
-    """The one corpus line (of 9,565) where T5's pieces, run as a .model, meet the float32/float64 gap."""
+    """hfcompat sums a .model's Unigram scores in float32, as sentencepiece does, and breaks this tie alike."""
     hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model")
     sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "t5.model"))
-    text = "Hotta....... if you start"
-    assert hfcompat.load(tmp_path / "t5.model").encode(text).ids == sp.encode(text)
+    assert hfcompat.load(tmp_path / "t5.model").encode(FLOAT32_TIE).ids == sp.encode(FLOAT32_TIE)
+
+
+@pytest.mark.xfail(strict=True, reason="upstream: tokenizers' Unigram sums scores in float64, sentencepiece in "
+                   "float32; tokenizer.json cannot ask for float32, so this tie breaks the other way")
+def test_float32_tie_in_converted_json(tmp_path: Path) -> None:
+    """The residual float64 divergence of the tokenizer.json form, measured."""
+    hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model")
+    sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "t5.model"))
+    assert converted(tmp_path / "t5.model", tmp_path).encode(FLOAT32_TIE).ids == sp.encode(FLOAT32_TIE)
