@@ -209,9 +209,10 @@ def _normalizer(spec: Any, as_suffix: bool) -> dict | None:
 def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
     """BPE user symbols isolated (longest first, as sentencepiece matches them), then words.
 
-    sentencepiece runs its model over the whole text. When no piece has a "▁" past its first
-    char, no piece spans the place before a "▁", so cutting the text there (Metaspace) changes
-    no result and lets words be cached.
+    sentencepiece runs its model over the whole text. For BPE, when no piece has a "▁" past its
+    first char, no piece spans the place before a "▁", so cutting the text there (Metaspace)
+    changes no result and lets words be cached. Unigram is not cut: its float32 path scores
+    round differently from a word's start than from the text's.
     """
     model_type = proto.trainer_spec.model_type
     steps = []
@@ -222,7 +223,7 @@ def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
     if model_type == spm.WORD:
         steps.append({"type": "Split", "pattern": {"String": SPACE}, "behavior": "MergedWithNext",
                       "invert": False})
-    elif words_are_cuts(p.piece for p in proto.pieces if p.type in MATCHABLE) \
+    elif model_type == spm.BPE and words_are_cuts(p.piece for p in proto.pieces if p.type in MATCHABLE) \
             and proto.normalizer_spec.escape_whitespaces and not proto.trainer_spec.treat_whitespace_as_suffix:
         steps.append({"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True})
     if not steps:
