@@ -69,6 +69,14 @@ SUBJECTS = [
     Subject("clip", "CLIP (BPE, </w>)", "clip/tokenizer.json", None),
 ]
 
+# SentencePiece models: (key, name, file under ../shared/refs, target hfcompat/sentencepiece ratio).
+# T5 ships only its converted tokenizer.json: hfcompat writes it back as a .model for sentencepiece.
+SENTENCEPIECE_SUBJECTS = [
+    Subject("spm-llama2", "Llama-2 .model (BPE)", "llama2/tokenizer.model", 1.0),
+    Subject("spm-t5", "T5 .model (Unigram)", "t5/tokenizer.json", 0.5),
+    Subject("spm-albert", "ALBERT .model (Unigram)", "albert/spiece.model", 0.5),
+]
+
 CORPORA = {
     "botchan": "corpora/botchan.txt",
     "taylorswift": "corpora/taylorswift.txt",
@@ -124,6 +132,27 @@ class ThroughputRow:
         status = {(True, True): "ok", (True, False): "encode only",
                   (False, True): "batch only", (False, False): "MISS"}[met]
         return f">={self.target:.1f}x {status}"
+
+
+@dataclass
+class SentencePieceRow:
+    """Per-line encoding speed of one .model: hfcompat, sentencepiece, and its tokenizer.json under tokenizers."""
+
+    tokenizer: str
+    corpus: str
+    lines: int = 0
+    megabytes: float = 0.0
+    hfcompat: float | None = None  # MB/s
+    sentencepiece: float | None = None
+    tokenizers: float | None = None  # the tokenizer.json hfcompat converts the .model to
+    mismatches: int | None = None  # lines where hfcompat's ids differ from sentencepiece's
+    target: float | None = None
+    skipped: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        """hfcompat speed / sentencepiece speed."""
+        return _ratio(self.hfcompat, self.sentencepiece)
 
 
 @dataclass
@@ -296,6 +325,56 @@ def measure_throughput(subject: Subject, corpus: str, lines: list[str], repeat: 
         1 for expected, single, batched in zip(theirs_batch, ours_single, ours_batch)
         if list(expected.ids) != list(single.ids) or list(expected.ids) != list(batched.ids))
     return row
+
+
+def sentencepiece_models(subject: Subject, directory: Path) -> tuple[Any, Any, Any]:
+    """(hfcompat tokenizer, sentencepiece processor, tokenizers on the converted json) of one subject."""
+    import sentencepiece
+
+    source = SHARED / "refs" / subject.path
+    model = source
+    if source.suffix == ".json":
+        model = directory / f"{subject.key}.model"
+        hfcompat.convert(source, model)
+    converted = directory / f"{subject.key}.json"
+    hfcompat.convert(model, converted)
+    return (hfcompat.load(model), sentencepiece.SentencePieceProcessor(model_file=str(model)),
+            tokenizers.Tokenizer.from_file(str(converted)))
+
+
+def measure_sentencepiece(subject: Subject, corpus: str, lines: list[str], repeat: int,
+                          directory: Path) -> SentencePieceRow:
+    """One .model on one corpus: the three libraries, one encode call per line."""
+    row = SentencePieceRow(subject.name, corpus, lines=len(lines), target=subject.target)
+    row.megabytes = sum(len(line.encode("utf-8")) for line in lines) / 1e6
+    ours, sp, theirs = sentencepiece_models(subject, directory)
+    t_ours, ours_encodings = best_of(per_line(ours, lines), repeat)
+    t_sp, expected = best_of(lambda: [sp.encode(line) for line in lines], repeat)
+    t_theirs, _ = best_of(per_line(theirs, lines), repeat)
+    row.hfcompat, row.sentencepiece, row.tokenizers = (row.megabytes / t for t in (t_ours, t_sp, t_theirs))
+    row.mismatches = sum(1 for ids, encoding in zip(expected, ours_encodings) if list(encoding.ids) != ids)
+    return row
+
+
+def sentencepiece_rows(subjects: list[Subject], limit: int | None, repeat: int,
+                       progress: Callable[[str], None]) -> list[SentencePieceRow]:
+    """Every (.model, corpus) row; a missing sentencepiece or file skips with the reason."""
+    try:
+        import sentencepiece  # noqa: F401
+    except ImportError:
+        return [SentencePieceRow(s.name, "-", skipped="sentencepiece is not installed") for s in subjects]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="hfcompat-bench-spm-") as tmp:
+        for subject in subjects:
+            for corpus, relative in CORPORA.items():
+                reason = missing_reason(SHARED / "refs" / subject.path) or missing_reason(SHARED / relative)
+                if reason:
+                    rows.append(SentencePieceRow(subject.name, corpus, target=subject.target, skipped=reason))
+                    continue
+                progress(f"{subject.name} on {corpus}")
+                lines = read_lines(SHARED / relative, limit)
+                rows.append(measure_sentencepiece(subject, corpus, lines, repeat, Path(tmp)))
+    return rows
 
 
 def throughput_rows(subjects: list[Subject], limit: int | None, repeat: int,
@@ -585,13 +664,29 @@ def throughput_table(rows: list[ThroughputRow]) -> str:
     return "\n".join([render_table(header, body, left=2)] + skip_notes(rows))
 
 
-def skip_notes(rows: list[ThroughputRow]) -> list[str]:
+def skip_notes(rows: list[ThroughputRow] | list[SentencePieceRow]) -> list[str]:
     """One line per (tokenizer, reason) saying which corpora were skipped and why."""
     grouped: dict[tuple[str, str], list[str]] = {}
     for r in rows:
         if r.skipped:
             grouped.setdefault((r.tokenizer, r.skipped), []).append(r.corpus)
     return [f"skipped {name} on {', '.join(corpora)}: {reason}" for (name, reason), corpora in grouped.items()]
+
+
+def sentencepiece_table(rows: list[SentencePieceRow]) -> str:
+    """The SentencePiece rows as an aligned table (MB/s; x = hfcompat / sentencepiece)."""
+    header = ("model", "corpus", "lines", "MB", "hfcompat", "spm", "tk json", "x spm", "mismatch", "target")
+    body = []
+    for r in rows:
+        if r.skipped:
+            body.append((r.tokenizer, r.corpus, "-", "-", "-", "-", "-", "-", "-", "skipped"))
+            continue
+        status = "" if r.target is None or r.ratio is None else \
+            f">={r.target:.1f}x " + ("ok" if r.ratio >= r.target else "MISS")
+        body.append((r.tokenizer, r.corpus, str(r.lines), f"{r.megabytes:.2f}", fmt(r.hfcompat, ".2f"),
+                     fmt(r.sentencepiece, ".2f"), fmt(r.tokenizers, ".2f"), fmt(r.ratio, ".2f"),
+                     str(r.mismatches), status))
+    return "\n".join([render_table(header, body, left=2)] + skip_notes(rows))
 
 
 def timing_table(rows: list[TimingRow]) -> str:
@@ -625,7 +720,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs after the warm-up (best is kept)")
     parser.add_argument("--quick", action="store_true", help=f"only the first {QUICK_LINES} lines of each corpus")
     parser.add_argument("--only", default="", help="comma-separated subset of: "
-                        + ",".join([s.key for s in SUBJECTS] + ["load", "long", "cl100k", "cl100k-load"]))
+                        + ",".join([s.key for s in SUBJECTS + SENTENCEPIECE_SUBJECTS]
+                                   + ["load", "long", "cl100k", "cl100k-load"]))
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     parser.add_argument("--cpu-time", action="store_true",
                         help="time with this process's CPU time instead of wall time (shared machines)")
@@ -653,6 +749,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  measuring {what} ...", file=sys.stderr, flush=True)
 
     rows = throughput_rows(selected, QUICK_LINES if args.quick else None, args.repeat, progress)
+    spm_selected = [s for s in SENTENCEPIECE_SUBJECTS if not only or s.key in only]
+    spm_rows = sentencepiece_rows(spm_selected, QUICK_LINES if args.quick else None, args.repeat, progress)
     timings = []
     if not only or "load" in only:
         progress("load time")
@@ -676,11 +774,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             "cl100k": [{**asdict(r), "tiktoken_ratio": r.tiktoken_ratio, "tokenizers_ratio": r.tokenizers_ratio}
                        for r in cl100k_rows],
             "cl100k_load": [asdict(r) for r in cl100k_loads],
+            "sentencepiece": [{**asdict(r), "ratio": r.ratio} for r in spm_rows],
         }
         print(json.dumps(document, indent=2))
         return 0
     if rows:
         print(throughput_table(rows))
+    if spm_rows:
+        print()
+        print("SentencePiece .model files: hfcompat vs sentencepiece vs the converted tokenizer.json "
+              "under tokenizers (MB/s, one encode call per line); targets BPE >= 1.0x, Unigram >= 0.5x "
+              "sentencepiece")
+        print(sentencepiece_table(spm_rows))
     if timings:
         print()
         print(timing_table(timings))

@@ -236,18 +236,23 @@ class CharsMap:
         found = self._walk(data, start, first_only=False)
         return found[-1] if found else None
 
-    def _char_keys(self) -> list[bytes]:
-        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included.
+    def _edges(self) -> dict[int, list[tuple[int, int]]]:
+        """Node base -> [(byte, child unit index)] for every edge of the trie.
 
         A unit labelled b at index i is the child by byte b of the node whose children start
         at i ^ b: inverting that once finds the edges without probing 255 bytes per node.
         """
-        units = self._units
         children: dict[int, list[tuple[int, int]]] = {}
-        for index, unit in enumerate(units):
+        for index, unit in enumerate(self._units):
             label = unit & _LABEL_MASK
             if 0 < label < 256:
                 children.setdefault(index ^ label, []).append((label, index))
+        return children
+
+    def _char_keys(self) -> list[bytes]:
+        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included."""
+        units = self._units
+        children = self._edges()
         keys: list[bytes] = []
         stack = [(b"", self._root)]
         while stack:
@@ -352,6 +357,11 @@ def _bmp_class_pattern(codepoints: Iterable[int], suffix: str) -> "re.Pattern[st
     This uses `re`, not `regex`: for a class of literal BMP ranges plus one astral range, `re`
     compiles a 64K bitmap and scans ~100x faster. No Unicode property is involved.
     """
+    return re.compile(f"{_bmp_class(codepoints)}{suffix}")
+
+
+def _bmp_class(codepoints: Iterable[int]) -> str:
+    """An `re` class of these BMP code points and every astral char."""
     ranges: list[list[int]] = []
     for code in sorted(codepoints):
         if ranges and ranges[-1][1] == code - 1:
@@ -360,7 +370,7 @@ def _bmp_class_pattern(codepoints: Iterable[int], suffix: str) -> "re.Pattern[st
             ranges.append([code, code])
     parts = [re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
              for a, b in ranges]
-    return re.compile(f"[{''.join(parts)}\\U00010000-\\U0010ffff]{suffix}")
+    return f"[{''.join(parts)}\\U00010000-\\U0010ffff]"
 
 
 # ----- HF's Precompiled normalizer ------------------------------------------------------------
@@ -517,3 +527,111 @@ def _replace(chars: list[str], changes: list[int], old_count: int, new: str) -> 
     changes.extend([0] * len(new))
     if diff < 0 and changes:
         changes[-1] += diff
+
+
+# ----- SentencePiece's own normalizer ---------------------------------------------------------
+
+@dataclass
+class _KeyChars:
+    """Which chars a rule's key may start with, and what may follow them, from a full walk."""
+
+    alone: set[int]  # chars that are a whole key
+    leading: set[int]  # first chars of keys longer than one char
+    second: set[int]  # second chars of those keys
+    longest: int  # bytes of the longest key
+
+
+def _key_chars(charsmap: CharsMap) -> _KeyChars:
+    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes)."""
+    units = charsmap._units
+    children = charsmap._edges()
+    found = _KeyChars(set(), set(), set(), 0)
+    stack = [(b"", charsmap._root, 0)]  # key so far, node, byte length of its first char
+    while stack:
+        key, base, first = stack.pop()
+        for label, index in children.get(base, ()):
+            child = key + bytes((label,))
+            found.longest = max(found.longest, len(child))
+            width = first or _utf8_width(child[0])
+            unit = units[index]
+            if width and len(child) == width and unit & _LEAF_BIT:
+                _add_char(found.alone, child)
+            if width and len(child) > width and len(child) == width + _utf8_width(child[width]):
+                _add_char(found.leading, child[:width])
+                _add_char(found.second, child[width:])
+            stack.append((child, index ^ _offset(unit), width))
+    return found
+
+
+def _add_char(chars: set[int], key: bytes) -> None:
+    """Add the char `key` spells (nothing if it is not one valid char)."""
+    try:
+        text = key.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    if len(text) == 1:
+        chars.add(ord(text))
+
+
+@lru_cache(maxsize=8)
+def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", int]:
+    """A pattern for the places where a rule may apply, and the longest key (bytes).
+
+    A rule applies at a char that is a key on its own, or that begins a longer key and is
+    followed by a char that is the second char of some key.
+    """
+    keys = _key_chars(charsmap)
+    pattern = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
+    return re.compile(pattern), keys.longest
+
+
+def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
+    """Apply the charsmap as SentencePiece does, in place: the longest rule at each position.
+
+    From each position, the rule with the longest key (in bytes, ending on a char boundary)
+    replaces the chars it covers, whose spans the new chars share; a position no rule
+    prefixes keeps its char.
+    """
+    text = ns.normalized
+    if not text or charsmap.is_identity:
+        return
+    scanner, longest = _sentencepiece_scanner(charsmap)
+    if scanner.search(text) is None:
+        return
+    pieces: list[str] = []
+    sources: list[int] = []
+    done = 0
+    for match in scanner.finditer(text):
+        start = match.start()
+        if start < done:
+            continue
+        pieces.append(text[done:start])
+        sources.extend(range(done, start))
+        window = text[start:start + longest]
+        found = _longest_on_boundary(charsmap, window)
+        if found is None:
+            pieces.append(text[start])
+            sources.append(start)
+            done = start + 1
+            continue
+        replacement, chars = found
+        pieces.append(replacement)
+        sources.extend([start] * len(replacement))
+        done = start + chars
+    pieces.append(text[done:])
+    sources.extend(range(done, len(text)))
+    ns.expand_from("".join(pieces), sources)
+
+
+def _longest_on_boundary(charsmap: CharsMap, window: str) -> tuple[str, int] | None:
+    """The longest rule prefixing `window` whose key ends between chars: (replacement, chars)."""
+    data = window.encode("utf-8", "surrogatepass")
+    ends = {0: 0}
+    position = 0
+    for count, char in enumerate(window, 1):
+        position += len(char.encode("utf-8", "surrogatepass"))
+        ends[position] = count
+    for replacement, length in reversed(charsmap.prefix_matches(data)):
+        if length in ends:
+            return replacement, ends[length]
+    return None

@@ -10,10 +10,12 @@ from .tokenizer import Tokenizer
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
-    """Load a tokenizer.json, a directory holding one, a BERT vocab.txt or a GPT-2 vocab.json.
+    """Load a tokenizer.json, a directory holding one, a SentencePiece .model, a BERT vocab.txt or a
+    GPT-2 vocab.json.
 
-    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does); for a
-    `.tiktoken` rank file `encoding`, `pattern` and `special_tokens` (see `read_tiktoken`).
+    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does); `add_bos`,
+    `add_eos` (.model; default False, as sentencepiece encodes); for a `.tiktoken` rank file
+    `encoding`, `pattern` and `special_tokens` (see `read_tiktoken`).
     """
     path = Path(path)
     if path.is_dir():
@@ -21,6 +23,10 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if not path.exists():
         raise FormatError("no such file or directory", path=str(path))
     name = path.name
+    if name.endswith(".model"):
+        from .formats.sentencepiece import read_sentencepiece
+        return read_sentencepiece(path, add_bos=options.get("add_bos", False),
+                                  add_eos=options.get("add_eos", False))
     if name.endswith(".tiktoken"):
         from .formats.tiktoken import read_tiktoken
         return read_tiktoken(path, encoding=options.get("encoding"), pattern=options.get("pattern"),
@@ -35,7 +41,7 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
         return read_tokenizer_json(path)
     if name == "merges.txt":
         return _load_gpt2(path.with_name("vocab.json"), path)
-    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, *.tiktoken, vocab.txt, or "
+    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, *.model, *.tiktoken, vocab.txt, or "
                       "vocab.json with merges.txt beside it", path=str(path))
 
 

@@ -23,7 +23,7 @@ import regex
 
 from ._fields import as_bool, as_str, component_list, field_value, require_object
 from .bytelevel import BYTE_TO_CHAR, bytes_to_chars
-from .charsmap import CharsMap, precompiled_normalize
+from .charsmap import CharsMap, precompiled_normalize, sentencepiece_normalize
 from .errors import FormatError
 from .normalized import CHAR_CACHE_LIMIT, NormalizedString
 from .oniguruma import compile_pattern
@@ -469,16 +469,24 @@ class Sequence(Normalizer):
 
 
 class Precompiled(Normalizer):
-    """SentencePiece's precompiled charsmap, applied the way HF applies it (see charsmap.py)."""
+    """SentencePiece's precompiled charsmap, applied the way HF applies it (see charsmap.py).
+
+    With `longest_match`, it is applied the way SentencePiece itself does (the longest rule at
+    each position), which tokenizer.json cannot say: the JSON form is the same either way.
+    """
 
     TYPE: ClassVar[str] = "Precompiled"
 
-    def __init__(self, charsmap: CharsMap):
+    def __init__(self, charsmap: CharsMap, longest_match: bool = False):
         self.charsmap = charsmap
+        self.longest_match = longest_match
 
     def normalize(self, ns: NormalizedString) -> None:
         """Replace grapheme clusters (or chars) by their charsmap rules."""
-        precompiled_normalize(self.charsmap, ns)
+        if self.longest_match:
+            sentencepiece_normalize(self.charsmap, ns)
+        else:
+            precompiled_normalize(self.charsmap, ns)
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form: the blob in standard base64."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import random
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Iterable, Optional
@@ -165,6 +166,33 @@ class Lattice:
     def nbest_tokens(self, n: int) -> list[list[str]]:
         """The pieces of each of the `n` best paths."""
         return [[self.piece(node) for node in path] for path in self.nbest(n)]
+
+    def sample(self, theta: float, rng: random.Random) -> list[Node]:
+        """One path drawn with probability proportional to exp(theta * path score).
+
+        Forward filtering (log-sum of every path reaching each node), then backward sampling
+        from the end: each step picks a left neighbour in proportion to its forward weight.
+        """
+        forward = [0.0] * len(self.nodes)
+        for pos in range(len(self.sentence) + 1):
+            for right in self.begin_nodes[pos]:
+                total, first = 0.0, True
+                for left in self.end_nodes[pos]:
+                    total = log_sum_exp(total, forward[left.node_id], first)
+                    first = False
+                forward[right.node_id] = total + theta * right.score
+        path: list[Node] = []
+        node = self.eos
+        while True:
+            candidates = self.end_nodes[node.pos]
+            top = max(forward[left.node_id] for left in candidates)
+            weights = [math.exp(forward[left.node_id] - top) for left in candidates]
+            node = rng.choices(candidates, weights)[0]
+            if node is self.bos:
+                break
+            path.append(node)
+        path.reverse()
+        return path
 
     def populate_marginal(self, freq: float, expected: list[float]) -> float:
         """Add `freq` times each node's posterior probability to `expected[id]`; return freq * log Z.

@@ -13,7 +13,9 @@ HF reads the scores with serde_json's float parsing: see formats/json_numbers.py
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+import random
+import struct
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .._fields import USIZE_MAX, as_bool, as_uint
@@ -50,11 +52,29 @@ class Unigram:
         self.token_to_ids: dict[str, int] = {piece: index for index, (piece, _) in enumerate(self.vocab)}
         self.min_score = min((score for _, score in self.vocab), default=math.inf)
         self.unk_score = self.min_score - UNK_PENALTY
+        # Ids the trie leaves out: SentencePiece never matches its control, unknown, byte and
+        # unused pieces in text. tokenizer.json cannot say this (see `without_matching`).
+        self.reserved_ids: frozenset[int] = frozenset()
+        # Rounds each path score to float32 as sentencepiece does (None: float64, as HF). Not
+        # part of tokenizer.json either (see `sum_in_float32`).
+        self._round: Callable[[float], float] | None = None
         self._trie = self._build_trie()
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
         self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
         self._cache: dict[str, tuple[Token, ...]] = {}
+
+    def without_matching(self, reserved_ids: frozenset[int]) -> None:
+        """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
+        self.reserved_ids = frozenset(reserved_ids)
+        self._trie = self._build_trie()
+        self._cache.clear()
+
+    def sum_in_float32(self, unk_score: float) -> None:
+        """Add path scores in float32 with this unknown-char score, as sentencepiece's Viterbi does."""
+        self._round = _to_float32
+        self.unk_score = _to_float32(unk_score)
+        self._cache.clear()
 
     def _piece_id(self, piece: str) -> tuple[int, str] | None:
         """(id, piece) if `piece` is in the vocabulary, else None."""
@@ -65,6 +85,8 @@ class Unigram:
         """A char trie of every piece: each node is `[children, (id, score) or None]`."""
         root: dict[str, list] = {}
         for piece, token_id in self.token_to_ids.items():
+            if token_id in self.reserved_ids:
+                continue
             children, node = root, None
             for char in piece:
                 node = children.setdefault(char, [{}, None])
@@ -109,7 +131,7 @@ class Unigram:
         length = len(text)
         trie = self._trie
         longest = self._max_piece_chars
-        unk_id, unk_score = self.unk_id, self.unk_score
+        unk_id, unk_score, rounding = self.unk_id, self.unk_score, self._round
         best = [0.0] * (length + 1)  # best path score ending at each char position
         origin = [-1] * (length + 1)  # start of that path's last piece (-1: none yet)
         last_id = [0] * (length + 1)  # id of that last piece
@@ -125,6 +147,8 @@ class Unigram:
                 children, entry = node
                 if entry is not None:
                     candidate = base + entry[1]
+                    if rounding is not None:
+                        candidate = rounding(candidate)
                     if origin[end] < 0 or candidate > best[end]:
                         best[end], origin[end], last_id[end] = candidate, start, entry[0]
                     if end == start + 1:
@@ -132,6 +156,8 @@ class Unigram:
             if not has_single_char:
                 end = start + 1
                 candidate = base + unk_score
+                if rounding is not None:
+                    candidate = rounding(candidate)
                 if origin[end] < 0 or candidate > best[end]:
                     if unk_id is None:
                         raise TokenizationError(MISSING_UNK_ID)
@@ -203,6 +229,41 @@ class Unigram:
         for start, end, token_id, score in self.spans(lattice.sentence):
             lattice.insert(start, end - start, score, token_id)
 
+    def nbest(self, sequence: str, n: int) -> list[list[Token]]:
+        """The `n` best segmentations, best first, each with unknowns fused as `tokenize` does."""
+        if not sequence:
+            return [[]] if n > 0 else []
+        return [self._tokens(sequence, self._node_spans(path)) for path in self.lattice(sequence).nbest(n)]
+
+    def sample(self, sequence: str, alpha: float, nbest_size: int = -1,
+               rng: random.Random | None = None) -> list[Token]:
+        """Subword regularization as sentencepiece samples: a segmentation drawn with weight
+        exp(alpha * score) among all of them (nbest_size < 0) or among the nbest_size best
+        (nbest_size > 1); nbest_size 0 or 1 gives the best one."""
+        rng = rng or random.Random()
+        if nbest_size in (0, 1):
+            return self.tokenize(sequence)
+        lattice = self.lattice(sequence)
+        if nbest_size < 0:
+            return self._tokens(sequence, self._node_spans(lattice.sample(alpha, rng)))
+        paths = [path for path in lattice.nbest(nbest_size) if path]
+        if not paths:
+            return []
+        scores = [alpha * sum(node.score for node in path) for path in paths]
+        top = max(scores)
+        chosen = rng.choices(paths, [math.exp(score - top) for score in scores])[0]
+        return self._tokens(sequence, self._node_spans(chosen))
+
+    def _node_spans(self, path: list) -> list[tuple[int, int, int]]:
+        """(char start, char end, id) of lattice nodes, adjacent unknowns fused."""
+        spans: list[tuple[int, int, int]] = []
+        for node in path:
+            if node.id == self.unk_id and spans and spans[-1][2] == self.unk_id:
+                spans[-1] = (spans[-1][0], node.pos + node.length, node.id)
+            else:
+                spans.append((node.pos, node.pos + node.length, node.id))
+        return spans
+
     def lattice(self, sentence: str) -> Lattice:
         """A populated lattice of `sentence` (for n-best lists and training)."""
         lattice = Lattice(sentence, bos_id=len(self.vocab) + 1, eos_id=len(self.vocab) + 2)
@@ -255,6 +316,14 @@ class Unigram:
             unk_id = as_uint(unk_id, "unk_id", USIZE_MAX)
         byte_fallback = as_bool(data.get("byte_fallback", False), "byte_fallback")
         return cls(_read_pieces(data["vocab"]), unk_id, byte_fallback)
+
+
+_FLOAT32 = struct.Struct("f")
+
+
+def _to_float32(value: float) -> float:
+    """`value` rounded to the nearest float32."""
+    return _FLOAT32.unpack(_FLOAT32.pack(value))[0]
 
 
 def _read_pieces(value: Any) -> list[tuple[str, float]]:

@@ -311,3 +311,29 @@ def test_unigram_documented_seed_and_viterbi() -> None:
 
     assert walk("This") == (["This"], 6.288267030694535)
     assert walk("this") == (["t", "his"], 10.03608902044192)
+def test_sentencepiece_byte_fallback_example(tmp_path: Path) -> None:
+    """Example 10: a byte_fallback model holds <0x00>..<0xFF>; an unseen char encodes as its UTF-8 bytes."""
+    import io
+
+    import sentencepiece as spm_lib
+
+    import hfcompat
+
+    lines = ["This is the Hugging Face Course.", "This chapter is about tokenization.",
+             "This section shows several tokenizer algorithms."] * 20
+    buffer = io.BytesIO()
+    spm_lib.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buffer, vocab_size=300,
+                                       hard_vocab_limit=False, byte_fallback=True, num_threads=1, minloglevel=2)
+    path = tmp_path / "byte_fallback.model"
+    path.write_bytes(buffer.getvalue())
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    ours = hfcompat.load(path)
+    byte_pieces = [f"<0x{byte:02X}>" for byte in range(256)]
+    assert all(ours.token_to_id(piece) == sp.piece_to_id(piece) != sp.unk_id() for piece in byte_pieces)
+    text = "This 你"
+    pieces = sp.encode(text, out_type=str)
+    assert pieces[-3:] == ["<0xE4>", "<0xBD>", "<0xA0>"]
+    assert ours.encode(text).tokens == pieces
+    assert ours.encode(text).ids == sp.encode(text)
+    assert sp.unk_id() not in sp.encode(text)
+    assert ours.decode(sp.encode(text)) == sp.decode(sp.encode(text)) == text

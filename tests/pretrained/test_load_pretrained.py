@@ -8,7 +8,6 @@ follow sentencepiece (their owner library), with a warning where transformers' c
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import warnings
 from pathlib import Path
@@ -45,13 +44,6 @@ def check_same_as_auto(directory: Path, label: str) -> list[str]:
     tally = compare_auto(auto_tokenizer(directory), ours, sample_texts(), label)
     tally.assert_clean()
     return messages
-
-
-def needs_sentencepiece_reader() -> None:
-    """Skip while the SentencePiece reader (another branch) is not merged."""
-    if importlib.util.find_spec("hfcompat.formats.sentencepiece") is None:
-        pytest.skip("hfcompat.formats.sentencepiece (read_sentencepiece) is absent: the SentencePiece "
-                    "branch is not merged yet")
 
 
 @pytest.mark.parametrize("name", WORD_SLOW)
@@ -93,7 +85,6 @@ def test_class_pipeline_wins_over_the_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(SENTENCEPIECE_SLOW))
 def test_sentencepiece_directory_follows_sentencepiece(tmp_path: Path, name: str) -> None:
     """A .model with a config: identical to sentencepiece itself, with a warning where transformers differs."""
-    needs_sentencepiece_reader()
     sentencepiece = pytest.importorskip("sentencepiece")
     directory = slow_directory(shared_dir() / "refs", name, tmp_path / name)
     ours, messages = load_quietly(directory)
