@@ -237,9 +237,12 @@ class Tokenizer:
 
         A tokenizer read from a rank file treats special tokens as tiktoken does:
         `allowed_special` (default none) become tokens, `disallowed_special` (default "all"
-        not allowed) raise SpecialTokenError, the others are plain text.
+        not allowed) raise SpecialTokenError, the others are plain text; with
+        `encode_special_tokens` set, every special token is plain text.
         """
         if self.tiktoken is not None and pair is None and not is_pretokenized:
+            if self.encode_special_tokens:  # special tokens are plain text, as in `tokenizers`
+                allowed_special, disallowed_special = frozenset(), ()
             encoding = self.tiktoken.encode(self, sequence, allowed_special or frozenset(),
                                             "all" if disallowed_special is None else disallowed_special)
             return self.post_process(encoding, None, add_special_tokens)

@@ -95,6 +95,19 @@ def test_special_tokens_as_tiktoken(encodings, name: str, text: str) -> None:
         assert ours.encode(text).ids == expected
 
 
+@pytest.mark.parametrize("text", SPECIAL_TEXTS)
+def test_encode_special_tokens_makes_specials_text(encodings, text: str) -> None:
+    """With `encode_special_tokens` set (specials as plain text, as in tokenizers), a rank-file
+    tokenizer encodes like tiktoken's encode_ordinary and never raises."""
+    ours, theirs = encodings("cl100k_base")
+    ours.encode_special_tokens = True
+    try:
+        assert ours.encode(text).ids == theirs.encode_ordinary(text)
+        assert ours.encode(text, allowed_special="all").ids == theirs.encode_ordinary(text)
+    finally:
+        ours.encode_special_tokens = False
+
+
 def test_encode_batch_as_tiktoken(encodings) -> None:
     """encode_batch follows tiktoken too: allowed specials as tokens, disallowed ones raise."""
     ours, theirs = encodings("cl100k_base")
