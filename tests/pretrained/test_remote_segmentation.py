@@ -129,6 +129,8 @@ def test_deleted_word_and_total_are_kept(tmp_path: Path) -> None:
     assert (reread.total, reread.force_split, "北京大学" in reread) == (165, {"北京大学"}, False)
     text = "北京大学生活"
     assert words(hfcompat.load(tmp_path), text) == words(ours, text) == ["北京", "大学", "生活"]
+    direct = hfcompat.load(tmp_path / "hfcompat_tokenizer.json").pre_tokenizer.segmenter.dictionary
+    assert (direct.freq, direct.total, direct.force_split) == (reread.freq, reread.total, reread.force_split)
 
 
 @pytest.mark.conformance
