@@ -19,7 +19,7 @@ from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy,
 # writes (as a remote-code module), where relative imports would not resolve.
 from hfcompat.formats.atomic import atomic_write_text
 from hfcompat.formats.transformers import HFCOMPAT_FILE, read_hfcompat_file, remote_code_files
-from hfcompat.segmentation.pre_tokenizer import DICTIONARY_FILE, HMM_FILE
+from hfcompat.segmentation.pre_tokenizer import BIGRAM_FILE, DICTIONARY_FILE, HMM_FILE
 
 
 class HfcompatTokenizer(PreTrainedTokenizer):
@@ -28,11 +28,12 @@ class HfcompatTokenizer(PreTrainedTokenizer):
     # The segmentation files are listed so that a hub download fetches them beside hfcompat_file,
     # where its entries name them (a second segmenter's files, "_2", are not fetched).
     vocab_files_names = {"hfcompat_file": HFCOMPAT_FILE, "segmentation_dictionary": DICTIONARY_FILE,
-                         "segmentation_hmm": HMM_FILE}
+                         "segmentation_hmm": HMM_FILE, "segmentation_bigram": BIGRAM_FILE}
     model_input_names = ["input_ids", "token_type_ids", "attention_mask"]
 
     def __init__(self, hfcompat_file: str | None = None, tokenizer_object: Any = None,
-                 segmentation_dictionary: str | None = None, segmentation_hmm: str | None = None, **kwargs: Any):
+                 segmentation_dictionary: str | None = None, segmentation_hmm: str | None = None,
+                 segmentation_bigram: str | None = None, **kwargs: Any):
         if tokenizer_object is None:
             if hfcompat_file is None:
                 raise ValueError(f"HfcompatTokenizer needs {HFCOMPAT_FILE} (hfcompat_file)")

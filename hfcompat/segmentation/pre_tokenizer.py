@@ -9,7 +9,8 @@ as an extension entry of hfcompat_tokenizer.json, with its data in files beside 
 
 `dictionary` is in jieba's format (Dictionary.load reads it); `hmm` true is jieba's model (jieba
 must be installed where it loads), a file name a JSON HMM (HMM.to_dict). `total` and `deleted`
-appear only when the file alone would not restore them (user words re-added, words deleted).
+appear only when the file alone would not restore them (user words re-added, words deleted);
+method "bigram" adds "bigram": "<file>" (BigramModel.to_dict as JSON).
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from .. import pre_tokenizers
 from ..errors import FormatError, UnsupportedConversion
 from ..normalized import NormalizedString, PreTokenizedString
 from ..pre_tokenizers import PreTokenizer
+from .bigram import BigramModel
 from .dictionary import Dictionary
 from .hmm import HMM
 from .segmenter import Segmenter
 
 DICTIONARY_FILE = "segmentation_dictionary.txt"
 HMM_FILE = "segmentation_hmm.json"
+BIGRAM_FILE = "segmentation_bigram.json"
 
 
 @dataclass
@@ -100,9 +103,6 @@ class ChineseWordSegmentation(PreTokenizer):
     def to_extension_dict(self, files: SideFiles) -> dict[str, Any]:
         """The entry of hfcompat_tokenizer.json; the dictionary (and a non-jieba HMM) go to `files`."""
         segmenter = self.segmenter
-        if segmenter.method == "bigram":
-            raise UnsupportedConversion("pre-tokenizer ChineseWordSegmentation with method 'bigram' cannot be "
-                                        "saved yet: its bigram model has no file format")
         dictionary = segmenter.dictionary
         entry: dict[str, Any] = {"type": self.TYPE, "method": segmenter.method, "hmm": _hmm_value(segmenter.hmm, files),
                                  "keep_whitespace": self.keep_whitespace,
@@ -111,6 +111,8 @@ class ChineseWordSegmentation(PreTokenizer):
             entry["total"] = dictionary.total
         if dictionary.force_split:
             entry["deleted"] = sorted(dictionary.force_split)
+        if segmenter.bigram is not None:
+            entry["bigram"] = files.add(BIGRAM_FILE, json.dumps(segmenter.bigram.to_dict(), ensure_ascii=False))
         return entry
 
     @classmethod
@@ -130,8 +132,10 @@ class ChineseWordSegmentation(PreTokenizer):
         if not isinstance(keep_whitespace, bool):
             raise FormatError(f"expected true or false, got {keep_whitespace!r}", field="keep_whitespace")
         method = data.get("method", "dag")
+        hmm = _read_hmm(data.get("hmm", False), files)
+        bigram = _read_model(BigramModel, files, data["bigram"], "bigram") if "bigram" in data else None
         try:
-            segmenter = Segmenter(dictionary, method=method, hmm=_read_hmm(data.get("hmm", False), files))
+            segmenter = Segmenter(dictionary, method=method, hmm=hmm, bigram=bigram)
         except ValueError as error:
             raise FormatError(str(error), field="method") from None
         return cls(segmenter, keep_whitespace=keep_whitespace)
@@ -158,13 +162,18 @@ def _read_hmm(value: Any, files: SideFiles) -> bool | HMM:
     """The Segmenter's `hmm` argument for the entry's "hmm"."""
     if isinstance(value, bool):
         return value
-    path = files.path(value, "hmm")
+    return _read_model(HMM, files, value, "hmm")
+
+
+def _read_model(model: Any, files: SideFiles, name: Any, field_name: str) -> Any:
+    """`model.from_dict` of the JSON file an entry's field names, errors naming that file."""
+    path = files.path(name, field_name)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise FormatError(f"not valid JSON: {error}", path=str(path)) from None
     try:
-        return HMM.from_dict(data)
+        return model.from_dict(data)
     except FormatError as error:
         raise error.at(path=str(path)) from None
 

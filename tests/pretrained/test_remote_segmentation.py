@@ -17,7 +17,7 @@ import pytest
 
 import hfcompat
 from hfcompat import normalizers, pre_tokenizers
-from hfcompat.segmentation import HMM, ChineseWordSegmentation, Dictionary, Segmenter
+from hfcompat.segmentation import HMM, BigramModel, ChineseWordSegmentation, Dictionary, Segmenter
 from tests.conftest import corpus_sample, read_lines, shared_file
 
 from .auto_harness import auto_tokenizer, compare_auto
@@ -199,14 +199,20 @@ def test_plain_tokenizer_json_still_refuses(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_bigram_method_refuses_cleanly(tmp_path: Path) -> None:
-    """The bigram model has no file format yet: the save says so and writes nothing."""
-    from hfcompat.segmentation import BigramModel
-    model = BigramModel.train(["北京 大学 生活", "东京 大学"])
+@pytest.mark.conformance
+def test_trained_bigram_model_through_auto_tokenizer(tmp_path: Path) -> None:
+    """Method "bigram": the trained model goes to its own file and reloads to the same cuts."""
+    gold = read_lines(shared_file("corpora/icwb2/pku_test_gold.utf8"))[:400]
+    model = BigramModel.train(gold)
     ours = bert_chinese(ChineseWordSegmentation(Segmenter(method="bigram", bigram=model)))
-    with pytest.raises(hfcompat.UnsupportedConversion, match="bigram"):
-        ours.save_pretrained(tmp_path, remote_code=True)
-    assert list(tmp_path.iterdir()) == []
+    auto = save_and_load_auto(ours, tmp_path)
+    entry = json.loads((tmp_path / "hfcompat_tokenizer.json").read_text())["pre_tokenizer"]
+    assert (entry["method"], entry["bigram"]) == ("bigram", "segmentation_bigram.json")
+    assert BigramModel.from_dict(json.loads((tmp_path / "segmentation_bigram.json").read_text())) == model
+    texts = chinese_texts()
+    compare_auto(auto, ours, texts, "trained bigram model").assert_clean()
+    reread = hfcompat.load(tmp_path)
+    assert [words(reread, t) for t in texts] == [words(ours, t) for t in texts]
 
 
 def test_missing_dictionary_file_names_it(tmp_path: Path) -> None:
