@@ -35,6 +35,9 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
         from .formats.transformers import bert_tokenizer
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))
     if name.endswith(".json"):
+        from .formats.transformers import HFCOMPAT_FILE, read_hfcompat_file
+        if name.endswith(HFCOMPAT_FILE):  # a remote-code directory's file, with the files it names
+            return read_hfcompat_file(path)
         if name == "vocab.json" or _looks_like_vocab_json(path):
             return _load_gpt2(path, path.with_name("merges.txt"))
         from .formats.tokenizer_json import read_tokenizer_json

@@ -18,21 +18,26 @@ from transformers.tokenization_utils_base import BatchEncoding, PaddingStrategy,
 # Absolute imports only: transformers' save_pretrained copies this file into the directory it
 # writes (as a remote-code module), where relative imports would not resolve.
 from hfcompat.formats.atomic import atomic_write_text
-from hfcompat.formats.tokenizer_json import read_tokenizer_json
-from hfcompat.formats.transformers import HFCOMPAT_FILE, LOADER_MODULE, LOADER_SOURCE
+from hfcompat.formats.transformers import HFCOMPAT_FILE, read_hfcompat_file, remote_code_files
+from hfcompat.segmentation.pre_tokenizer import BIGRAM_FILE, DICTIONARY_FILE, HMM_FILE
 
 
 class HfcompatTokenizer(PreTrainedTokenizer):
     """transformers' tokenizer API over an hfcompat Tokenizer read from hfcompat_tokenizer.json."""
 
-    vocab_files_names = {"hfcompat_file": HFCOMPAT_FILE}
+    # The segmentation files are listed so that a hub download fetches them beside hfcompat_file,
+    # where its entries name them (a second segmenter's files, "_2", are not fetched).
+    vocab_files_names = {"hfcompat_file": HFCOMPAT_FILE, "segmentation_dictionary": DICTIONARY_FILE,
+                         "segmentation_hmm": HMM_FILE, "segmentation_bigram": BIGRAM_FILE}
     model_input_names = ["input_ids", "token_type_ids", "attention_mask"]
 
-    def __init__(self, hfcompat_file: str | None = None, tokenizer_object: Any = None, **kwargs: Any):
+    def __init__(self, hfcompat_file: str | None = None, tokenizer_object: Any = None,
+                 segmentation_dictionary: str | None = None, segmentation_hmm: str | None = None,
+                 segmentation_bigram: str | None = None, **kwargs: Any):
         if tokenizer_object is None:
             if hfcompat_file is None:
                 raise ValueError(f"HfcompatTokenizer needs {HFCOMPAT_FILE} (hfcompat_file)")
-            tokenizer_object = read_tokenizer_json(hfcompat_file)
+            tokenizer_object = read_hfcompat_file(hfcompat_file)
         tokenizer_object.no_truncation()
         tokenizer_object.no_padding()
         self.hfcompat = tokenizer_object
@@ -145,9 +150,8 @@ class HfcompatTokenizer(PreTrainedTokenizer):
     # ----- saving -----------------------------------------------------------------------
 
     def save_vocabulary(self, save_directory: str, filename_prefix: str | None = None) -> tuple[str, ...]:
-        """Write hfcompat_tokenizer.json and the loader module beside it."""
-        name = (filename_prefix + "-" if filename_prefix else "") + HFCOMPAT_FILE
-        path = Path(save_directory) / name
-        atomic_write_text(path, self.hfcompat.to_str(pretty=True))
-        atomic_write_text(Path(save_directory) / f"{LOADER_MODULE}.py", LOADER_SOURCE)
-        return (str(path),)
+        """Write hfcompat_tokenizer.json, the data files its components name, and the loader module."""
+        files = remote_code_files(self.hfcompat, prefix=filename_prefix + "-" if filename_prefix else "")
+        for name, text in files.items():  # all serialized first: a failure writes nothing
+            atomic_write_text(Path(save_directory) / name, text)
+        return tuple(str(Path(save_directory) / name) for name in files)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import decoders, normalizers, pre_tokenizers, processors
 from ..added_vocabulary import AddedToken
@@ -15,6 +15,9 @@ from ..tokenizer import Tokenizer
 from ..truncation import TruncationParams
 from .atomic import atomic_write_text
 from .json_numbers import serde_json_f64
+
+if TYPE_CHECKING:
+    from ..segmentation.pre_tokenizer import SideFiles
 
 VERSION = "1.0"
 _COMPONENTS: dict[str, Callable[[Any], Any]] = {
@@ -58,8 +61,12 @@ def _refuse_constant(name: str) -> float:
     raise FormatError(f"{name} is not a valid JSON number")
 
 
-def tokenizer_from_dict(data: Any) -> Tokenizer:
-    """Build a Tokenizer from the parsed tokenizer.json object."""
+def tokenizer_from_dict(data: Any, extensions: SideFiles | None = None) -> Tokenizer:
+    """Build a Tokenizer from the parsed tokenizer.json object.
+
+    `extensions` (hfcompat_tokenizer.json of a remote-code directory only) also accepts
+    hfcompat's own components, reading the files they name from it.
+    """
     if not isinstance(data, dict):
         raise FormatError(f"expected a JSON object at the top level, got {type(data).__name__}")
     if "version" in data and data["version"] != VERSION:
@@ -68,12 +75,21 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
     if "model" not in data:
         raise FormatError("missing the required `model`", field="model")
     model = model_from_dict(data["model"])
-    parts = {name: _section(name, build, data.get(name)) for name, build in _COMPONENTS.items()}
+    builders = {**_COMPONENTS, **_extension_builders(extensions)}
+    parts = {name: _section(name, build, data.get(name)) for name, build in builders.items()}
     truncation = _section("truncation", TruncationParams.from_dict, data.get("truncation"))
     padding = _section("padding", PaddingParams.from_dict, data.get("padding"))
     tokenizer = Tokenizer(model, truncation=truncation, padding=padding, **parts)
     tokenizer.add_tokens(_added_tokens(data.get("added_tokens")))
     return tokenizer
+
+
+def _extension_builders(extensions: SideFiles | None) -> dict[str, Callable[[Any], Any]]:
+    """The component readers that replace the plain ones when extensions are allowed."""
+    if extensions is None:
+        return {}
+    from ..segmentation.pre_tokenizer import pre_tokenizer_from_extension_dict
+    return {"pre_tokenizer": lambda data: pre_tokenizer_from_extension_dict(data, extensions)}
 
 
 def _section(name: str, build: Callable[[Any], Any], value: Any) -> Any:
@@ -103,10 +119,20 @@ def _added_tokens(entries: Any) -> list[AddedToken]:
     return tokens
 
 
-def tokenizer_to_dict(tokenizer: Tokenizer) -> dict[str, Any]:
-    """The tokenizer.json object of a Tokenizer, keys in HF's order."""
+def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None) -> dict[str, Any]:
+    """The tokenizer.json object of a Tokenizer, keys in HF's order.
+
+    `extensions` (hfcompat_tokenizer.json of a remote-code directory only) allows hfcompat's own
+    components, whose data files it collects; without it they raise UnsupportedConversion.
+    """
     def dump(component: Any) -> Any:
         return None if component is None else component.to_dict()
+
+    def dump_pre_tokenizer(component: Any) -> Any:
+        if component is None or extensions is None:
+            return dump(component)
+        from ..segmentation.pre_tokenizer import pre_tokenizer_to_extension_dict
+        return pre_tokenizer_to_extension_dict(component, extensions)
 
     return {
         "version": VERSION,
@@ -114,16 +140,16 @@ def tokenizer_to_dict(tokenizer: Tokenizer) -> dict[str, Any]:
         "padding": dump(tokenizer.padding),
         "added_tokens": tokenizer.added_vocabulary.to_list(),
         "normalizer": dump(tokenizer.normalizer),
-        "pre_tokenizer": dump(tokenizer.pre_tokenizer),
+        "pre_tokenizer": dump_pre_tokenizer(tokenizer.pre_tokenizer),
         "post_processor": dump(tokenizer.post_processor),
         "decoder": dump(tokenizer.decoder),
         "model": tokenizer.model.to_dict(),
     }
 
 
-def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False) -> str:
+def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False, extensions: SideFiles | None = None) -> str:
     """tokenizer.json text: compact like HF's to_str(), or indented like its save()."""
-    data = tokenizer_to_dict(tokenizer)
+    data = tokenizer_to_dict(tokenizer, extensions)
     if pretty:
         return json.dumps(data, ensure_ascii=False, indent=2)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

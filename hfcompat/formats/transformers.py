@@ -122,19 +122,46 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
         roles[role] = content
     config = tokenizer_config(tokenizer, roles, chat_template)
     from .tokenizer_json import tokenizer_to_json
-    text = tokenizer_to_json(tokenizer, pretty=True)  # before any write: a failure leaves nothing
-    files = {TOKENIZER_FILE: text}
+    # Everything is serialized before any write: a failure leaves nothing.
     if remote_code:
         config.pop("add_bos_token", None)
         config.pop("add_eos_token", None)
         config["tokenizer_class"] = REMOTE_CLASS
         config["auto_map"] = {"AutoTokenizer": [f"{LOADER_MODULE}.{REMOTE_CLASS}", None]}
-        files = {HFCOMPAT_FILE: text, f"{LOADER_MODULE}.py": LOADER_SOURCE}
+        files = remote_code_files(tokenizer)
+    else:
+        files = {TOKENIZER_FILE: tokenizer_to_json(tokenizer, pretty=True)}
     files[CONFIG_FILE] = _json_text(config)
     files[SPECIAL_TOKENS_MAP_FILE] = _json_text(roles)
     for name, content in files.items():
         atomic_write_text(directory / name, content)
     return [directory / name for name in files]
+
+
+def remote_code_files(tokenizer: Tokenizer, prefix: str = "") -> dict[str, str]:
+    """name -> text of hfcompat's own files in a remote-code directory.
+
+    hfcompat_tokenizer.json may hold hfcompat's own components (Chinese word segmentation),
+    whose data files (a dictionary, an HMM) come beside it; then the loader module.
+    """
+    from ..segmentation.pre_tokenizer import SideFiles
+    from .tokenizer_json import tokenizer_to_json
+
+    side_files = SideFiles(prefix=prefix)
+    text = tokenizer_to_json(tokenizer, pretty=True, extensions=side_files)
+    return {prefix + HFCOMPAT_FILE: text, **side_files.written, f"{LOADER_MODULE}.py": LOADER_SOURCE}
+
+
+def read_hfcompat_file(path: str | Path) -> Tokenizer:
+    """Read hfcompat_tokenizer.json with the files its extension entries name beside it."""
+    from ..segmentation.pre_tokenizer import SideFiles
+    from .tokenizer_json import tokenizer_from_dict
+
+    path = Path(path)
+    try:
+        return tokenizer_from_dict(_read_json(path), extensions=SideFiles(directory=path.parent))
+    except FormatError as error:
+        raise error.at(path=error.path or str(path)) from None
 
 
 def tokenizer_config(tokenizer: Tokenizer, roles: dict[str, str],
@@ -304,6 +331,7 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     (formats.transformers_classes). A SentencePiece model follows sentencepiece itself; where
     transformers' own conversion is not exact, a warning says so.
     """
+    from ..segmentation.pre_tokenizer import SideFiles
     from . import transformers_classes as classes
     from .tokenizer_json import tokenizer_from_dict
 
@@ -316,10 +344,13 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
     if name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
+    # Only hfcompat's own file may hold hfcompat's components (read with the files beside it).
+    own_file = (directory / HFCOMPAT_FILE).exists()
+    extensions = SideFiles(directory=directory) if own_file else None
     try:
-        tokenizer = tokenizer_from_dict(data)
+        tokenizer = tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
-        raise error.at(path=str(directory / TOKENIZER_FILE)) from None
+        raise error.at(path=error.path or str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))) from None
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
+from ..errors import FormatError
 from .dag import build_dag
 from .dictionary import Dictionary
 
@@ -36,6 +37,29 @@ class BigramModel:
             model.total += len(words) + 1
         return model
 
+    def to_dict(self) -> dict[str, Any]:
+        """The counts as JSON-ready data: word pairs as [previous, word, count] triples."""
+        return {"weight": self.weight, "total": self.total, "unigrams": dict(self.unigrams),
+                "bigrams": [[previous, word, count] for (previous, word), count in self.bigrams.items()]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "BigramModel":
+        """The model of `to_dict`'s form; a malformed part is a FormatError naming it."""
+        if not isinstance(data, dict):
+            raise FormatError("expected an object with weight, total, unigrams and bigrams")
+        weight, total, unigrams, bigrams = (data.get(k) for k in ("weight", "total", "unigrams", "bigrams"))
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 0 <= weight <= 1:
+            raise FormatError(f"expected a number from 0 to 1, got {weight!r}", field="weight")
+        if not _is_count(total):
+            raise FormatError(f"expected a count, got {total!r}", field="total")
+        if not isinstance(unigrams, dict) or not all(_is_count(c) for c in unigrams.values()):
+            raise FormatError("expected an object of word counts", field="unigrams")
+        if not isinstance(bigrams, list) or not all(
+                isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and isinstance(t[1], str)
+                and _is_count(t[2]) for t in bigrams):
+            raise FormatError("expected a list of [previous, word, count]", field="bigrams")
+        return cls(Counter(unigrams), Counter({(p, w): c for p, w, c in bigrams}), float(weight), total)
+
     def dictionary(self) -> Dictionary:
         """The trained words as a dictionary (frequency = count), for the word graph."""
         return Dictionary.from_words((w, c) for w, c in self.unigrams.items() if w != START)
@@ -46,6 +70,11 @@ class BigramModel:
         seen = self.unigrams.get(previous, 0)
         bigram = self.bigrams.get((previous, word), 0) / seen if seen else 0.0
         return math.log(self.weight * bigram + (1 - self.weight) * unigram)
+
+
+def _is_count(value: Any) -> bool:
+    """A non-negative integer (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def bigram_cut(text: str, dictionary: Dictionary, model: BigramModel, previous: str = START) -> list[str]:

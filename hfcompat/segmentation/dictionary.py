@@ -55,8 +55,11 @@ class Dictionary:
 
         Deleted words (frequency 0) are not written: the file keeps what cuts, not the history.
         """
-        lines = "".join(f"{word} {freq}\n" for word, freq in self.freq.items() if freq)
-        atomic_write_text(Path(path), lines)
+        atomic_write_text(Path(path), self.to_text())
+
+    def to_text(self) -> str:
+        """The words in jieba's format (`word freq` a line), the text `save` writes."""
+        return "".join(f"{word} {freq}\n" for word, freq in self.freq.items() if freq)
 
     def _insert_all(self, entries: Iterable[tuple[str, int]]) -> None:
         """Set each word's frequency, count it in the total and register its prefixes."""

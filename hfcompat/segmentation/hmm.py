@@ -7,10 +7,11 @@ import functools
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 import regex
 
+from ..errors import FormatError
 from .dictionary import jieba_file
 
 STATES = "BMES"  # Begin, Middle, End of a word, Single-character word
@@ -51,6 +52,20 @@ class HMM:
                 emissions[tag][char] += 1
         return cls(start=_log_normalize(starts), trans={s: _log_normalize(c) for s, c in transitions.items()},
                    emit={s: _log_normalize(c) for s, c in emissions.items()})
+
+    def to_dict(self) -> dict[str, dict]:
+        """{"start": ..., "trans": ..., "emit": ...}: the log-probabilities as JSON-ready tables."""
+        return {"start": self.start, "trans": self.trans, "emit": self.emit}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "HMM":
+        """The model of `to_dict`'s form; a malformed table is a FormatError naming it."""
+        if not isinstance(data, dict):
+            raise FormatError("expected an object with start, trans and emit")
+        start = _log_table(data.get("start"), "start")
+        trans = {state: _log_table(row, f"trans.{state}") for state, row in _table(data.get("trans"), "trans").items()}
+        emit = {state: _log_table(row, f"emit.{state}") for state, row in _table(data.get("emit"), "emit").items()}
+        return cls(start=start, trans=trans, emit=emit)
 
     def __post_init__(self) -> None:
         """Precompute, for each state, its possible predecessors with the transition weights."""
@@ -126,6 +141,21 @@ def word_tags(word: str) -> str:
     if len(word) == 1:
         return "S"
     return "B" + "M" * (len(word) - 2) + "E"
+
+
+def _table(value: Any, name: str) -> dict:
+    """A JSON object keyed by strings, else a FormatError naming the table."""
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise FormatError("expected an object keyed by states or characters", field=name)
+    return value
+
+
+def _log_table(value: Any, name: str) -> dict[str, float]:
+    """A table of log-probabilities (numbers), else a FormatError naming the table."""
+    table = _table(value, name)
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in table.values()):
+        raise FormatError("expected numbers (log-probabilities)", field=name)
+    return {key: float(v) for key, v in table.items()}
 
 
 def _log_normalize(counts: Counter[str]) -> dict[str, float]:

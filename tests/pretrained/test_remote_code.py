@@ -45,8 +45,6 @@ def test_remote_code_needs_trust(tmp_path: Path) -> None:
         auto_tokenizer(tmp_path, trust_remote_code=False)
 
 
-@pytest.mark.xfail(strict=True, raises=hfcompat.UnsupportedConversion,
-                   reason="the remote-code directory stores a tokenizer.json, which cannot hold ChineseWordSegmentation yet")
 def test_chinese_segmentation_through_auto_tokenizer(tmp_path: Path) -> None:
     """A BERT Chinese vocabulary behind word segmentation: AutoTokenizer gives hfcompat's tokens."""
     from hfcompat.segmentation import ChineseWordSegmentation

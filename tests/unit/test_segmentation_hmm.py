@@ -64,3 +64,25 @@ def test_jieba_model_cuts_as_jieba_finalseg(text: str) -> None:
     from jieba import finalseg
 
     assert HMM.from_jieba().cut(text) == list(finalseg.cut(text))
+
+
+def test_to_dict_round_trips_through_json() -> None:
+    """The saved form (JSON floats) rebuilds the same model, which cuts the same words."""
+    import json
+    model = HMM.train(TRAIN)
+    again = HMM.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again == model
+    assert again.cut("我们很美好相信") == model.cut("我们很美好相信")
+
+
+@pytest.mark.parametrize("data, field", [
+    ([], None), ({"start": [], "trans": {}, "emit": {}}, "start"),
+    ({"start": {}, "trans": {"B": {"E": "x"}}, "emit": {}}, "trans.B"),
+    ({"start": {}, "trans": {}, "emit": {"S": {"我": True}}}, "emit.S"),
+])
+def test_from_dict_names_the_bad_table(data: object, field: str | None) -> None:
+    """A malformed model is a FormatError naming its table."""
+    from hfcompat.errors import FormatError
+    with pytest.raises(FormatError) as caught:
+        HMM.from_dict(data)
+    assert caught.value.field == field

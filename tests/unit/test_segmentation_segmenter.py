@@ -75,3 +75,27 @@ def test_tokenizer_with_the_pre_tokenizer_encodes_and_refuses_tokenizer_json(tmp
     with pytest.raises(UnsupportedConversion, match="ChineseWordSegmentation"):
         tokenizer.save(str(target))
     assert not target.exists()
+
+
+def test_bigram_model_to_dict_round_trips_through_json() -> None:
+    """The saved form rebuilds the same counts, which cut the same words."""
+    import json
+    model = BigramModel.train(["北京 大学 生活", "北京 大学生 活动", "东京 大学"])
+    again = BigramModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again == model
+    dictionary = model.dictionary()
+    assert Segmenter(dictionary, method="bigram", bigram=again).cut("北京大学生活") == \
+        Segmenter(dictionary, method="bigram", bigram=model).cut("北京大学生活")
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"weight": 2}, "weight"), ({"total": -1}, "total"), ({"unigrams": {"a": "1"}}, "unigrams"),
+    ({"bigrams": [["a", 1]]}, "bigrams"),
+])
+def test_bigram_model_from_dict_names_the_bad_part(change: dict, field: str) -> None:
+    """A malformed saved model is a FormatError naming the part."""
+    from hfcompat.errors import FormatError
+    data = {**BigramModel.train(["北京 大学"]).to_dict(), **change}
+    with pytest.raises(FormatError) as caught:
+        BigramModel.from_dict(data)
+    assert caught.value.field == field
