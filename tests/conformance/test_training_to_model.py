@@ -58,12 +58,18 @@ def test_sentencepiece_runs_the_trained_model_identically(trained, source: str) 
         assert tokenizer.decode(encoding.ids) == processor.decode(encoding.ids), text
 
 
-def _normalizer(charsmap: bytes | None) -> object:
-    """sentencepiece normalizing with its built-in nmt_nfkc, or with `charsmap` in its place."""
+# Single code points where each rule set differs from sentencepiece's built-in one: all are
+# chars Unicode 14.0 leaves unassigned, plus U+061C for the nmt ones.
+# (nmt_nfkc: MAX_SINGLE_CHAR_DIFFERENCES, the KNOWN_DIFFERENT list above.)
+MAX_DIFFERENCES = {"nfkc": 99, "nfkc_cf": 154, "nmt_nfkc_cf": 155}
+
+
+def _normalizer(rule_name: str, charsmap: bytes | None) -> object:
+    """sentencepiece normalizing with its built-in rule set, or with `charsmap` in its place."""
     stream = io.BytesIO()
     spm.SentencePieceTrainer.train(
         sentence_iterator=iter(["hello world"] * 20), model_writer=stream, vocab_size=12,
-        normalization_rule_name="nmt_nfkc", hard_vocab_limit=False, minloglevel=3)
+        normalization_rule_name=rule_name, hard_vocab_limit=False, minloglevel=3)
     proto = model.ModelProto()
     proto.ParseFromString(stream.getvalue())
     if charsmap is not None:
@@ -71,20 +77,33 @@ def _normalizer(charsmap: bytes | None) -> object:
     return spm.SentencePieceProcessor(model_proto=proto.SerializeToString())
 
 
+def _different_code_points(rule_name: str) -> set[int]:
+    """Single code points that our charsmap and sentencepiece's built-in one normalize differently."""
+    theirs, ours = _normalizer(rule_name, None), _normalizer(rule_name, precompiled_charsmap(rule_name))
+    chars = [chr(code) for code in range(1, 0x110000) if not 0xD800 <= code < 0xE000]
+    return {ord(char) for char, a, b in zip(chars, theirs.normalize(chars), ours.normalize(chars)) if a != b}
+
+
 @pytest.fixture(scope="module")
 def normalizers() -> tuple[object, object]:
     """(sentencepiece's built-in nmt_nfkc, ours), both run by sentencepiece."""
-    return _normalizer(None), _normalizer(precompiled_charsmap("nmt_nfkc"))
+    return _normalizer("nmt_nfkc", None), _normalizer("nmt_nfkc", precompiled_charsmap("nmt_nfkc"))
 
 
-def test_every_code_point_normalizes_as_sentencepiece_builtin(normalizers) -> None:
-    """Single code points: only chars of newer Unicode versions differ (listed above)."""
-    theirs, ours = normalizers
-    chars = [chr(code) for code in range(1, 0x110000) if not 0xD800 <= code < 0xE000]
-    different = {ord(char) for char, a, b in zip(chars, theirs.normalize(chars), ours.normalize(chars)) if a != b}
+def test_every_code_point_normalizes_as_sentencepiece_builtin() -> None:
+    """nmt_nfkc, single code points: only the listed chars of newer Unicode versions differ."""
+    different = _different_code_points("nmt_nfkc")
     assert len(different) <= MAX_SINGLE_CHAR_DIFFERENCES
     assert different <= KNOWN_DIFFERENT, sorted(map(hex, different - KNOWN_DIFFERENT))
-    assert all(unicodedata.name(chr(code), None) is None for code in different - {0x061C})
+
+
+@pytest.mark.parametrize("rule_name", sorted(MAX_DIFFERENCES))
+def test_rule_sets_differ_only_on_newer_unicode(rule_name: str) -> None:
+    """Every rule set: the differing code points are unassigned in Python's Unicode (U+061C apart)."""
+    different = _different_code_points(rule_name)
+    assert len(different) <= MAX_DIFFERENCES[rule_name]
+    newer = {code for code in different if unicodedata.name(chr(code), None) is None}
+    assert different - newer <= {0x061C}, sorted(map(hex, different - newer))
 
 
 @pytest.mark.parametrize("source", ["fixture", "botchan", "taylorswift", "wagahaiwa", "pku_test"])
