@@ -635,3 +635,24 @@ def _longest_on_boundary(charsmap: CharsMap, window: str) -> tuple[str, int] | N
         if length in ends:
             return replacement, ends[length]
     return None
+
+
+def charsmap_rules(charsmap: CharsMap) -> dict[str, str]:
+    """Every rule of a charsmap, {source: replacement} (keys that are not UTF-8 left out)."""
+    units = charsmap._units
+    children = charsmap._edges()
+    rules: dict[str, str] = {}
+    stack = [(b"", charsmap._root)]
+    while stack:
+        key, base = stack.pop()
+        for label, index in children.get(base, ()):
+            child = key + bytes((label,))
+            unit = units[index]
+            child_base = index ^ _offset(unit)
+            if unit & _LEAF_BIT:
+                try:
+                    rules[child.decode("utf-8")] = charsmap._leaf_replacement(child_base)
+                except UnicodeDecodeError:
+                    pass
+            stack.append((child, child_base))
+    return rules

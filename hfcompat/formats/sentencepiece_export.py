@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import UnsupportedConversion
 from . import sentencepiece_model as spm
+from ..normalization_rules import charsmap_name
 from .sentencepiece import AFTER_LAST_CHAR, EXTRA_SPACES, SPACE, words_are_cuts
 
 BYTE_PIECES = {f"<0x{byte:02X}>" for byte in range(256)}
@@ -256,7 +257,7 @@ def _fill_specs(proto: Any, kind: str, model: dict, flags: dict, vocab: list[str
         index = vocab.index(piece) if piece in vocab and types[vocab.index(piece)] == spm.CONTROL else -1
         setattr(trainer, f"{name}_id", index)
     spec = proto.normalizer_spec
-    spec.name = "identity" if not flags["charsmap"] else "custom"
+    spec.name = charsmap_name(flags["charsmap"])
     spec.precompiled_charsmap = flags["charsmap"]
     spec.add_dummy_prefix = flags["prefix"]
     spec.remove_extra_whitespaces = flags["remove_extra_whitespaces"]

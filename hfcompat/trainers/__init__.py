@@ -235,14 +235,29 @@ def pipeline(model: str, *, lowercase: bool = True) -> "Tokenizer":
     if model == "wordlevel":
         return Tokenizer(WordLevel({}, unk_token="<unk>"), pre_tokenizer=pre_tokenizers.Whitespace())
     if model == "unigram":
-        # sentencepiece's nmt_nfkc rules as HF's normalizers spell them (its precompiled charsmap
-        # cannot be built here), whitespace runs collapsed and trimmed, then "▁" words.
-        normalizer = normalizers.Sequence([
-            normalizers.Nmt(), normalizers.NFKC(),
-            normalizers.Replace(" {2,}", " ", is_regex=True), normalizers.Strip()])
-        return Tokenizer(Unigram([("<unk>", 0.0)], unk_id=0), normalizer=normalizer,
-                         pre_tokenizer=pre_tokenizers.Metaspace(), decoder=decoders.Metaspace())
+        return sentencepiece_pipeline("nmt_nfkc")
     raise ValueError(f"unknown model {model!r}: expected one of {', '.join(MODELS)}")
+
+
+def sentencepiece_pipeline(rule_name: str) -> "Tokenizer":
+    """sentencepiece's default setup around an untrained Unigram: the pipeline a .model with
+    this normalization rule reads as (charsmap, extra spaces removed, "▁" for spaces, dummy
+    prefix), with words cut before each "▁" for counting (sentencepiece trains on such words)."""
+    from .. import pre_tokenizers
+    from ..formats import sentencepiece_model as spm
+    from ..formats.sentencepiece import SPACE, tokenizer_from_proto
+    from ..normalization_rules import precompiled_charsmap
+    proto = spm.ModelProto()
+    proto.pieces.add(piece="<unk>", score=0.0, type=spm.UNKNOWN)
+    proto.trainer_spec.model_type = spm.UNIGRAM
+    spec = proto.normalizer_spec
+    spec.name = rule_name
+    spec.precompiled_charsmap = precompiled_charsmap(rule_name)
+    spec.add_dummy_prefix = spec.remove_extra_whitespaces = spec.escape_whitespaces = True
+    tokenizer = tokenizer_from_proto(proto)
+    tokenizer.sentencepiece_source = None
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="never", split=True)
+    return tokenizer
 
 
 def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | AddedToken],
@@ -273,7 +288,16 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
                     total=source_size(files_or_iterator), workers=workers)
     if model == "wordpiece":
         _add_bert_processing(tokenizer)
+    if model == "unigram":
+        tokenizer = _as_sentencepiece(tokenizer)
     return tokenizer
+
+
+def _as_sentencepiece(tokenizer: "Tokenizer") -> "Tokenizer":
+    """The tokenizer its .model reads as, so that it encodes and decodes as sentencepiece runs
+    that file (the whole text at once, special pieces not matched in text)."""
+    from ..formats.sentencepiece import proto_from_tokenizer, tokenizer_from_proto
+    return tokenizer_from_proto(proto_from_tokenizer(tokenizer))
 
 
 def extend(tokenizer: "Tokenizer", files_or_iterator: Any, vocab_size: int, *, workers: int = 1,

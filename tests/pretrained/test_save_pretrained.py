@@ -81,7 +81,17 @@ def test_trained_save_pretrained(tmp_path: Path, trained_lines: list[str], case:
     check_saved(hfcompat.load(tmp_path / "trained.json"), tmp_path / "dir", case)
 
 
-@pytest.mark.parametrize("model", ["bpe", "wordpiece", "unigram", "wordlevel"])
+# model="unigram" follows sentencepiece (its .model runs identically, see
+# tests/conformance/test_training_to_model.py): its charsmap takes the longest rule at each
+# position, while HF's Precompiled in tokenizer.json applies it per grapheme cluster, so
+# combining sequences of the fixture normalize differently in transformers.
+UNIGRAM_FOLLOWS_SENTENCEPIECE = pytest.mark.xfail(
+    strict=True, reason="HF's Precompiled applies the nmt_nfkc charsmap per grapheme cluster, "
+    "sentencepiece (and hfcompat's unigram setup) by longest match")
+
+
+@pytest.mark.parametrize("model", ["bpe", "wordpiece", pytest.param("unigram", marks=UNIGRAM_FOLLOWS_SENTENCEPIECE),
+                                   "wordlevel"])
 def test_hfcompat_trained_save_pretrained(tmp_path: Path, model: str) -> None:
     """Tokenizers trained by hfcompat.train round-trip through AutoTokenizer."""
     ours = hfcompat.train(iter(list(fixture_texts()) * 4), model=model, vocab_size=1000)
