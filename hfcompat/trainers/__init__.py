@@ -41,6 +41,7 @@ DEFAULT_SPECIAL_TOKENS = {
     "unigram": ["<unk>"],
 }
 CHUNK_LINES = 2000
+TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".csv", ".tsv", ".raw"}
 SENTENCEPIECE_CHARACTER_COVERAGE = 0.9995  # sentencepiece's default, for model="unigram"
 
 __all__ = ["BpeTrainer", "UnigramTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
@@ -63,6 +64,8 @@ def iter_texts(source: Any) -> Iterator[str]:
         for path in source:
             yield from _file_lines(Path(path))
         return
+    if isinstance(source, (list, tuple)):
+        _refuse_missing_files(source)
     for item in source:
         if isinstance(item, str):
             yield item
@@ -76,9 +79,29 @@ def _all_files(items: Sequence[Any]) -> bool:
                for item in items)
 
 
+def _refuse_missing_files(items: Sequence[Any]) -> None:
+    """A list meant as file names but naming a missing file is an error, not training text."""
+    missing = [item for item in items if isinstance(item, os.PathLike)
+               or (isinstance(item, str) and _looks_like_path(item) and not os.path.isfile(item))]
+    if missing and (len(missing) == len(items) or any(
+            isinstance(item, str) and os.path.isfile(item) for item in items)):
+        raise FormatError("no such file (a list of strings is read as file names when they name "
+                          "files; pass an iterator for texts)", path=str(missing[0]))
+
+
+def _looks_like_path(text: str) -> bool:
+    """A string with no whitespace that has a directory part or a text-file suffix."""
+    return bool(text) and not any(char.isspace() for char in text) and (
+        os.sep in text or Path(text).suffix.lower() in TEXT_FILE_SUFFIXES)
+
+
 def _file_lines(path: Path) -> Iterator[str]:
     """The lines of a UTF-8 file, each with its "\\n" (split on "\\n" only)."""
-    with open(path, "rb") as handle:
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise FormatError(f"cannot read: {error.strerror}", path=str(path)) from None
+    with handle:
         for number, line in enumerate(handle, 1):
             try:
                 yield line.decode("utf-8")

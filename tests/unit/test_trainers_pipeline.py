@@ -85,6 +85,17 @@ def test_train_unigram_dispatch() -> None:
     assert tokenizer.encode("hello  world").tokens[0].startswith("▁")
 
 
+def test_a_missing_training_file_is_an_error_not_text(tmp_path: Path) -> None:
+    """A mistyped file name in a list must not be trained on as if it were text."""
+    present = tmp_path / "present.txt"
+    present.write_text("some text\n", encoding="utf-8")
+    for source in ([str(tmp_path / "absent.txt")], [str(present), str(tmp_path / "absent.txt")],
+                   ["corpus.txt"], [tmp_path / "absent.txt"]):
+        with pytest.raises(FormatError, match="absent.txt|corpus.txt"):
+            hfcompat.train(source, model="wordlevel", vocab_size=10, show_progress=False)
+    assert list(iter_texts(["hello world", "a/b is half"])) == ["hello world", "a/b is half"]
+
+
 def test_ctrl_c_leaves_the_tokenizer_untouched() -> None:
     """KeyboardInterrupt during counting propagates; the model and added tokens stay as they were."""
     tokenizer = pipeline("bytelevel_bpe")
