@@ -533,16 +533,16 @@ def _demo_training(lines: list[str]) -> DemoCount:
 def _demo_target(tokenizer: Any, path: Path, lines: list[str], count: DemoCount, verify: Any) -> str:
     """Save to one target, read it back, and verify that against its own library; the table cell.
 
-    The file is compared, not the tokenizer it came from: a trained "unigram" follows
+    The file is compared, not only the tokenizer it came from: a trained "unigram" follows
     sentencepiece's longest-match charsmap, which tokenizer.json can only state as HF's
-    per-cluster `Precompiled` (a rank file needs its pattern to be read back: compared as saved).
+    per-cluster `Precompiled`; the cell then also shows the trained tokenizer's own count.
     """
     from .load import load
     try:
         tokenizer.save(str(path))
     except HfcompatError:
         return "-"
-    saved = tokenizer if path.suffix == ".tiktoken" else load(path)
+    saved = load(path)  # a rank file is read back with the pattern of its sidecar
     report = verify(saved, lines, reference=path)
     count.add(DemoCount(report.identical, report.total))
     cell = report.summary().replace(" identical", "")

@@ -124,9 +124,12 @@ class Side:
 
 
 def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
-    """hfcompat's own tokenizer."""
+    """hfcompat's own tokenizer (one read from a rank file matches every special token, as the
+    tiktoken and tokenizers sides do)."""
+    specials = {"allowed_special": "all"} if tokenizer.tiktoken is not None else {}
+
     def encode(text: str) -> list[Piece]:
-        encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens)
+        encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens, **specials)
         return list(zip(encoding.ids, encoding.tokens))
 
     return Side("hfcompat", encode, lambda ids: tokenizer.decode(ids, skip_special_tokens=False))

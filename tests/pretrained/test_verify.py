@@ -86,6 +86,9 @@ def test_tiktoken_side_reads_the_sidecar_pattern(tmp_path: Path) -> None:
     report = hfcompat.verify(trained, texts, reference=path)
     assert report.reference.startswith("tiktoken ") and report.total == len(texts)
     assert report.ok, [d.describe() for d in report.first_divergences]
+    assert any("<|endoftext|>" in text for text in texts)  # the read-back file has tiktoken's rules
+    report = hfcompat.verify(hfcompat.load(path), texts, reference=path)
+    assert report.ok, [d.describe() for d in report.first_divergences]
 
 
 def test_errors_on_both_sides_agree_and_unknown_library_is_refused() -> None:
