@@ -4,6 +4,11 @@ A pre-token becomes one symbol per char (decorated with the continuing-subword p
 end-of-word suffix, with byte fallback or unk for chars outside the vocab), then adjacent symbols
 are merged by the merge table: always the pair of lowest rank, the leftmost one on ties.
 
+A long word splits first at its cuts: places between two chars of the vocab that no vocab token
+spans. A merge there would make a token holding both chars, so none happens, and the segments
+merge alone with the same result; they are cached, so a long unspaced run (Chinese, Japanese)
+costs a few cache lookups per char instead of a merge loop.
+
 `_merge_with_heap` is the reference algorithm (HF's `Word::merge_all`): a min-priority queue
 (a heap) of (rank, position) over a linked list of symbols, O(n log n), with HF's dropout and
 stale-entry rules. Short words take `_merge_by_scan` instead, a rank-scan over plain lists that gives the same
@@ -30,6 +35,8 @@ DEFAULT_CACHE_CAPACITY = 10_000
 CACHE_MAX_LENGTH = 256
 # Words with more symbols than this use the heap; the scan costs O(n) per merge.
 SCAN_MAX_SYMBOLS = 64
+# Words longer than this are split at their cuts before merging.
+SEGMENT_MIN_LENGTH = 8
 NO_MERGE = 1 << 62
 POSITION_MASK = (1 << 32) - 1
 
@@ -74,6 +81,10 @@ class BPE(VocabLookup):
         self._scan_is_exact = self._check_scan_is_exact()
         self.cache_capacity = cache_capacity
         self._cache: dict[str, list[Token]] = {}
+        self._segment_cache: dict[str, list[Token]] = {}
+        self._joinable: frozenset[str] | None = None  # built on the first long word
+        self._alphabet: frozenset[str] = frozenset()
+        self._cuts_are_exact = self._check_cuts_are_exact()
 
     # ----- construction ------------------------------------------------------------------
 
@@ -117,6 +128,54 @@ class BPE(VocabLookup):
         cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
         return cut == 0 or all(len(right.encode()) != cut for _, right in self._merge_strings)
 
+    def _check_cuts_are_exact(self) -> bool:
+        """True when every symbol of a known char holds that char, so that cutting is exact.
+
+        Decorations change a char's symbol by its place in the word; unk and byte-fallback
+        symbols do not hold their chars (and unknowns may fuse), and a shared id may stand for
+        another string, so those models never cut.
+        """
+        if self.continuing_subword_prefix or self.end_of_word_suffix or len(self.vocab_r) != len(self.vocab):
+            return False
+        special = {self.unk_token, *(f"<0x{byte:02X}>" for byte in range(256))}
+        return not any(left in special or right in special for left, right in self._merge_strings)
+
+    def _joinable_pairs(self) -> frozenset[str]:
+        """Every two adjacent chars inside a vocab token: the places a merge can join."""
+        if self._joinable is None:
+            self._alphabet = frozenset(token for token in self.vocab if len(token) == 1)
+            self._joinable = frozenset(token[i:i + 2] for token in self.vocab for i in range(len(token) - 1))
+        return self._joinable
+
+    def _segments(self, word: str) -> list[str]:
+        """`word` split at every cut (a pair of vocab chars that no token holds together)."""
+        joinable = self._joinable_pairs()
+        pairs = map(str.__add__, word, word[1:])
+        if self._alphabet.issuperset(word):
+            starts = [i for i, pair in enumerate(pairs, 1) if pair not in joinable]
+        else:
+            alphabet = self._alphabet
+            starts = [i for i, pair in enumerate(pairs, 1)
+                      if pair not in joinable and pair[0] in alphabet and pair[1] in alphabet]
+        if not starts:
+            return [word]
+        return [word[start:end] for start, end in zip([0, *starts], [*starts, len(word)])]
+
+    def _tokenize_segments(self, word: str) -> list[Token]:
+        """The tokens of a long word, merged segment by segment (each segment cached)."""
+        cache = self._segment_cache
+        ids: list[int] = []
+        lengths: list[int] = []
+        for segment in self._segments(word):
+            found = cache.get(segment)
+            if found is None:
+                found = self._merge_word(segment, None)
+                if len(cache) < self.cache_capacity:
+                    cache[segment] = found
+            ids += found[0]
+            lengths += found[1]
+        return self._tokens(ids, lengths)
+
     # ----- tokenization ------------------------------------------------------------------
 
     def tokenize(self, sequence: str) -> list[Token]:
@@ -132,6 +191,8 @@ class BPE(VocabLookup):
         cached = self._cache.get(sequence)
         if cached is not None:
             return list(cached)
+        if len(sequence) > SEGMENT_MIN_LENGTH and self._cuts_are_exact:
+            return self._tokenize_segments(sequence)
         tokens = self._tokenize_word(sequence, None)
         if len(self._cache) < self.cache_capacity and len(sequence) < CACHE_MAX_LENGTH:
             self._cache[sequence] = tokens
@@ -140,12 +201,20 @@ class BPE(VocabLookup):
 
     def _tokenize_word(self, word: str, dropout: float | None) -> list[Token]:
         """Build the symbols of `word`, merge them and return the tokens."""
+        return self._tokens(*self._merge_word(word, dropout))
+
+    def _merge_word(self, word: str, dropout: float | None) -> tuple[list[int], list[int]]:
+        """The merged symbols of `word`: token ids and their byte lengths."""
         ids, lengths = self._symbols(word)
         if len(ids) > 1:
             if dropout is None and self._scan_is_exact and len(ids) <= SCAN_MAX_SYMBOLS:
                 self._merge_by_scan(ids, lengths)
             else:
                 ids, lengths = self._merge_with_heap(ids, lengths, dropout)
+        return ids, lengths
+
+    def _tokens(self, ids: list[int], lengths: list[int]) -> list[Token]:
+        """Tokens of merged symbols, with byte offsets from their lengths."""
         ends = list(accumulate(lengths))
         starts = [0, *ends[:-1]]
         return list(map(_make_token, zip(ids, map(self.vocab_r.__getitem__, ids), zip(starts, ends))))
@@ -306,11 +375,12 @@ class BPE(VocabLookup):
     def clear_cache(self) -> None:
         """Forget every cached word."""
         self._cache.clear()
+        self._segment_cache.clear()
 
     def resize_cache(self, capacity: int) -> None:
         """Set how many words the cache may hold (0 disables it), dropping what is cached."""
         self.cache_capacity = capacity
-        self._cache.clear()
+        self.clear_cache()
 
     @property
     def merges(self) -> list[tuple[str, str]]:

@@ -108,6 +108,27 @@ def test_gpt2_long_words_use_the_heap_and_agree():
         assert_same(model, reference, bytes_to_chars(text[start:start + length].encode()))
 
 
+def cjk_lines(limit: int) -> list[str]:
+    """Long unspaced lines of Japanese and Chinese: whole pre-tokens of many chars."""
+    japanese = shared_file("corpora/wagahaiwa_nekodearu.txt").read_text(encoding="utf-8").splitlines()
+    chinese = shared_file("corpora/icwb2/pku_test.utf8").read_text(encoding="utf-8").splitlines()
+    return [line.replace(" ", "") for line in japanese[:limit] + chinese[:limit] if len(line) > 20]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "phi3"])
+def test_long_words_merge_segment_by_segment_like_the_oracle(name):
+    """A long word is split where no token can join two chars; the segments give HF's tokens."""
+    model, reference = gpt2_pair() if name == "gpt2" else phi3_pair()
+    lines = cjk_lines(300)
+    words = [bytes_to_chars(line.encode()) for line in lines] if name == "gpt2" else ["▁" + line for line in lines]
+    split = 0
+    for word in words:
+        split += len(model._segments(word)) > 1
+        assert_same(model, reference, word, encode=False)
+        assert_same(model, reference, word, encode=False)  # the segments come from the cache now
+    assert split > 0.9 * len(words)
+
+
 def test_gpt2_to_dict_matches_the_oracle_serialization():
     model, reference = gpt2_pair()
     assert model.to_dict() == json.loads(reference.to_str())["model"]
