@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("files", metavar="FILE", nargs="+", help="UTF-8 text files, read line by line")
     train.add_argument("-o", "--output", required=True, help="where to save (.json: tokenizer.json)")
     train.add_argument("--model", default="bpe", choices=["bpe", "bytelevel_bpe", "wordpiece", "wordlevel",
-                                                         "unigram"])
+                                                         "unigram", "sentencepiece_bpe"])
     train.add_argument("--vocab-size", type=int, default=8000)
     train.add_argument("--min-frequency", type=int, default=0)
     train.add_argument("--special-tokens", nargs="*", metavar="TOKEN", help="default: the model's usual ones")
@@ -493,7 +493,7 @@ def _demo_transformers(loaded: dict[str, Any], lines: list[str]) -> DemoCount:
     return count
 
 
-DEMO_ALGORITHMS = ("bpe", "bytelevel_bpe", "wordpiece", "unigram", "wordlevel")
+DEMO_ALGORITHMS = ("bpe", "bytelevel_bpe", "wordpiece", "unigram", "sentencepiece_bpe", "wordlevel")
 DEMO_VOCAB_SIZE = 1000  # the fixture holds 429 distinct characters
 
 
@@ -523,8 +523,8 @@ def _demo_training(lines: list[str]) -> DemoCount:
     for row in table:
         print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     print("  (-: the format cannot hold this tokenizer exactly; hfcompat refuses the conversion)")
-    print("  (*: the trained tokenizer itself against the file in its library; for unigram, tokenizers'\n"
-          "   Precompiled normalizes per grapheme cluster where sentencepiece takes the longest match)")
+    print("  (*: the trained tokenizer itself against the file in its library; for the sentencepiece setups,\n"
+          "   tokenizers' Precompiled normalizes per grapheme cluster where sentencepiece takes the longest match)")
     for problem in problems:
         print(f"  {problem}")
     return count

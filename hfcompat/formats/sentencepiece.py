@@ -313,15 +313,7 @@ def _unigram_vocab(proto: Any) -> list[list]:
 
 def _bpe_model(proto: Any, unknown: int) -> dict:
     """BPE with a merge for every split of every mergeable piece, best piece score first."""
-    mergeable = {p.piece: (p.score, i) for i, p in enumerate(proto.pieces)
-                 if p.type in (spm.NORMAL, spm.UNUSED)}
-    ranked = []
-    for piece, (score, index) in mergeable.items():
-        for cut in range(1, len(piece)):
-            left, right = piece[:cut], piece[cut:]
-            if left in mergeable and right in mergeable:
-                ranked.append((-score, -len(piece), index, cut, left, right))
-    ranked.sort()
+    mergeable = {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)}
     return {
         "type": "BPE", "dropout": None, "unk_token": proto.pieces[unknown].piece,
         "continuing_subword_prefix": None, "end_of_word_suffix": None,
@@ -329,8 +321,21 @@ def _bpe_model(proto: Any, unknown: int) -> dict:
         "fuse_unk": not proto.trainer_spec.byte_fallback,
         "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
         "vocab": {p.piece: i for i, p in enumerate(proto.pieces)},
-        "merges": [[left, right] for *_, left, right in ranked],
+        "merges": [list(pair) for pair in every_split_merges(mergeable)],
     }
+
+
+def every_split_merges(scores: dict[str, float]) -> list[tuple[str, str]]:
+    """SentencePiece's BPE as merges: two pieces merge when together they spell a piece, the
+    best-scored piece first (then the longer, the earlier, the shorter left part)."""
+    ranked = []
+    for index, (piece, score) in enumerate(scores.items()):
+        for cut in range(1, len(piece)):
+            left, right = piece[:cut], piece[cut:]
+            if left in scores and right in scores:
+                ranked.append((-score, -len(piece), index, cut, left, right))
+    ranked.sort()
+    return [(left, right) for *_, left, right in ranked]
 
 
 # ----- Tokenizer -> .model -------------------------------------------------------------------

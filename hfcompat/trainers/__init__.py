@@ -31,7 +31,7 @@ from .wordpiece import WordPieceTrainer
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer
 
-MODELS = ("bpe", "bytelevel_bpe", "wordpiece", "wordlevel", "unigram")
+MODELS = ("bpe", "bytelevel_bpe", "wordpiece", "wordlevel", "unigram", "sentencepiece_bpe")
 # The special tokens each model name adds when the caller names none.
 DEFAULT_SPECIAL_TOKENS = {
     "bpe": ["<unk>"],
@@ -39,6 +39,7 @@ DEFAULT_SPECIAL_TOKENS = {
     "wordpiece": ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
     "wordlevel": ["<unk>"],
     "unigram": ["<unk>"],
+    "sentencepiece_bpe": ["<unk>"],
 }
 CHUNK_LINES = 2000
 TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".csv", ".tsv", ".raw"}
@@ -257,7 +258,7 @@ def pipeline(model: str, *, lowercase: bool = True) -> "Tokenizer":
                          pre_tokenizer=pre_tokenizers.BertPreTokenizer(), decoder=decoders.WordPiece())
     if model == "wordlevel":
         return Tokenizer(WordLevel({}, unk_token="<unk>"), pre_tokenizer=pre_tokenizers.Whitespace())
-    if model == "unigram":
+    if model in ("unigram", "sentencepiece_bpe"):
         return sentencepiece_pipeline("nmt_nfkc")
     raise ValueError(f"unknown model {model!r}: expected one of {', '.join(MODELS)}")
 
@@ -286,7 +287,7 @@ def sentencepiece_pipeline(rule_name: str) -> "Tokenizer":
 def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | AddedToken],
                   options: dict[str, Any]) -> Any:
     """The trainer of a model name, with the options the caller passed."""
-    if model in ("bpe", "bytelevel_bpe"):
+    if model in ("bpe", "bytelevel_bpe", "sentencepiece_bpe"):
         if model == "bytelevel_bpe" and "initial_alphabet" not in options:
             from ..pre_tokenizers import ByteLevel
             options = {**options, "initial_alphabet": ByteLevel.alphabet()}
@@ -311,9 +312,25 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
                     total=source_size(files_or_iterator), workers=workers)
     if model == "wordpiece":
         _add_bert_processing(tokenizer)
-    if model == "unigram":
+    if model == "sentencepiece_bpe":
+        tokenizer.model = _merged_as_sentencepiece(tokenizer.model)
+    if model in ("unigram", "sentencepiece_bpe"):
         tokenizer = _as_sentencepiece(tokenizer)
     return tokenizer
+
+
+def _merged_as_sentencepiece(model: Any) -> Any:
+    """The trained BPE as sentencepiece runs its pieces: each merged piece scored by its merge's
+    rank, and two pieces merging wherever together they spell a piece (not only as trained)."""
+    from ..formats.sentencepiece import every_split_merges
+    from ..models.bpe import BPE
+    scores = {token: 0.0 for token in model.vocab if len(token) == 1}
+    for rank, (left, right) in enumerate(model.merges):
+        scores.setdefault(left + right, -float(rank))
+    unk_token = DEFAULT_SPECIAL_TOKENS["sentencepiece_bpe"][0]
+    vocab = dict(model.vocab)
+    vocab.setdefault(unk_token, len(vocab))
+    return BPE(vocab, every_split_merges(scores), unk_token=unk_token, fuse_unk=True)
 
 
 def _as_sentencepiece(tokenizer: "Tokenizer") -> "Tokenizer":

@@ -1,5 +1,6 @@
-"""hfcompat.train(model="unigram") saves .model files sentencepiece runs identically, and its
-nmt_nfkc charsmap normalizes as sentencepiece's built-in one, up to Unicode versions."""
+"""hfcompat.train(model="unigram" or "sentencepiece_bpe") saves .model files sentencepiece runs
+identically, and its nmt_nfkc charsmap normalizes as sentencepiece's built-in one, up to Unicode
+versions."""
 
 from __future__ import annotations
 
@@ -26,12 +27,13 @@ MAX_SINGLE_CHAR_DIFFERENCES = 100
 KNOWN_DIFFERENT = {0x061C, 0xA7F1, *range(0x1CCD6, 0x1CCFA), *range(0x1E030, 0x1E090)}
 
 
-@pytest.fixture(scope="module")
-def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[hfcompat.Tokenizer, object]:
-    """A unigram tokenizer trained on the fixture and corpus samples, and sentencepiece on its .model."""
+@pytest.fixture(scope="module", params=["unigram", "sentencepiece_bpe"])
+def trained(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> tuple[hfcompat.Tokenizer, object]:
+    """A tokenizer trained on the fixture and corpus samples, and sentencepiece on its .model."""
     texts = [*fixture_lines(), *corpus_sample("botchan", 150), *corpus_sample("wagahaiwa", 150)]
-    tokenizer = hfcompat.train(texts, model="unigram", vocab_size=3000, show_progress=False)
-    path = tmp_path_factory.mktemp("model") / "unigram.model"
+    tokenizer = hfcompat.train(texts, model=request.param, vocab_size=3000, show_progress=False)
+    path = tmp_path_factory.mktemp("model") / f"{request.param}.model"
     tokenizer.save(path)
     return tokenizer, spm.SentencePieceProcessor(model_file=str(path))
 
@@ -48,14 +50,40 @@ def test_model_file_names_nmt_nfkc(trained) -> None:
 
 @pytest.mark.parametrize("source", ["fixture", "botchan", "taylorswift", "wagahaiwa", "pku_test"])
 def test_sentencepiece_runs_the_trained_model_identically(trained, source: str) -> None:
-    """ids, pieces and decoded text equal sentencepiece's on the saved .model."""
+    """ids, pieces and decoded text equal sentencepiece's on the saved .model (sentencepiece
+    names an unknown piece by its text, so pieces are compared where the id is not unk)."""
     tokenizer, processor = trained
     texts = fixture_texts() if source == "fixture" else corpus_sample(source, 100)
     for text in texts:
         encoding = tokenizer.encode(text, add_special_tokens=False)
         assert encoding.ids == processor.encode(text), text
-        assert encoding.tokens == processor.encode(text, out_type=str), text
+        known = [(token, piece) for token, piece, token_id in
+                 zip(encoding.tokens, processor.encode(text, out_type=str), encoding.ids)
+                 if token_id != processor.unk_id()]
+        assert [token for token, _ in known] == [piece for _, piece in known], text
         assert tokenizer.decode(encoding.ids) == processor.decode(encoding.ids), text
+
+
+PRECOMPILED_UPSTREAM = pytest.mark.xfail(
+    strict=True, reason="upstream: tokenizers' Precompiled replaces whole grapheme clusters with the shortest "
+    "rule (the fixture's Hangul jamo and stacked marks), sentencepiece the longest byte match")
+
+
+# Unigram is left out: sentencepiece sums path scores in float32 from the start of the text, so
+# equal-score paths ("—" + "——" against "——" + "—" mid-line) round apart, and tokenizers (float64)
+# keeps the other one; test_sentencepiece.py keeps that upstream case as a strict xfail.
+@pytest.mark.parametrize("trained", ["sentencepiece_bpe"], indirect=True)
+@pytest.mark.parametrize("source", ["botchan", "taylorswift", "wagahaiwa", "pku_test",
+                                    pytest.param("fixture", marks=PRECOMPILED_UPSTREAM)])
+def test_tokenizers_runs_the_saved_json_like_sentencepiece(trained, source: str, tmp_path: Path) -> None:
+    """The trained BPE saved as tokenizer.json: `tokenizers` gives sentencepiece's ids."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tokenizer, processor = trained
+    tokenizer.save(tmp_path / "tokenizer.json")
+    oracle = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    texts = fixture_texts() if source == "fixture" else corpus_sample(source, 100)
+    for text in texts:
+        assert oracle.encode(text, add_special_tokens=False).ids == processor.encode(text), text
 
 
 # Single code points where each rule set differs from sentencepiece's built-in one: all are
