@@ -574,15 +574,17 @@ def _add_char(chars: set[int], key: bytes) -> None:
 
 
 @lru_cache(maxsize=8)
-def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", int]:
-    """A pattern for the places where a rule may apply, and the longest key (bytes).
+def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", frozenset[str], int]:
+    """A pattern for the places where a rule may apply, the chars one of which any such place
+    has, and the longest key (bytes).
 
     A rule applies at a char that is a key on its own, or that begins a longer key and is
-    followed by a char that is the second char of some key.
+    followed by a char that is the second char of some key; so a text with no char of either
+    of those two kinds has no such place (a set test, far quicker than the pattern's search).
     """
     keys = _key_chars(charsmap)
     pattern = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
-    return re.compile(pattern), keys.longest
+    return re.compile(pattern), frozenset(map(chr, keys.alone | keys.second)), keys.longest
 
 
 def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
@@ -595,8 +597,8 @@ def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
     text = ns.normalized
     if not text or charsmap.is_identity:
         return
-    scanner, longest = _sentencepiece_scanner(charsmap)
-    if scanner.search(text) is None:
+    scanner, rule_chars, longest = _sentencepiece_scanner(charsmap)
+    if rule_chars.isdisjoint(text):
         return
     pieces: list[str] = []
     sources: list[int] = []
