@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
+from .cache import Cache
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
 from .normalized import NormalizedString, PreTokenizedString, char_spans
@@ -38,8 +39,8 @@ class Tokenizer:
                  post_processor: Any = None, decoder: Any = None,
                  truncation: TruncationParams | None = None,
                  padding: PaddingParams | None = None):
-        self._word_cache: dict[str, tuple[list[int], list[str], list[tuple[int, int]]]] = {}
-        self._piece_cache: dict[str, PieceEntry] = {}
+        self._word_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> (ids, tokens, char spans)
+        self._piece_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> PieceEntry
         self.model = model
         self._normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -380,8 +381,8 @@ class Tokenizer:
         has_empty = any(start == end for start, end in encoding.offsets)
         entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
                  len(pretokenized.splits), has_empty)
-        if len(piece) < WORD_CACHE_MAX_CHARS and len(self._piece_cache) < WORD_CACHE_CAPACITY:
-            self._piece_cache[piece] = entry
+        if len(piece) < WORD_CACHE_MAX_CHARS:
+            self._piece_cache.offer(piece, entry)
         return entry
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int,
@@ -422,9 +423,8 @@ class Tokenizer:
         model_tokens = self._model.tokenize(text)
         result = ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
                   char_spans(text, [t[2] for t in model_tokens]))
-        if (len(text) < WORD_CACHE_MAX_CHARS and len(self._word_cache) < WORD_CACHE_CAPACITY
-                and not getattr(self._model, "dropout", None)):
-            self._word_cache[text] = result
+        if len(text) < WORD_CACHE_MAX_CHARS and not getattr(self._model, "dropout", None):
+            self._word_cache.offer(text, result)
         return result
 
     def explain(self, text: str, add_special_tokens: bool = True) -> Any:

@@ -25,6 +25,7 @@ from functools import partial
 from itertools import accumulate
 from typing import Any, Iterable, Mapping
 
+from ..cache import Cache
 from ..errors import FormatError, TokenizationError
 from ..formats.vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from . import Token, VocabLookup
@@ -80,8 +81,8 @@ class BPE(VocabLookup):
         self._build_merge_table(merges)
         self._scan_is_exact = self._check_scan_is_exact()
         self.cache_capacity = cache_capacity
-        self._cache: dict[str, list[Token]] = {}
-        self._segment_cache: dict[str, list[Token]] = {}
+        self._cache = Cache(cache_capacity)  # word -> tokens
+        self._segment_cache = Cache(cache_capacity)  # segment of a long word -> (ids, byte lengths)
         self._joinable: frozenset[str] | None = None  # built on the first long word
         self._alphabet: frozenset[str] = frozenset()
         self._cuts_are_exact = self._check_cuts_are_exact()
@@ -170,8 +171,7 @@ class BPE(VocabLookup):
             found = cache.get(segment)
             if found is None:
                 found = self._merge_word(segment, None)
-                if len(cache) < self.cache_capacity:
-                    cache[segment] = found
+                cache.offer(segment, found)
             ids += found[0]
             lengths += found[1]
         return self._tokens(ids, lengths)
@@ -194,8 +194,8 @@ class BPE(VocabLookup):
         if len(sequence) > SEGMENT_MIN_LENGTH and self._cuts_are_exact:
             return self._tokenize_segments(sequence)
         tokens = self._tokenize_word(sequence, None)
-        if len(self._cache) < self.cache_capacity and len(sequence) < CACHE_MAX_LENGTH:
-            self._cache[sequence] = tokens
+        if len(sequence) < CACHE_MAX_LENGTH:
+            self._cache.offer(sequence, tokens)
             return list(tokens)
         return tokens
 
@@ -380,7 +380,8 @@ class BPE(VocabLookup):
     def resize_cache(self, capacity: int) -> None:
         """Set how many words the cache may hold (0 disables it), dropping what is cached."""
         self.cache_capacity = capacity
-        self.clear_cache()
+        self._cache = Cache(capacity)
+        self._segment_cache = Cache(capacity)
 
     @property
     def merges(self) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .._fields import USIZE_MAX, as_bool, as_uint
+from ..cache import Cache
 from ..errors import FormatError, TokenizationError
 from . import Token
 from .lattice import Lattice
@@ -62,7 +63,7 @@ class Unigram:
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
         self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
-        self._cache: dict[str, tuple[Token, ...]] = {}
+        self._cache = Cache(CACHE_CAPACITY)  # pre-token -> tokens
 
     def without_matching(self, reserved_ids: frozenset[int]) -> None:
         """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
@@ -112,8 +113,8 @@ class Unigram:
         if cached is not None:
             return list(cached)
         tokens = self._tokens(sequence, self._best_path(sequence))
-        if len(sequence) < CACHE_MAX_CHARS and len(self._cache) < CACHE_CAPACITY:
-            self._cache[sequence] = tuple(tokens)
+        if len(sequence) < CACHE_MAX_CHARS:
+            self._cache.offer(sequence, tuple(tokens))
         return tokens
 
     def encode(self, sequence: str) -> list[str]:
