@@ -44,7 +44,7 @@ def in_rank_order(ranks: Mapping[bytes, int]) -> tuple[list[bytes], list[int]]:
     """The tokens and their ranks, by rank (a rank file is already in that order: mostly a check)."""
     tokens = list(ranks)
     values = list(ranks.values())
-    if all(a < b for a, b in zip(values, values[1:])):
+    if values == sorted(values):
         return tokens, values
     by_rank = sorted(ranks.items(), key=lambda item: item[1])
     return [token for token, _ in by_rank], [rank for _, rank in by_rank]
@@ -111,14 +111,17 @@ def last_join(token: bytes, rank: int, get: Any) -> tuple[bytes, bytes] | None:
 # ----- the fast derivation -------------------------------------------------------------------
 
 def merge_cuts(ordered: list[bytes], ranks: Mapping[bytes, int]) -> list[int]:
-    """`reference_merge_cuts`, derived from the merge trees of the shorter tokens.
+    """`reference_merge_cuts` (`ordered`: the tokens by rank), from the merge trees of shorter tokens.
 
     Tokens are taken by rank; the splits of each into two lower-ranked tokens are tried from the
     longest left part down, and the first whose cut nothing crosses is its last join.
     """
     count = len(ordered)
+    values = list(map(ranks.__getitem__, ordered))
+    if len(set(values)) < count:  # tied ranks (a vocab with shared ids): the reference handles ties
+        return reference_merge_cuts(ordered, ranks)
     # Only the order of the ranks matters: positions in rank order stand for them.
-    contiguous = count > 0 and ranks[ordered[0]] == 0 and ranks[ordered[-1]] == count - 1
+    contiguous = count > 0 and values[0] == 0 and values[-1] == count - 1
     get = (ranks if contiguous else dict(zip(ordered, range(count)))).get
     left, right = [-1] * count, [-1] * count  # a token's two parts; -1 for a byte
     own_tree = bytearray([1]) * count  # 1: left/right hold the token's last join, and so on down
@@ -163,12 +166,13 @@ def _cut_crossing_test(tokens: list[bytes], get: Any, left: list[int],
         """Whether some pair meeting at the cut joins before both of its members are absorbed."""
         whole = x_end = y_end = 3 * rank
         while True:
-            x_born = 3 * x if right[x] >= 0 else -1
-            y_born = 3 * y + 2 if left[y] >= 0 else -1
+            # The member born last (positions order births; a byte, -1, is there from the start).
+            x_born = x if right[x] >= 0 else -1
+            y_born = y if left[y] >= 0 else -1
             if x_born > y_born:
-                x_end, x = x_born, right[x]
+                x_end, x = 3 * x, right[x]
             elif y_born >= 0:
-                y_end, y = y_born, left[y]
+                y_end, y = 3 * y + 2, left[y]
             else:
                 return False
             if x_end == whole:  # x is the whole left part: x + y is a prefix already looked up

@@ -17,7 +17,7 @@ from hfcompat.formats.tiktoken_merges import in_rank_order, merge_cuts, referenc
 
 from tiktoken_files import rank_file
 
-ALPHABET = b"abc"  # few letters: repeated parts and tied ranks are common
+ALPHABET = b"abc"  # few letters: the same piece often recurs in a token (one rank at two places)
 
 
 @st.composite
@@ -28,7 +28,8 @@ def trained_like_ranks(draw: st.DrawFn) -> dict[bytes, int]:
         if draw(st.booleans()):
             token = draw(st.sampled_from(tokens)) + draw(st.sampled_from(tokens))
         else:
-            token = draw(st.binary(min_size=2, max_size=6).map(lambda data: bytes(ALPHABET[b % 3] for b in data)))
+            letters = draw(st.lists(st.sampled_from(ALPHABET), min_size=2, max_size=6))
+            token = bytes(letters)
         if token not in tokens and len(token) <= 12:
             tokens.append(token)
     return _ranked(draw, tokens)
@@ -36,15 +37,15 @@ def trained_like_ranks(draw: st.DrawFn) -> dict[bytes, int]:
 
 @st.composite
 def any_ranks(draw: st.DrawFn) -> dict[bytes, int]:
-    """Any strings over the alphabet in any order: bytes ranked late or missing, merging that gets stuck."""
+    """Any strings over the alphabet in any order: bytes ranked late or missing, stuck merging, tied ranks."""
     text = st.text(alphabet="abc", min_size=1, max_size=7).map(str.encode)
-    return _ranked(draw, draw(st.lists(text, unique=True, max_size=40)))
+    return _ranked(draw, draw(st.lists(text, unique=True, max_size=40)), steps=(1, 3, 0.5))
 
 
-def _ranked(draw: st.DrawFn, tokens: list[bytes]) -> dict[bytes, int]:
-    """Ranks in list order: 0, 1, 2, ... or with gaps (only their order may matter)."""
-    step = draw(st.sampled_from([1, 3]))
-    return {token: step * index for index, token in enumerate(tokens)}
+def _ranked(draw: st.DrawFn, tokens: list[bytes], steps: tuple[float, ...] = (1, 3)) -> dict[bytes, int]:
+    """Ranks in list order: 0, 1, 2, ... or with gaps (only their order may matter); step 0.5 ties some."""
+    step = draw(st.sampled_from(steps))
+    return {token: int(step * index) for index, token in enumerate(tokens)}
 
 
 def expected_cut(token: bytes, ranks: dict[bytes, int]) -> int:
