@@ -15,8 +15,8 @@ cut: the only parts that ever meet there are the right spine of `left` (itself, 
 that part's right part, ... down to a byte) and the left spine of `right`, each alive from its own
 join until its parent's; such a pair that concatenates to a token is joined when its rank comes
 before both parents' joins (on a tie of ranks, the join further left goes first).
-`_cut_crossing_test` checks that. A token whose parts' trees are not their own merging (a file
-whose merging gets stuck) is derived by the reference.
+`_cut_crossing_test` checks that. A token none of whose splits passes (its merging gets stuck,
+or a part's tree is not its own merging) is cut by the reference, as are files with tied ranks.
 """
 
 from __future__ import annotations
