@@ -4,9 +4,9 @@ A rank file becomes the pipeline `tokenizers` would run for it: a Split on the e
 pattern (rewritten for Oniguruma), ByteLevel without its own regex, a byte-level BPE with
 `ignore_merges` (tiktoken looks a whole piece up in the ranks first), the ByteLevel decoder,
 and the special tokens as added tokens. tiktoken keeps no merge list: it merges any two parts
-whose concatenation has a rank, the lowest rank first. The merge list is derived here: for each
-token, the two parts that tiktoken's own merging joins last when it builds that token from its
-bytes. In any text, two parts side by side that concatenate to a token were built exactly that
+whose concatenation has a rank, the lowest rank first. The merge list is derived from the ranks
+(tiktoken_merges.py): for each token, the two parts that tiktoken's own merging joins last when
+it builds that token from its bytes. In any text, two parts side by side that concatenate to a token were built exactly that
 way (the bytes of a token evolve as in the token alone), so the one merge per token is enough
 and gives tiktoken's result.
 
@@ -22,8 +22,6 @@ import base64
 import binascii
 import hashlib
 import json
-import os
-from array import array
 from itertools import accumulate
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,11 +34,10 @@ from ..tiktoken_mode import TiktokenMode
 from ..tiktoken_pattern import from_oniguruma, to_oniguruma
 from .atomic import atomic_write_bytes, atomic_write_text
 from .tiktoken_encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
+from .tiktoken_merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer
-
-NOT_A_TOKEN = 1 << 62
 
 __all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
 
@@ -172,113 +169,11 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
     if len(fields) != 2 * lines:  # also when a line is blank: the careful parser takes over
         raise ValueError("a line without exactly two fields")
-    decode = binascii.a2b_base64
-    tokens = [decode(token, strict_mode=True) for token in fields[0::2]]
+    tokens = list(map(binascii.a2b_base64, fields[0::2]))  # lenient, as b64decode below and tiktoken
     ranks = dict(zip(tokens, map(int, fields[1::2])))
     if len(ranks) != len(tokens) or len(set(ranks.values())) != len(tokens):
         raise ValueError("a token or rank appears twice")
     return ranks
-
-
-def derive_merges(ranks: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """One merge per token that merging can build, in rank order: the last join tiktoken makes."""
-    ordered, _ = in_rank_order(ranks)
-    return [(token[:cut], token[cut:]) for token, cut in zip(ordered, merge_cuts(ordered, ranks)) if cut]
-
-
-def in_rank_order(ranks: Mapping[bytes, int]) -> tuple[list[bytes], list[int]]:
-    """The tokens and their ranks, by rank (a rank file is already in that order: mostly a check)."""
-    tokens = list(ranks)
-    values = list(ranks.values())
-    if all(a < b for a, b in zip(values, values[1:])):
-        return tokens, values
-    by_rank = sorted(ranks.items(), key=lambda item: item[1])
-    return [token for token, _ in by_rank], [rank for _, rank in by_rank]
-
-
-def merge_cuts(ordered: list[bytes], ranks: Mapping[bytes, int]) -> list[int]:
-    """For each token, where its last join cuts it (0: a single byte, or never built by merging)."""
-    get = ranks.get
-    cuts = []
-    for token in ordered:
-        if len(token) < 2:
-            cuts.append(0)
-            continue
-        rank = ranks[token]
-        split = _only_split(token, rank, get) or last_join(token, rank, get)
-        cuts.append(len(split[0]) if split else 0)
-    return cuts
-
-
-def _only_split(token: bytes, rank: int, get: Any) -> tuple[bytes, bytes] | None:
-    """The split of `token` into two lower-ranked tokens when there is exactly one, else None."""
-    found = None
-    for cut in range(1, len(token)):
-        left = get(token[:cut])
-        if left is None or left >= rank:
-            continue
-        right = get(token[cut:])
-        if right is None or right >= rank:
-            continue
-        if found is not None:
-            return None
-        found = (token[:cut], token[cut:])
-    return found
-
-
-def last_join(token: bytes, rank: int, get: Any) -> tuple[bytes, bytes] | None:
-    """The two parts tiktoken holds just before it joins `token` (merging only ranks below `rank`).
-
-    tiktoken's merge loop on the token's bytes: join the adjacent pair of lowest rank (leftmost
-    on ties) until two parts remain; None when it gets stuck (the token is only ever found whole).
-    """
-    parts = [token[i:i + 1] for i in range(len(token))]
-    pair_ranks = [get(left + right, NOT_A_TOKEN) for left, right in zip(parts, parts[1:])]
-    while len(parts) > 2:
-        best = min(pair_ranks)
-        if best >= rank:
-            return None
-        i = pair_ranks.index(best)
-        joined = parts[i] + parts[i + 1]
-        parts[i:i + 2] = [joined]
-        del pair_ranks[i]
-        if i:
-            pair_ranks[i - 1] = get(parts[i - 1] + joined, NOT_A_TOKEN)
-        if i < len(pair_ranks):
-            pair_ranks[i] = get(joined + parts[i + 1], NOT_A_TOKEN)
-    return (parts[0], parts[1]) if len(parts) == 2 else None
-
-
-def cached_merge_cuts(ordered: list[bytes], ranks: Mapping[bytes, int], digest: str) -> list[int]:
-    """merge_cuts, remembered in the cache directory under the rank file's sha256.
-
-    Deriving costs about a second for 100k tokens; the cache holds each token's cut (two bytes
-    per token), so a later load of the same file skips it. A cache that cannot be read or
-    written is ignored.
-    """
-    cache = cache_dir() / f"tiktoken-merges-{digest}.bin"
-    try:
-        cuts = array("H")
-        cuts.frombytes(cache.read_bytes())
-        if len(cuts) == len(ordered):
-            return cuts.tolist()
-    except (OSError, ValueError):
-        pass
-    cuts = merge_cuts(ordered, ranks)
-    try:
-        atomic_write_bytes(cache, array("H", cuts).tobytes())
-    except (OSError, OverflowError):
-        pass
-    return cuts
-
-
-def cache_dir() -> Path:
-    """Where hfcompat keeps derived data: $HFCOMPAT_CACHE_DIR, else $XDG_CACHE_HOME/hfcompat."""
-    explicit = os.environ.get("HFCOMPAT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hfcompat"
 
 
 def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: str | None = None,
