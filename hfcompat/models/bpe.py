@@ -8,6 +8,10 @@ are merged by the merge table: always the pair of lowest rank, the leftmost one 
 (a heap) of (rank, position) over a linked list of symbols, O(n log n), with HF's dropout and
 stale-entry rules. Short words take `_merge_by_scan` instead, a rank-scan over plain lists that gives the same
 result whenever no stale heap entry can pass HF's validity check (see `_scan_is_exact`).
+
+A model read from a SentencePiece .model runs the same loop in sentencepiece's variant
+(`merge_as_sentencepiece`): merges ordered by piece score, UNUSED pieces split back, and
+`sample` for sentencepiece's BPE-dropout.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ class BPE(VocabLookup):
     # cannot say either.
     _levels: list[int] | None = None
     unused_ids: frozenset[int] = frozenset()
+    _merge_results: frozenset[int] | None = None  # the ids merges make, computed when first needed
 
     def __init__(
         self,
@@ -132,7 +137,7 @@ class BPE(VocabLookup):
             return self._tokenize_word(sequence, self.dropout)
         if self.ignore_merges:
             token_id = self.vocab.get(sequence)
-            if token_id is not None:
+            if token_id is not None and token_id not in self.unused_ids:
                 return [_make_token((token_id, sequence, (0, _utf8_len(sequence))))]
         cached = self._cache.get(sequence)
         if cached is not None:
@@ -359,6 +364,8 @@ class BPE(VocabLookup):
         `tokenize`, alpha >= 1 the initial symbols."""
         if alpha <= 0.0 or not sequence:
             return self.tokenize(sequence)
+        if self.ignore_merges and self._is_frozen(sequence):
+            return [_make_token((self.vocab[sequence], sequence, (0, _utf8_len(sequence))))]
         draw = (rng or random.Random()).random
         ids, lengths = self._symbols(sequence)
         if len(ids) > 1 or self.unused_ids:
@@ -367,6 +374,16 @@ class BPE(VocabLookup):
         ends = list(accumulate(lengths))
         starts = [0, *ends[:-1]]
         return list(map(_make_token, zip(ids, map(self.vocab_r.__getitem__, ids), zip(starts, ends))))
+
+    def _is_frozen(self, word: str) -> bool:
+        """True when `word` is a piece no merge makes (a user-defined symbol of a .model, which
+        sentencepiece never splits), and not an unused one."""
+        token_id = self.vocab.get(word)
+        if token_id is None or token_id in self.unused_ids:
+            return False
+        if self._merge_results is None:
+            self._merge_results = frozenset(self._new_ids)
+        return token_id not in self._merge_results
 
     def _split_unused(self, ids: list[int], lengths: list[int],
                       parts: dict[int, tuple[int, int]]) -> tuple[list[int], list[int]]:

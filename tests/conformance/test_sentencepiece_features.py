@@ -64,7 +64,8 @@ def pair(data: bytes) -> tuple[hfcompat.Tokenizer, spm_lib.SentencePieceProcesso
 
 def texts() -> list[str]:
     """Corpus and fixture lines, and the named cases."""
-    return mixed_sample(8) + SYMBOL_TEXTS + ["the thing", "anything in the tin", "t", "xq", "tt t", ""]
+    return mixed_sample(8) + SYMBOL_TEXTS + ["the thing", "anything in the tin", "t", "xq", "tt t", "", "a",
+                                             "the <ud> then", "in@@the thing"]
 
 
 def mismatches(tokenizer: hfcompat.Tokenizer, sp: spm_lib.SentencePieceProcessor, lines: list[str]) -> list[str]:
@@ -104,10 +105,18 @@ def sampled(tokenizer: hfcompat.Tokenizer, text: str, alpha: float, rng: random.
     return [token.id for word in words for token in tokenizer.model.sample(word, alpha, rng=rng)]
 
 
+@pytest.fixture(scope="module")
+def bpe_user_unused() -> tuple[hfcompat.Tokenizer, spm_lib.SentencePieceProcessor]:
+    """A BPE model with user-defined symbols (one of them also spelled by merges) and UNUSED pieces."""
+    return pair(with_unused(train(model_type="bpe", user_defined_symbols=["<ud>", "@@", "the"]), UNUSED))
+
+
 @pytest.mark.parametrize("alpha", [0.0, 1.0])
-def test_dropout_extremes_equal_sentencepiece(bpe: tuple, alpha: float) -> None:
-    """alpha 0 is the plain encoding and alpha 1 keeps every char (bytes for unknown ones): both exact."""
-    tokenizer, sp = bpe
+@pytest.mark.parametrize("model", ["bpe", "bpe_user_unused"])
+def test_dropout_extremes_equal_sentencepiece(request: pytest.FixtureRequest, model: str, alpha: float) -> None:
+    """alpha 0 is the plain encoding and alpha 1 keeps every char (bytes for unknown ones, user
+    symbols whole, unused chars unknown): both exact."""
+    tokenizer, sp = request.getfixturevalue(model)
     rng = random.Random(0)
     bad = [text for text in texts()
            if sampled(tokenizer, text, alpha, rng) != sp.encode(text, enable_sampling=True, alpha=alpha)]
@@ -192,7 +201,8 @@ def unused_ids(sp: spm_lib.SentencePieceProcessor) -> set[int]:
 
 
 @pytest.mark.parametrize("options", [{}, {"model_type": "bpe"}, {"model_type": "bpe", "byte_fallback": True},
-                                     {"byte_fallback": True}], ids=["unigram", "bpe", "bpe_bytes", "unigram_bytes"])
+                                     {"byte_fallback": True}, {"model_type": "bpe", "user_defined_symbols": ["<ud>", "@@"]}],
+                         ids=["unigram", "bpe", "bpe_bytes", "unigram_bytes", "bpe_user_symbols"])
 def test_unused_pieces_are_never_emitted(options: dict) -> None:
     """Pieces typed UNUSED: sentencepiece's ids and decoding (BPE splits a merged unused piece
     back, a lone unused char is unknown)."""
