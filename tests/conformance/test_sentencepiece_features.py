@@ -18,6 +18,8 @@ from typing import Iterable
 import pytest
 import sentencepiece as spm_lib
 import tokenizers
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat.errors import UnsupportedConversion
@@ -304,3 +306,34 @@ def test_user_symbol_followed_by_a_combining_mark_in_tokenizer_json(untouched_mo
     sp = spm_lib.SentencePieceProcessor(model_file=str(untouched_model))
     assert hfcompat.load(untouched_model).encode("<ud>\u0338x").ids == sp.encode("<ud>\u0338x")
     assert oracle.encode("<ud>\u0338x").ids == sp.encode("<ud>\u0338x")
+
+
+_TRAINED: dict[str, tuple] = {}
+
+
+def _trained(name: str) -> tuple[hfcompat.Tokenizer, spm_lib.SentencePieceProcessor]:
+    """The hypothesis test's models, trained once."""
+    if name not in _TRAINED:
+        if name == "user_symbols":
+            data = train(normalization_rule_name="nmt_nfkc_cf", user_defined_symbols=SYMBOLS)
+        elif name == "bpe_user_symbols":
+            data = train(model_type="bpe", user_defined_symbols=SYMBOLS)
+        else:
+            data = with_unused(train(model_type="bpe", byte_fallback=True), UNUSED)
+        _TRAINED[name] = pair(data)
+    return _TRAINED[name]
+
+
+@given(st.lists(st.sampled_from(SYMBOLS + ["ﬁ", "Ａ", "A", "B", "C", "x", "\u0301", "\u0338", "\u0308", " ", "the",
+                                          "in", "ing", "t", "▁", "ﬀ", "Ⅻ", "ｶﾞ"]) | st.characters(codec="utf-8",
+                                                                                               exclude_categories=("Cs",)),
+                max_size=14).map("".join))
+def test_hypothesis_symbols_and_unused(text: str) -> None:
+    """Random mixes of user symbols, chars the charsmap changes, marks and unused pieces: hfcompat
+    equals sentencepiece, and BPE-dropout at alpha 1 too."""
+    for name in ("user_symbols", "bpe_user_symbols", "bpe_unused"):
+        tokenizer, sp = _trained(name)
+        assert tokenizer.encode(text).ids == sp.encode(text), name
+        assert tokenizer.decode(sp.encode(text)) == sp.decode(sp.encode(text)), name
+        if tokenizer.model.__class__ is BPE:
+            assert sampled(tokenizer, text, 1.0, random.Random(0)) == sp.encode(text, enable_sampling=True, alpha=1.0)
