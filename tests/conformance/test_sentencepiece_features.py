@@ -229,6 +229,22 @@ def test_unused_pieces_split_back_under_dropout() -> None:
         assert tokenizer.decode(ids) == text == sp.decode(sp.encode(text, enable_sampling=True, alpha=0.2))
 
 
+def test_unigram_samples_never_hold_unused_pieces() -> None:
+    """Unigram subword regularization and n-best lists skip unused pieces, as sentencepiece's lattice does."""
+    tokenizer, sp = pair(with_unused(train(), [piece for piece in UNUSED if len(piece) > 1]))
+    unused = unused_ids(sp)
+    rng = random.Random(4)
+    text = "the thing in the tin"
+    normalized = tokenizer.normalizer.normalize_str(text)
+    for _ in range(50):
+        ids = [token.id for token in tokenizer.model.sample(normalized, 0.1, -1, rng)]
+        theirs = sp.encode(text, enable_sampling=True, alpha=0.1, nbest_size=-1)
+        assert not unused & (set(ids) | set(theirs))
+        assert tokenizer.decode(ids) == text == sp.decode(theirs)
+    ours = [[token.id for token in path] for path in tokenizer.model.nbest(normalized, 5)]
+    assert ours == sp.nbest_encode_as_ids(text, 5)
+
+
 @pytest.mark.parametrize("options, pieces, cause", [
     ({"model_type": "bpe"}, ["▁the", "in"], "UNUSED pieces"),
     ({}, ["t"], "one-char control/unused"),
