@@ -236,6 +236,18 @@ class CharsMap:
         found = self._walk(data, start, first_only=False)
         return found[-1] if found else None
 
+    def continues(self, data: bytes) -> bool:
+        """True when some key is longer than `data` and begins with it."""
+        units = self._units
+        size = len(units)
+        pos = self._root
+        for byte in data:
+            pos ^= byte
+            if not byte or pos >= size or units[pos] & _LABEL_MASK != byte:
+                return False
+            pos ^= _offset(units[pos])
+        return any(pos ^ label < size and units[pos ^ label] & _LABEL_MASK == label for label in range(1, 256))
+
     def _edges(self) -> dict[int, list[tuple[int, int]]]:
         """Node base -> [(byte, child unit index)] for every edge of the trie.
 
@@ -587,30 +599,46 @@ def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", froze
     return re.compile(pattern), frozenset(map(chr, keys.alone | keys.second)), keys.longest
 
 
-def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
+def rules_may_touch(charsmap: CharsMap, text: str) -> bool:
+    """True when some rule's key begins at a char of `text` and either ends inside it or runs on
+    past its end: only then can leaving `text` as it is (SentencePiece does so for user-defined
+    symbols) change what the charsmap makes of it."""
+    for index in range(len(text)):
+        tail = text[index:].encode("utf-8", "surrogatepass")
+        if charsmap.prefix_matches(tail) or charsmap.continues(tail):
+            return True
+    return False
+
+
+def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString, protected: tuple[str, ...] = ()) -> None:
     """Apply the charsmap as SentencePiece does, in place: the longest rule at each position.
 
     From each position, the rule with the longest key (in bytes, ending on a char boundary)
     replaces the chars it covers, whose spans the new chars share; a position no rule
-    prefixes keeps its char.
+    prefixes keeps its char. A `protected` string (SentencePiece's user-defined symbols) that
+    begins at a position reached this way is kept as it is, the longest one first.
     """
     text = ns.normalized
     if not text or charsmap.is_identity:
         return
     scanner, rule_chars, longest = _sentencepiece_scanner(charsmap)
-    if rule_chars.isdisjoint(text):
+    symbol_starts = _protected_starts(protected, text)
+    if not symbol_starts and rule_chars.isdisjoint(text):
         return
     pieces: list[str] = []
     sources: list[int] = []
     done = 0
-    for match in scanner.finditer(text):
-        start = match.start()
+    starts = sorted(symbol_starts.keys() | {match.start() for match in scanner.finditer(text)})
+    for start in starts:
         if start < done:
             continue
         pieces.append(text[done:start])
         sources.extend(range(done, start))
-        window = text[start:start + longest]
-        found = _longest_on_boundary(charsmap, window)
+        symbol = symbol_starts.get(start)
+        if symbol is not None:
+            found: tuple[str, int] | None = (symbol, len(symbol))
+        else:
+            found = _longest_on_boundary(charsmap, text[start:start + longest])
         if found is None:
             pieces.append(text[start])
             sources.append(start)
@@ -618,11 +646,32 @@ def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
             continue
         replacement, chars = found
         pieces.append(replacement)
-        sources.extend([start] * len(replacement))
+        sources.extend([start] * len(replacement) if symbol is None else range(start, start + chars))
         done = start + chars
     pieces.append(text[done:])
     sources.extend(range(done, len(text)))
     ns.expand_from("".join(pieces), sources)
+
+
+def sentencepiece_normalized(charsmap: CharsMap, text: str) -> str:
+    """`text` with the charsmap applied as SentencePiece applies it."""
+    ns = NormalizedString(text)
+    sentencepiece_normalize(charsmap, ns)
+    return ns.normalized
+
+
+def _protected_starts(protected: tuple[str, ...], text: str) -> dict[int, str]:
+    """Each position of `text` where a protected string begins -> the longest one there."""
+    if not protected:
+        return {}
+    return {match.start(): match.group(1) for match in _protected_pattern(protected).finditer(text)}
+
+
+@lru_cache(maxsize=8)
+def _protected_pattern(protected: tuple[str, ...]) -> "re.Pattern[str]":
+    """A zero-width pattern capturing the longest protected string at every position."""
+    alternatives = "|".join(map(re.escape, sorted(protected, key=len, reverse=True)))
+    return re.compile(f"(?=({alternatives}))")
 
 
 def _longest_on_boundary(charsmap: CharsMap, window: str) -> tuple[str, int] | None:

@@ -472,19 +472,21 @@ class Precompiled(Normalizer):
     """SentencePiece's precompiled charsmap, applied the way HF applies it (see charsmap.py).
 
     With `longest_match`, it is applied the way SentencePiece itself does (the longest rule at
-    each position), which tokenizer.json cannot say: the JSON form is the same either way.
+    each position), leaving the `protected` strings (a model's user-defined symbols) as they
+    are where they begin. tokenizer.json can say neither: the JSON form is the same either way.
     """
 
     TYPE: ClassVar[str] = "Precompiled"
 
-    def __init__(self, charsmap: CharsMap, longest_match: bool = False):
+    def __init__(self, charsmap: CharsMap, longest_match: bool = False, protected: tuple[str, ...] = ()):
         self.charsmap = charsmap
         self.longest_match = longest_match
+        self.protected = protected
 
     def normalize(self, ns: NormalizedString) -> None:
         """Replace grapheme clusters (or chars) by their charsmap rules."""
         if self.longest_match:
-            sentencepiece_normalize(self.charsmap, ns)
+            sentencepiece_normalize(self.charsmap, ns, self.protected)
         else:
             precompiled_normalize(self.charsmap, ns)
 

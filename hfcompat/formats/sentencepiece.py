@@ -30,6 +30,7 @@ from typing import Any, Iterable
 
 from google.protobuf.message import DecodeError
 
+from ..charsmap import rules_may_touch, sentencepiece_normalized
 from ..errors import FormatError, UnsupportedConversion
 from ..normalizers import Precompiled
 from ..tokenizer import Tokenizer
@@ -112,16 +113,27 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
     pipeline = pipeline_from_proto(proto)
     pipeline["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
     tokenizer = tokenizer_from_dict(pipeline)
+    user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
     for normalizer in _normalizers(tokenizer.normalizer):
         if isinstance(normalizer, Precompiled):
             normalizer.longest_match = True
+            normalizer.protected = tuple(piece for piece in user_defined
+                                         if rules_may_touch(normalizer.charsmap, piece))
     if pipeline["model"]["type"] == "Unigram":
-        tokenizer.model.without_matching(
-            frozenset(i for i, p in enumerate(proto.pieces) if p.type not in MATCHABLE))
+        tokenizer.model.without_matching(frozenset(
+            i for i, p in enumerate(proto.pieces) if p.type not in MATCHABLE))
         normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
         tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
+    elif pipeline["model"]["type"] == "BPE":
+        tokenizer.model.merge_as_sentencepiece(
+            _merge_levels(_ranked_merges(proto)), _ids_of_type(proto, spm.UNUSED))
     tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
     return tokenizer
+
+
+def _ids_of_type(proto: Any, piece_type: int) -> frozenset[int]:
+    """The ids of the pieces of one type."""
+    return frozenset(i for i, p in enumerate(proto.pieces) if p.type == piece_type)
 
 
 def _normalizers(normalizer: Any) -> list[Any]:
@@ -132,6 +144,36 @@ def _normalizers(normalizer: Any) -> list[Any]:
     if inner is None:
         return [normalizer]
     return [leaf for item in inner for leaf in _normalizers(item)]
+
+
+def check_json_expressible(tokenizer: Tokenizer) -> None:
+    """Raise UnsupportedConversion where a tokenizer read from a .model does what tokenizer.json cannot say.
+
+    A user-defined symbol that the charsmap leaves as it is passes; one whose last chars begin a
+    rule running on into the next char (a combining mark after it) is the residual case that
+    the conformance tests keep as a strict xfail.
+    """
+    model = tokenizer.model
+    singles = sorted(piece for i in getattr(model, "reserved_ids", ()) if len(piece := model.id_to_token(i)) == 1)
+    if singles:
+        raise UnsupportedConversion(
+            f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
+            "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
+            "match them)")
+    unused = getattr(model, "unused_ids", frozenset())
+    if unused:
+        pieces = sorted(model.id_to_token(i) for i in unused)
+        raise UnsupportedConversion(
+            f"model: SentencePiece's BPE splits the UNUSED pieces {pieces!r} it merges back into their "
+            "parts, which tokenizer.json's BPE cannot express (it would emit them)")
+    for normalizer in _normalizers(tokenizer.normalizer):
+        changed = [symbol for symbol in getattr(normalizer, "protected", ())
+                   if sentencepiece_normalized(normalizer.charsmap, symbol) != symbol]
+        if changed:
+            raise UnsupportedConversion(
+                f"normalizer: SentencePiece leaves the user-defined symbols {changed!r} unnormalized where "
+                "they occur in the input, which tokenizer.json's Precompiled normalizer cannot express "
+                "(it would normalize them)")
 
 
 # ----- ModelProto -> tokenizer.json ----------------------------------------------------------
@@ -211,7 +253,8 @@ def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
 
     sentencepiece runs its model over the whole text. For BPE, when no piece has a "▁" past its
     first char, no piece spans the place before a "▁", so cutting the text there (Metaspace)
-    changes no result and lets words be cached. Unigram is not cut: its float32 path scores
+    changes no result and lets words be cached; but not with UNUSED pieces, which sentencepiece
+    splits by the pair last queued anywhere in the text. Unigram is not cut: its float32 path scores
     round differently from a word's start than from the text's.
     """
     model_type = proto.trainer_spec.model_type
@@ -224,7 +267,8 @@ def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
         steps.append({"type": "Split", "pattern": {"String": SPACE}, "behavior": "MergedWithNext",
                       "invert": False})
     elif model_type == spm.BPE and words_are_cuts(p.piece for p in proto.pieces if p.type in MATCHABLE) \
-            and proto.normalizer_spec.escape_whitespaces and not proto.trainer_spec.treat_whitespace_as_suffix:
+            and proto.normalizer_spec.escape_whitespaces and not proto.trainer_spec.treat_whitespace_as_suffix \
+            and not any(p.type == spm.UNUSED for p in proto.pieces):
         steps.append({"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True})
     if not steps:
         return None
@@ -311,9 +355,23 @@ def _unigram_vocab(proto: Any) -> list[list]:
     return vocab
 
 
+def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:
+    """(piece score, left, right) for every split of every mergeable piece, best score first."""
+    return ranked_splits({p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)})
+
+
+def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
+    """Per merge, the rank of its piece's score among the distinct scores (sentencepiece's order)."""
+    levels: list[int] = []
+    for index, (score, _, _) in enumerate(ranked):
+        same = index and score == ranked[index - 1][0]
+        levels.append(levels[-1] if same else len(set(levels)))
+    return levels
+
+
 def _bpe_model(proto: Any, unknown: int) -> dict:
     """BPE with a merge for every split of every mergeable piece, best piece score first."""
-    mergeable = {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)}
+    ranked = _ranked_merges(proto)
     return {
         "type": "BPE", "dropout": None, "unk_token": proto.pieces[unknown].piece,
         "continuing_subword_prefix": None, "end_of_word_suffix": None,
@@ -321,13 +379,13 @@ def _bpe_model(proto: Any, unknown: int) -> dict:
         "fuse_unk": not proto.trainer_spec.byte_fallback,
         "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
         "vocab": {p.piece: i for i, p in enumerate(proto.pieces)},
-        "merges": [list(pair) for pair in every_split_merges(mergeable)],
+        "merges": [[left, right] for _, left, right in ranked],
     }
 
 
-def every_split_merges(scores: dict[str, float]) -> list[tuple[str, str]]:
-    """SentencePiece's BPE as merges: two pieces merge when together they spell a piece, the
-    best-scored piece first (then the longer, the earlier, the shorter left part)."""
+def ranked_splits(scores: dict[str, float]) -> list[tuple[float, str, str]]:
+    """SentencePiece's BPE as merges (score, left, right): two pieces merge when together they
+    spell a piece, the best-scored piece first (then the longer, the earlier, the shorter left part)."""
     ranked = []
     for index, (piece, score) in enumerate(scores.items()):
         for cut in range(1, len(piece)):
@@ -335,7 +393,12 @@ def every_split_merges(scores: dict[str, float]) -> list[tuple[str, str]]:
             if left in scores and right in scores:
                 ranked.append((-score, -len(piece), index, cut, left, right))
     ranked.sort()
-    return [(left, right) for *_, left, right in ranked]
+    return [(-negated, left, right) for negated, *_, left, right in ranked]
+
+
+def every_split_merges(scores: dict[str, float]) -> list[tuple[str, str]]:
+    """The (left, right) pairs of `ranked_splits`, in their order."""
+    return [(left, right) for _, left, right in ranked_splits(scores)]
 
 
 # ----- Tokenizer -> .model -------------------------------------------------------------------

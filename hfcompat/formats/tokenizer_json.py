@@ -148,7 +148,13 @@ def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None)
 
 
 def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False, extensions: SideFiles | None = None) -> str:
-    """tokenizer.json text: compact like HF's to_str(), or indented like its save()."""
+    """tokenizer.json text: compact like HF's to_str(), or indented like its save().
+
+    A tokenizer whose behaviour tokenizer.json cannot hold raises UnsupportedConversion.
+    """
+    from .sentencepiece import check_json_expressible
+
+    check_json_expressible(tokenizer)
     data = tokenizer_to_dict(tokenizer, extensions)
     if pretty:
         return json.dumps(data, ensure_ascii=False, indent=2)

@@ -13,6 +13,10 @@ costs a few cache lookups per char instead of a merge loop.
 (a heap) of (rank, position) over a linked list of symbols, O(n log n), with HF's dropout and
 stale-entry rules. Short words take `_merge_by_scan` instead, a rank-scan over plain lists that gives the same
 result whenever no stale heap entry can pass HF's validity check (see `_scan_is_exact`).
+
+A model read from a SentencePiece .model runs the same loop in sentencepiece's variant
+(`merge_as_sentencepiece`): merges ordered by piece score, UNUSED pieces split back, and
+`sample` for sentencepiece's BPE-dropout.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import random
 import struct
 from functools import partial
 from itertools import accumulate
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..cache import Cache
 from ..errors import FormatError, TokenizationError
@@ -46,6 +50,12 @@ _make_token = partial(tuple.__new__, Token)
 
 class BPE(VocabLookup):
     """A BPE model: vocab token -> id, and merges (left, right) in rank order."""
+
+    # SentencePiece's merge order and UNUSED pieces (see `merge_as_sentencepiece`); tokenizer.json
+    # cannot say either.
+    _levels: list[int] | None = None
+    unused_ids: frozenset[int] = frozenset()
+    _merge_results: frozenset[int] | None = None  # the ids merges make, computed when first needed
 
     def __init__(
         self,
@@ -186,7 +196,7 @@ class BPE(VocabLookup):
             return self._tokenize_word(sequence, self.dropout)
         if self.ignore_merges:
             token_id = self.vocab.get(sequence)
-            if token_id is not None:
+            if token_id is not None and token_id not in self.unused_ids:
                 return [_make_token((token_id, sequence, (0, _utf8_len(sequence))))]
         cached = self._cache.get(sequence)
         if cached is not None:
@@ -206,7 +216,7 @@ class BPE(VocabLookup):
     def _merge_word(self, word: str, dropout: float | None) -> tuple[list[int], list[int]]:
         """The merged symbols of `word`: token ids and their byte lengths."""
         ids, lengths = self._symbols(word)
-        if len(ids) > 1:
+        if len(ids) > 1 or self.unused_ids:
             if dropout is None and self._scan_is_exact and len(ids) <= SCAN_MAX_SYMBOLS:
                 self._merge_by_scan(ids, lengths)
             else:
@@ -298,14 +308,20 @@ class BPE(VocabLookup):
                 ranks[i] = get_rank((new_id, ids[i + 1]), NO_MERGE)
 
     def _merge_with_heap(self, ids: list[int], lengths: list[int], dropout: float | None,
-                         trace: list[tuple[int, int]] | None = None) -> tuple[list[int], list[int]]:
+                         trace: list[tuple[int, int]] | None = None,
+                         skip: Callable[[], bool] | None = None) -> tuple[list[int], list[int]]:
         """HF's merge loop: a priority queue of (rank, left position) over a linked list of symbols.
 
         A popped entry is stale (skipped) when its left symbol was merged away, has no right
         neighbour, or the pair now there merges into a different id. With dropout, each popped
         entry is set aside with probability `dropout`, and put back once a merge is accepted.
 
-        Entries are the ints `rank << 32 | position`, which order like the pairs. The queue is a
+        In sentencepiece's order (`merge_as_sentencepiece`, or whenever `skip` is given) the
+        queue holds (level, left position), an entry stands for the pair now at its position if
+        that pair has the entry's level, and `skip()` (BPE-dropout) drops a valid pair for good:
+        it stays declined until one of its symbols grows.
+
+        Entries are the ints `key << 32 | position`, which order like the pairs. The queue is a
         sorted list read from `head` (the seeds, then every pushed entry not below its last one)
         plus a heap of the other pushed entries; a pop takes the smaller of the two heads. That is
         the order of one heap, with far fewer sifts.
@@ -313,20 +329,32 @@ class BPE(VocabLookup):
         `trace`, when given, receives (rank, position of the left symbol) of each merge applied.
         """
         ranks, new_ids = self._ranks, self._new_ids
+        levels = self._levels
+        if levels is None and skip is not None:
+            levels = list(range(len(new_ids)))
+        unused = self.unused_ids
+        parts: dict[int, tuple[int, int]] = {}  # unused piece -> the pair it was last queued from
         push, pop = heapq.heappush, heapq.heappop
         count = len(ids)
         next_of = [*range(1, count), -1]
         prev_of = list(range(-1, count - 1))
-        queue = sorted(rank << 32 | pos for pos, pair in enumerate(zip(ids, ids[1:]))
-                       if (rank := ranks.get(pair)) is not None)
+        declined = [0] * count  # byte length of the pair at each position that `skip` dropped
+        seeds = [(rank, pos) for pos, pair in enumerate(zip(ids, ids[1:])) if (rank := ranks.get(pair)) is not None]
+        if unused:
+            parts.update((new_ids[rank], (ids[pos], ids[pos + 1])) for rank, pos in seeds
+                         if new_ids[rank] in unused)
+        queue = sorted((rank if levels is None else levels[rank]) << 32 | pos for rank, pos in seeds)
         head = 0
         heap: list[int] = []
         set_aside: list[int] = []
 
-        def enqueue(rank: int | None, left: int) -> None:
-            """Queue the pair starting at `left` if it has a merge."""
+        def enqueue(left: int, right: int) -> None:
+            """Queue the pair of symbols `left` and `right` if it has a merge."""
+            rank = ranks.get((ids[left], ids[right]))
             if rank is not None:
-                entry = rank << 32 | left
+                if unused and new_ids[rank] in unused:
+                    parts[new_ids[rank]] = (ids[left], ids[right])
+                entry = (rank if levels is None else levels[rank]) << 32 | left
                 if entry >= queue[-1]:
                     queue.append(entry)
                 else:
@@ -352,23 +380,110 @@ class BPE(VocabLookup):
             if right == -1 or not lengths[pos]:
                 continue
             current = ranks.get((ids[pos], ids[right]))
-            new_id = new_ids[entry >> 32]
-            if current is None or new_ids[current] != new_id:
+            if current is None:
                 continue
+            if levels is None:
+                applied = entry >> 32
+                new_id = new_ids[applied]
+                if new_ids[current] != new_id:
+                    continue
+            else:
+                applied = current
+                size = lengths[pos] + lengths[right]
+                if levels[current] != entry >> 32 or declined[pos] == size:
+                    continue
+                if skip is not None and skip():
+                    declined[pos] = size
+                    continue
+                new_id = new_ids[current]
             if trace is not None:
-                trace.append((entry >> 32, pos))
+                trace.append((applied, pos))
             ids[pos] = new_id
             lengths[pos] += lengths[right]
             lengths[right] = 0
             after = next_of[pos] = next_of[right]
             if after != -1:
                 prev_of[after] = pos
-                enqueue(ranks.get((new_id, ids[after])), pos)
             before = prev_of[pos]
             if before != -1:
-                enqueue(ranks.get((ids[before], new_id)), before)
+                enqueue(before, pos)
+            if after != -1:
+                enqueue(pos, after)
         kept_ids = [token_id for token_id, length in zip(ids, lengths) if length]
-        return kept_ids, [length for length in lengths if length]
+        kept_lengths = [length for length in lengths if length]
+        if unused:
+            return self._split_unused(kept_ids, kept_lengths, parts)
+        return kept_ids, kept_lengths
+
+    def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int]) -> None:
+        """Merge as sentencepiece's BPE does: `levels[rank]` orders the merges (equal levels,
+        i.e. equal piece scores, go leftmost first), and a piece of `unused_ids` that a merge
+        makes is split back into the two symbols it was last queued from, recursively."""
+        self._levels = levels
+        self.unused_ids = frozenset(unused_ids)
+        if self.unused_ids:
+            self._scan_is_exact = False  # the scan does not split unused pieces back
+            self._cuts_are_exact = False  # an unused char becomes unk, which fuses across a cut
+        self.clear_cache()
+
+    def sample(self, sequence: str, alpha: float, nbest_size: int = -1,
+               rng: random.Random | None = None) -> list[Token]:
+        """BPE-dropout as sentencepiece samples it: each merge about to apply is dropped for
+        good with probability `alpha` (HF's dropout puts a dropped merge back after the next
+        one). `nbest_size` is ignored, as sentencepiece ignores it for BPE; alpha <= 0 gives
+        `tokenize`, alpha >= 1 the initial symbols."""
+        if alpha <= 0.0 or not sequence:
+            return self.tokenize(sequence)
+        if self.ignore_merges and self._is_frozen(sequence):
+            return [_make_token((self.vocab[sequence], sequence, (0, _utf8_len(sequence))))]
+        draw = (rng or random.Random()).random
+        ids, lengths = self._symbols(sequence)
+        if len(ids) > 1 or self.unused_ids:
+            ids, lengths = self._merge_with_heap(ids, lengths, None,
+                                                 skip=lambda: alpha >= 1.0 or draw() < alpha)
+        ends = list(accumulate(lengths))
+        starts = [0, *ends[:-1]]
+        return list(map(_make_token, zip(ids, map(self.vocab_r.__getitem__, ids), zip(starts, ends))))
+
+    def _is_frozen(self, word: str) -> bool:
+        """True when `word` is a piece no merge makes (a user-defined symbol of a .model, which
+        sentencepiece never splits), and not an unused one."""
+        token_id = self.vocab.get(word)
+        if token_id is None or token_id in self.unused_ids:
+            return False
+        if self._merge_results is None:
+            self._merge_results = frozenset(self._new_ids)
+        return token_id not in self._merge_results
+
+    def _split_unused(self, ids: list[int], lengths: list[int],
+                      parts: dict[int, tuple[int, int]]) -> tuple[list[int], list[int]]:
+        """Replace each unused piece by the pair it was last queued from, recursively; an unused
+        piece no merge made (a single char) is unknown: spelled in bytes with byte fallback,
+        else the unk id, fused with unknowns beside it."""
+        unused, unk_id = self.unused_ids, self.vocab.get(self.unk_token) if self.unk_token else None
+        out_ids: list[int] = []
+        out_lengths: list[int] = []
+        pending = list(zip(ids, lengths))[::-1]
+        while pending:
+            token_id, length = pending.pop()
+            if token_id in unused:
+                pair = parts.get(token_id)
+                if pair is not None:
+                    left_length = _utf8_len(self.vocab_r[pair[0]])
+                    pending += [(pair[1], length - left_length), (pair[0], left_length)]
+                    continue
+                byte_ids = [self._byte_ids[byte] for byte in self.vocab_r[token_id].encode()]
+                if self.byte_fallback and None not in byte_ids:
+                    out_ids.extend(byte_ids)
+                    out_lengths.extend([1] * len(byte_ids))
+                    continue
+                token_id = unk_id if unk_id is not None else token_id
+            if token_id == unk_id and self.fuse_unk and out_ids and out_ids[-1] == unk_id:
+                out_lengths[-1] += length
+                continue
+            out_ids.append(token_id)
+            out_lengths.append(length)
+        return out_ids, out_lengths
 
     # ----- cache -------------------------------------------------------------------------
 

@@ -196,7 +196,7 @@ class Unigram:
                 offset += width
             if token_id == unk_id:
                 token_id = self.token_to_ids.get(value)
-                if token_id is None:
+                if token_id is None or token_id in self.reserved_ids:
                     byte_tokens = self._byte_tokens(value, offsets) if self.byte_fallback else None
                     if byte_tokens is not None:
                         tokens.extend(byte_tokens)
