@@ -26,7 +26,7 @@ import math
 import random
 import struct
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any, Callable, Iterable, Mapping
 
 from ..cache import Cache
@@ -149,7 +149,8 @@ class BPE(VocabLookup):
         if self.continuing_subword_prefix or self.end_of_word_suffix or len(self.vocab_r) != len(self.vocab):
             return False
         special = {self.unk_token, *(f"<0x{byte:02X}>" for byte in range(256))}
-        return not any(left in special or right in special for left, right in self._merge_strings)
+        special_ids = {self.vocab[token] for token in special if token in self.vocab}
+        return special_ids.isdisjoint(chain.from_iterable(self._ranks))
 
     def _joinable_pairs(self) -> frozenset[str]:
         """Every two adjacent chars inside a vocab token: the places a merge can join."""
