@@ -225,8 +225,7 @@ class Lattice:
 
 
 # Fast paths for training: the same forward-backward and Viterbi over `starts`, where
-# starts[i] lists the (length, id) of every piece beginning at char i, without Node objects.
-# Lengths rather than ends make a run of starts mean the same wherever it is cut from.
+# starts[i] lists the (end, id) of every piece beginning at char i, without Node objects.
 
 RESCALE_BELOW = 1e-100
 
@@ -234,10 +233,10 @@ Starts = list[list[tuple[int, int]]]
 
 
 def group_by_start(length: int, spans: Iterable[tuple[int, int, int]]) -> Starts:
-    """(start, end, id) spans as the per-start (length, id) lists the fast paths read."""
+    """(start, end, id) spans as the per-start lists the fast paths read."""
     starts: Starts = [[] for _ in range(length)]
     for start, end, piece in spans:
-        starts[start].append((end - start, piece))
+        starts[start].append((end, piece))
     return starts
 
 
@@ -262,8 +261,8 @@ def span_marginals(starts: Starts, probs: list[float], freq: float, expected: li
             scale += math.log(mass)
             mass = 1.0
         log_alpha_scale[start] = scale
-        for size, piece in group:
-            alpha[start + size] += mass * probs[piece]
+        for end, piece in group:
+            alpha[end] += mass * probs[piece]
     if alpha[length] <= 0.0:
         return -math.inf
     log_z = math.log(alpha[length]) + scale
@@ -277,8 +276,8 @@ def span_marginals(starts: Starts, probs: list[float], freq: float, expected: li
             coefficient = freq * math.exp(log_factor - log_z)
         factor = coefficient * alpha[start]
         mass = 0.0
-        for size, piece in starts[start]:
-            flow = probs[piece] * beta[start + size]
+        for end, piece in starts[start]:
+            flow = probs[piece] * beta[end]
             mass += flow
             expected[piece] += factor * flow
         if 0.0 < mass < RESCALE_BELOW:
@@ -302,9 +301,8 @@ def span_viterbi(starts: Starts, scores: list[float]) -> list[tuple[int, int, in
     last_id = [0] * (length + 1)
     for start, group in enumerate(starts):
         base = best[start]
-        for size, piece in group:
+        for end, piece in group:
             candidate = base + scores[piece]
-            end = start + size
             if candidate > best[end]:
                 best[end], origin[end], last_id[end] = candidate, start, piece
     path = []

@@ -201,7 +201,7 @@ class Unigram:
         return [Token(token_id, name, offsets) for token_id, name in pieces]
 
     def starts(self, text: str) -> list[list[tuple[int, int]]]:
-        """Per char start, the (length, id) of every piece match there, shortest first, then unk
+        """Per char start, the (end, id) of every piece match there, shortest first, then unk
         where no single-char piece starts (the candidates Viterbi and training weigh)."""
         length, longest, unk_id = len(text), self._max_piece_chars, self.unk_id
         starts = []
@@ -212,9 +212,9 @@ class Unigram:
                 children, entry = node
                 end += 1
                 if entry is not None:
-                    group.append((end - start, entry[0]))
-            if (not group or group[0][0] != 1) and unk_id is not None:
-                group.append((1, unk_id))
+                    group.append((end, entry[0]))
+            if (not group or group[0][0] != start + 1) and unk_id is not None:
+                group.append((start + 1, unk_id))
             starts.append(group)
         return starts
 
@@ -223,9 +223,9 @@ class Unigram:
         found = []
         for start, group in enumerate(self.starts(text)):
             single_char = self._trie.get(text[start])
-            for size, token_id in group:
-                unknown = token_id == self.unk_id and size == 1 and (single_char is None or single_char[1] is None)
-                found.append((start, start + size, token_id, self.unk_score if unknown else self.vocab[token_id][1]))
+            for end, token_id in group:
+                unknown = token_id == self.unk_id and end == start + 1 and (single_char is None or single_char[1] is None)
+                found.append((start, end, token_id, self.unk_score if unknown else self.vocab[token_id][1]))
         return found
 
     def populate_nodes(self, lattice: Lattice) -> None:

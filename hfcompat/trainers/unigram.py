@@ -264,17 +264,19 @@ class UnigramTrainer:
         state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
         total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
+        compacted_size = len(state.pieces)
         with _Chunks(words, seed, self.workers) as chunks, _progress(self.show_progress, state, desired) as bar:
             while True:
                 for _ in range(self.n_sub_iterations):
                     expected = self._expectation(state, chunks)
                     self._maximize(state, expected)
-                    chunks.compact_if_worth_it(state)
                     bar.update(1)
                 if len(state.live_ids()) <= desired:
                     break
                 self._prune(state, chunks, total_count)
-                chunks.compact_if_worth_it(state)
+                if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
+                    chunks.compact(state)
+                    compacted_size = len(state.live_ids())
         self._drop_unreachable(state)
         return self._finalize(state, chars, meta)
 
@@ -349,11 +351,11 @@ class UnigramTrainer:
     @staticmethod
     def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
         """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
-        starts = [[(size, seed_ids[token_id]) for size, token_id in group] for group in model.starts(piece)]
+        starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
         best = span_viterbi(starts, scores)
         if len(best) >= 2:
             return None
-        starts[0] = [(size, token_id) for size, token_id in starts[0] if size < len(piece)]
+        starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
         return [token_id for _, _, token_id in span_viterbi(starts, scores)]
 
     def _drop_unreachable(self, state: _State) -> None:
@@ -390,16 +392,15 @@ class UnigramTrainer:
 
 @dataclass
 class _Chunk:
-    """Some of the words (or of their independent parts): counts and candidate spans (length, seed id) per start."""
+    """Some of the words: their counts and candidate spans (start, end, seed id), grouped by start."""
 
-    texts: list[str]
     weights: list[int]
     spans: list[Starts]
 
     @classmethod
     def of(cls, words: Sequence[tuple[str, int]], model: Unigram) -> "_Chunk":
         """The chunk of `words` with their spans under the seed `model`."""
-        return cls([word for word, _ in words], [count for _, count in words], [model.starts(word) for word, _ in words])
+        return cls([count for _, count in words], [model.starts(word) for word, _ in words])
 
     def expected(self, probs: list[float], window: int) -> list[float]:
         """Expected count of each seed id over every segmentation of these words."""
@@ -417,42 +418,8 @@ class _Chunk:
         return freq
 
     def compact(self, keep: list[float]) -> None:
-        """Drop the spans of pieces not kept (keep[id] is 1.0 or 0.0), then cut the texts into parts.
-
-        Where no span crosses a position, the segmentations on either side are independent:
-        every part is weighed on its own, and equal parts (across words) are merged, adding
-        their counts. The vocabulary only shrinks, so such cuts stay cuts.
-        """
-        index_of: dict[str, int] = {}
-        texts: list[str] = []
-        weights: list[int] = []
-        spans: list[Starts] = []
-        for text, count, starts in zip(self.texts, self.weights, self.spans):
-            starts = [[span for span in group if keep[span[1]]] for group in starts]
-            for begin, end in _independent_parts(starts):
-                part = text[begin:end]
-                index = index_of.get(part)
-                if index is not None:
-                    weights[index] += count
-                    continue
-                index_of[part] = len(texts)
-                texts.append(part)
-                weights.append(count)
-                spans.append(starts[begin:end])
-        self.texts, self.weights, self.spans = texts, weights, spans
-
-
-def _independent_parts(starts: Starts) -> list[tuple[int, int]]:
-    """(begin, end) of the parts of a text between positions that no span crosses."""
-    parts = []
-    begin = reach = 0
-    for position, group in enumerate(starts):
-        if reach <= position and position > begin:
-            parts.append((begin, position))
-            begin = position
-        reach = max(reach, position + max(group)[0])
-    parts.append((begin, len(starts)))
-    return parts
+        """Drop the spans of pieces not kept (keep[id] is 1.0 or 0.0)."""
+        self.spans = [[[span for span in group if keep[span[1]]] for group in starts] for starts in self.spans]
 
 
 class _Chunks:
@@ -465,7 +432,7 @@ class _Chunks:
 
     def __init__(self, words: list[tuple[str, int]], seed: list[tuple[str, float]], workers: int):
         parts = [words[index::CHUNKS] for index in range(CHUNKS)]
-        self.size = self.compacted_size = len(seed)
+        self.size = len(seed)
         self.local: list[_Chunk] = []
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
@@ -514,13 +481,6 @@ class _Chunks:
     def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
         """The chunks' answers added position by position, in chunk order."""
         return [sum(column) for column in zip(*self.ask(method, vector, *args))]
-
-    def compact_if_worth_it(self, state: _State) -> None:
-        """Compact once the vocabulary fell below COMPACT_BELOW of its size at the last compaction."""
-        live = len(state.live_ids())
-        if live < COMPACT_BELOW * self.compacted_size:
-            self.compact(state)
-            self.compacted_size = live
 
     def compact(self, state: _State) -> None:
         """Drop the spans of dead pieces (a dead char keeps its span: it stands for unk there)."""
