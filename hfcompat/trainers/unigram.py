@@ -351,6 +351,8 @@ class UnigramTrainer:
     @staticmethod
     def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
         """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
+        if len(piece) == 1:
+            return []  # a single char has no other spelling
         starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
         best = span_viterbi(starts, scores)
         if len(best) >= 2:
