@@ -24,6 +24,7 @@ import sysconfig
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -73,59 +74,62 @@ def words_of(line: str) -> list[str]:
     return ["\u2581" + word for word in line.split(" ") if word]
 
 
-def run_hfcompat(train: list[str], held: list[str], vocab: int, coverage: float) -> tuple[float, int]:
-    """Train with hfcompat; (seconds, held-out tokens)."""
+def train_hfcompat(train: list[str], vocab: int, coverage: float, threads: int) -> Callable[[str], int]:
+    """Count words and train with hfcompat (`threads` processes); return a held-out line's token count."""
     from hfcompat.trainers.unigram import UnigramTrainer
 
-    start = time.perf_counter()
     counts = Counter(word for line in train for word in words_of(line))
     model = UnigramTrainer(vocab, special_tokens=SPECIALS, character_coverage=coverage,
-                           show_progress=False).train(dict(counts))
-    seconds = time.perf_counter() - start
-    return seconds, sum(len(model.tokenize(word)) for line in held for word in words_of(line))
+                           show_progress=False, workers=threads).train(dict(counts))
+    return lambda line: sum(len(model.tokenize(word)) for word in words_of(line))
 
 
-def run_sentencepiece(train: list[str], held: list[str], vocab: int, coverage: float) -> tuple[float, int]:
-    """Train with sentencepiece (2 threads, identity normalization); (seconds, held-out tokens)."""
+def train_sentencepiece(train: list[str], vocab: int, coverage: float, threads: int) -> Callable[[str], int]:
+    """Train with sentencepiece (`threads` threads, identity normalization); return a held-out line's token count."""
     import io
 
     import sentencepiece as spm
 
     model = io.BytesIO()
-    start = time.perf_counter()
     spm.SentencePieceTrainer.train(
         sentence_iterator=iter(train), model_writer=model, vocab_size=vocab, model_type="unigram",
-        normalization_rule_name="identity", character_coverage=coverage, num_threads=2,
+        normalization_rule_name="identity", character_coverage=coverage, num_threads=threads,
         max_sentence_length=1 << 24, input_sentence_size=0, minloglevel=2)
-    seconds = time.perf_counter() - start
     processor = spm.SentencePieceProcessor(model_proto=model.getvalue())
-    return seconds, sum(len(processor.encode(line)) for line in held)
+    return lambda line: len(processor.encode(line))
 
 
-def run_tokenizers(train: list[str], held: list[str], vocab: int, coverage: float) -> tuple[float, int]:
-    """Train with tokenizers' UnigramTrainer (Metaspace words); (seconds, held-out tokens)."""
+def train_tokenizers(train: list[str], vocab: int, coverage: float, threads: int) -> Callable[[str], int]:
+    """Train with tokenizers' UnigramTrainer (Metaspace words, its own thread pool); return a held-out line's token count."""
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     tokenizer = Tokenizer(models.Unigram())
     tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
     trainer = trainers.UnigramTrainer(vocab_size=vocab, special_tokens=SPECIALS, unk_token="<unk>",
                                       show_progress=False)
-    start = time.perf_counter()
     tokenizer.train_from_iterator(train, trainer)
-    seconds = time.perf_counter() - start
-    return seconds, sum(len(encoding.ids) for encoding in tokenizer.encode_batch(held))
+    return lambda line: len(tokenizer.encode(line).ids)
 
 
-def measure_one(trainer: str, corpus: str, vocab: int, lines: int | None, coverage: float) -> dict:
-    """Run one trainer in this process and describe the result."""
+def cpu_seconds() -> float:
+    """CPU time so far of this process (all its threads) and of its finished child processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def measure_one(trainer: str, corpus: str, vocab: int, lines: int | None, coverage: float, threads: int) -> dict:
+    """Run one trainer in this process and describe the result (training time: wall and CPU)."""
     train, held = split(corpus_lines(corpus)[:lines])
-    runner = {"hfcompat": run_hfcompat, "sentencepiece": run_sentencepiece, "tokenizers": run_tokenizers}[trainer]
+    runner = {"hfcompat": train_hfcompat, "sentencepiece": train_sentencepiece, "tokenizers": train_tokenizers}[trainer]
     try:
-        seconds, tokens = runner(train, held, vocab, coverage)
-        result = {"seconds": seconds, "held_out_tokens": tokens}
+        start, cpu_start = time.perf_counter(), cpu_seconds()
+        count_tokens = runner(train, vocab, coverage, threads)
+        result = {"seconds": time.perf_counter() - start, "cpu_seconds": cpu_seconds() - cpu_start,
+                  "held_out_tokens": sum(count_tokens(line) for line in held)}
     except BaseException as error:  # a panic in the Rust trainer arrives as pyo3's PanicException
         result = {"error": f"{type(error).__name__}: {error}"}
     result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["child_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     result["train_mb"] = sum(len(line.encode("utf-8")) + 1 for line in train) / 1e6
     return result
 
@@ -133,7 +137,7 @@ def measure_one(trainer: str, corpus: str, vocab: int, lines: int | None, covera
 def measure(trainer: str, args: argparse.Namespace) -> dict:
     """Run one trainer in a fresh process (its own peak memory) and read back its result."""
     command = [sys.executable, __file__, "--one", trainer, "--corpus", args.corpus, "--vocab", str(args.vocab),
-               "--coverage", str(args.coverage)]
+               "--coverage", str(args.coverage), "--threads", str(args.threads)]
     if args.lines:
         command += ["--lines", str(args.lines)]
     print(f"training {trainer} on {args.corpus} ...", file=sys.stderr, flush=True)
@@ -147,19 +151,27 @@ def table(results: dict[str, dict], args: argparse.Namespace) -> str:
     """The side-by-side table."""
     reference = results.get("sentencepiece", {})
     rows = [f"Unigram training, corpus {args.corpus} ({next(iter(results.values())).get('train_mb', 0):.1f} MB "
-            f"trained, 1 line in {HELD_OUT_EVERY} held out), vocab {args.vocab}, coverage {args.coverage}",
-            f"{'trainer':<14} {'seconds':>9} {'x spm':>7} {'peak MB':>8} {'held-out tokens':>16} {'x spm':>7}"]
+            f"trained, 1 line in {HELD_OUT_EVERY} held out), vocab {args.vocab}, coverage {args.coverage}, "
+            f"{args.threads} threads (sentencepiece) / processes (hfcompat)",
+            f"{'trainer':<14} {'seconds':>8} {'x spm':>6} {'cpu s':>7} {'x spm':>6} {'peak MB':>8} "
+            f"{'held-out tokens':>16} {'x spm':>7}"]
     for name, result in results.items():
         if "error" in result:
             rows.append(f"{name:<14} failed: {result['error'][:100]}")
             continue
-        time_ratio = result["seconds"] / reference["seconds"] if "seconds" in reference else float("nan")
-        token_ratio = (result["held_out_tokens"] / reference["held_out_tokens"]
-                       if "held_out_tokens" in reference else float("nan"))
-        rows.append(f"{name:<14} {result['seconds']:>9.1f} {time_ratio:>7.2f} {result['peak_mb']:>8.0f} "
-                    f"{result['held_out_tokens']:>16} {token_ratio:>7.4f}")
+        ratios = [result[key] / reference[key] if key in reference else float("nan")
+                  for key in ("seconds", "cpu_seconds", "held_out_tokens")]
+        rows.append(f"{name:<14} {result['seconds']:>8.1f} {ratios[0]:>6.2f} {result['cpu_seconds']:>7.1f} "
+                    f"{ratios[1]:>6.2f} {peak_mb(result):>8.0f} {result['held_out_tokens']:>16} {ratios[2]:>7.4f}")
     rows.append("target: hfcompat <= 2x sentencepiece's time; held-out tokens within 1% of sentencepiece's")
+    rows.append("seconds: wall; cpu s: CPU of every thread and worker process; peak MB: the process's max RSS "
+                "plus its largest worker's")
     return "\n".join(rows)
+
+
+def peak_mb(result: dict) -> float:
+    """The trainer process's peak memory plus its largest child process's (a worker's), in MB."""
+    return result["peak_mb"] + result.get("child_peak_mb", 0.0)
 
 
 def main() -> None:
@@ -170,11 +182,13 @@ def main() -> None:
     parser.add_argument("--coverage", type=float, default=0.9995)
     parser.add_argument("--lines", type=int, default=None, help="use only the first N lines")
     parser.add_argument("--only", default=",".join(TRAINERS))
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="sentencepiece's num_threads and hfcompat's worker processes (default: all cores)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--one", choices=TRAINERS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure_one(args.one, args.corpus, args.vocab, args.lines, args.coverage)))
+        print(json.dumps(measure_one(args.one, args.corpus, args.vocab, args.lines, args.coverage, args.threads)))
         return
     if not SHARED.is_dir():
         sys.exit("../shared is absent: the corpora live beside the repository")

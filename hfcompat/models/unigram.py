@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._fields import USIZE_MAX, as_bool, as_uint
@@ -96,17 +96,6 @@ class Unigram:
                 node[1] = (token_id, self.vocab[token_id][1])
         return root
 
-    def _matches(self, text: str, start: int) -> Iterator[tuple[int, int, float]]:
-        """(end, id, score) of every piece that starts at `start` in `text`, shortest first."""
-        children = self._trie
-        for end in range(start + 1, len(text) + 1):
-            node = children.get(text[end - 1])
-            if node is None:
-                return
-            children, entry = node
-            if entry is not None:
-                yield end, entry[0], entry[1]
-
     def tokenize(self, sequence: str) -> list[Token]:
         """Segment one pre-token; offsets are UTF-8 byte offsets within it."""
         cached = self._cache.get(sequence)
@@ -124,8 +113,8 @@ class Unigram:
     def _best_path(self, text: str) -> list[tuple[int, int, int]]:
         """Viterbi: the best (char start, char end, id) spans, adjacent unk spans fused.
 
-        Every char start proposes each piece that begins there (a trie walk, inlined
-        from `_matches` for speed), and an unknown char where no single-char piece does.
+        Every char start proposes each piece that begins there (a trie walk, as in
+        `starts`, inlined for speed), and an unknown char where no single-char piece does.
         A proposal replaces the best path ending at the same place only when strictly
         better, so ties keep the path whose last piece starts leftmost (is longest).
         """
@@ -212,17 +201,32 @@ class Unigram:
             return None
         return [Token(token_id, name, offsets) for token_id, name in pieces]
 
+    def starts(self, text: str) -> list[list[tuple[int, int]]]:
+        """Per char start, the (end, id) of every piece match there, shortest first, then unk
+        where no single-char piece starts (the candidates Viterbi and training weigh)."""
+        length, longest, unk_id = len(text), self._max_piece_chars, self.unk_id
+        starts = []
+        for start in range(length):
+            group = []
+            end, limit, children = start, min(length, start + longest), self._trie
+            while end < limit and (node := children.get(text[end])) is not None:
+                children, entry = node
+                end += 1
+                if entry is not None:
+                    group.append((end, entry[0]))
+            if (not group or group[0][0] != start + 1) and unk_id is not None:
+                group.append((start + 1, unk_id))
+            starts.append(group)
+        return starts
+
     def spans(self, text: str) -> list[tuple[int, int, int, float]]:
         """Every (start, end, id, score) piece match in chars, start-major, plus unk where no single-char piece starts."""
         found = []
-        unk_id, unk_score = self.unk_id, self.unk_score
-        for start in range(len(text)):
-            has_single_char = False
-            for end, token_id, score in self._matches(text, start):
-                found.append((start, end, token_id, score))
-                has_single_char = has_single_char or end == start + 1
-            if not has_single_char and unk_id is not None:
-                found.append((start, start + 1, unk_id, unk_score))
+        for start, group in enumerate(self.starts(text)):
+            single_char = self._trie.get(text[start])
+            for end, token_id in group:
+                unknown = token_id == self.unk_id and end == start + 1 and (single_char is None or single_char[1] is None)
+                found.append((start, end, token_id, self.unk_score if unknown else self.vocab[token_id][1]))
         return found
 
     def populate_nodes(self, lattice: Lattice) -> None:

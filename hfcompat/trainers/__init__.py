@@ -307,6 +307,8 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
     tokenizer = pipeline(model, lowercase=lowercase)
     if special_tokens is None:
         special_tokens = DEFAULT_SPECIAL_TOKENS[model]
+    if model == "unigram":
+        options.setdefault("workers", workers)  # its EM rounds run in as many processes as the counting
     trainer = model_trainer(model, vocab_size, list(special_tokens), dict(options))
     train_tokenizer(tokenizer, iter_texts(files_or_iterator), trainer,
                     total=source_size(files_or_iterator), workers=workers)

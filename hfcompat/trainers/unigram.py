@@ -12,16 +12,25 @@
 
 Every word keeps the list of its candidate spans (start, end, seed id) from the seed
 vocabulary; later rounds only drop spans of pruned pieces, so the text is walked once.
+The words are dealt into CHUNKS fixed chunks, each summing its own expected counts, and
+the chunks' sums are added in chunk order: the chunks may live in worker processes
+(`workers`), and the result is the same for any number of them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import multiprocessing
+import signal
+import traceback
+from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
 
 from ..errors import HfcompatError
-from ..models.lattice import Starts, group_by_start, span_marginals, span_viterbi
+from ..models.lattice import Starts, span_marginals, span_viterbi
 from ..models.unigram import Unigram
 from ..pre_tokenizers import script_of
 
@@ -33,6 +42,7 @@ MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
 COMPACT_BELOW = 0.6  # drop dead pieces' spans once the vocabulary fell below this share of the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
+CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of workers
 
 class VocabularyTooSmall(HfcompatError, ValueError):
     """The vocabulary cannot hold every required character plus the special tokens."""
@@ -160,6 +170,10 @@ class _State:
     pieces: list[str]
     scores: list[float]
     alive: list[bool]
+    chars: list[int] = field(init=False)  # seed ids of single chars (a dead char still spells unk)
+
+    def __post_init__(self) -> None:
+        self.chars = [index for index, piece in enumerate(self.pieces) if len(piece) == 1]
 
     def live_ids(self) -> list[int]:
         """Ids of the pieces still in the vocabulary (not the unk stand-in)."""
@@ -171,11 +185,15 @@ class _State:
 
     def effective_scores(self) -> list[float]:
         """Per seed id: the score of a live piece; a dead char spells unk; other dead pieces cannot match."""
-        unk = self.unk_score()
-        return [
-            score if alive and index else (unk if len(piece) == 1 else -math.inf)
-            for index, (piece, score, alive) in enumerate(zip(self.pieces, self.scores, self.alive))
-        ]
+        live = self.live_ids()
+        unk = min((self.scores[index] for index in live), default=0.0) - UNK_PENALTY
+        scores = [-math.inf] * len(self.pieces)
+        for index in self.chars:
+            scores[index] = unk
+        for index in live:
+            scores[index] = self.scores[index]
+        scores[0] = unk
+        return scores
 
     def model(self) -> tuple[Unigram, list[int]]:
         """A Unigram model of the live pieces (unk stand-in first) and its id -> seed id map."""
@@ -204,6 +222,7 @@ class UnigramTrainer:
         split_by_unicode_script: bool = True,
         split_by_number: bool = True,
         split_digits: bool = False,
+        workers: int = 1,
     ):
         self.vocab_size = vocab_size
         self.special_tokens = [str(token) for token in special_tokens]
@@ -215,6 +234,7 @@ class UnigramTrainer:
         self.initial_alphabet = list(initial_alphabet)
         self.character_coverage = character_coverage
         self.byte_fallback = byte_fallback
+        self.workers = max(1, min(workers, CHUNKS))
         self.rules = PieceRules(max_piece_length, split_by_unicode_script, split_by_number, split_digits)
 
     def meta_pieces(self) -> list[str]:
@@ -240,21 +260,23 @@ class UnigramTrainer:
                 f"and {len(meta)} special pieces: raise vocab_size or lower character_coverage"
             )
         words = self._mask_rare_chars(counts, {char for char, _ in chars})
-        weights = [count for _, count in words]
-        state, spans = self._seed(words)
+        seed = self._seed(words)
+        state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
+        total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
         compacted_size = len(state.pieces)
-        with _progress(self.show_progress, state, desired) as bar:
+        with _Chunks(words, seed, self.workers) as chunks, _progress(self.show_progress, state, desired) as bar:
             while True:
                 for _ in range(self.n_sub_iterations):
-                    expected = self._expectation(state, weights, spans)
+                    expected = self._expectation(state, chunks)
                     self._maximize(state, expected)
                     bar.update(1)
                 if len(state.live_ids()) <= desired:
                     break
-                self._prune(state, weights, spans)
+                self._prune(state, chunks, total_count)
                 if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
-                    spans, compacted_size = _compact(state, spans), len(state.live_ids())
+                    chunks.compact(state)
+                    compacted_size = len(state.live_ids())
         self._drop_unreachable(state)
         return self._finalize(state, chars, meta)
 
@@ -268,8 +290,8 @@ class UnigramTrainer:
             masked[word] = masked.get(word, 0) + count
         return sorted(masked.items(), key=lambda item: (-item[1], item[0]))
 
-    def _seed(self, words: list[tuple[str, int]]) -> tuple[_State, list[Starts]]:
-        """The seed vocabulary (chars, then frequent substrings) and every word's candidate spans."""
+    def _seed(self, words: list[tuple[str, int]]) -> list[tuple[str, float]]:
+        """The seed vocabulary: the unk stand-in, chars, then frequent substrings, scored log(count / total)."""
         char_counts: dict[str, int] = {}
         for word, count in words:
             for char in word:
@@ -277,19 +299,12 @@ class UnigramTrainer:
         char_counts.pop(UNK_CHAR, None)
         seed = sorted(char_counts.items(), key=lambda item: (-item[1], item[0]))
         seed += frequent_substrings(dict(words), self.rules, self.seed_size)
-        seed = [(UNK_CHAR, 1.0)] + to_log_probs(seed)
-        model = Unigram(seed, unk_id=0)
-        spans = [group_by_start(len(word), (span[:3] for span in model.spans(word))) for word, _ in words]
-        state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
-        return state, spans
+        return [(UNK_CHAR, 1.0)] + to_log_probs(seed)
 
-    def _expectation(self, state: _State, weights: list[int], spans: list[Starts]) -> list[float]:
+    def _expectation(self, state: _State, chunks: "_Chunks") -> list[float]:
         """Expected count of each seed id over all segmentations of all words (E step)."""
         probs = [math.exp(score) if score > -math.inf else 0.0 for score in state.effective_scores()]
-        expected = [0.0] * len(state.pieces)
-        for count, starts in zip(weights, spans):
-            span_marginals(starts, probs, count, expected, self.rules.max_piece_length)
-        return expected
+        return chunks.sum("expected", probs, self.rules.max_piece_length)
 
     def _maximize(self, state: _State, expected: list[float]) -> None:
         """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)."""
@@ -303,15 +318,10 @@ class UnigramTrainer:
             state.alive[index] = True
             state.scores[index] = digamma(expected[index]) - log_total
 
-    def _prune(self, state: _State, weights: list[int], spans: list[Starts]) -> None:
+    def _prune(self, state: _State, chunks: "_Chunks", total_count: int) -> None:
         """Keep the pieces whose removal would cost the likelihood most (shrinking_factor of them)."""
         scores = state.effective_scores()
-        freq = [0.0] * len(state.pieces)
-        total_count = 0
-        for count, starts in zip(weights, spans):
-            total_count += count
-            for _, _, piece in span_viterbi(starts, scores):
-                freq[piece] += count
+        freq = chunks.sum("best_counts", scores)
         freq[0] = 0.0
         total = sum(freq)
         log_total = math.log(total)
@@ -341,7 +351,9 @@ class UnigramTrainer:
     @staticmethod
     def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
         """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
-        starts = group_by_start(len(piece), ((start, end, seed_ids[token_id]) for start, end, token_id, _ in model.spans(piece)))
+        if len(piece) == 1:
+            return []  # a single char has no other spelling
+        starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
         best = span_viterbi(starts, scores)
         if len(best) >= 2:
             return None
@@ -380,11 +392,155 @@ class UnigramTrainer:
         return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
 
 
-def _compact(state: _State, spans: list[Starts]) -> list[Starts]:
-    """Drop the spans of dead pieces (a dead char keeps its span: it stands for unk there)."""
-    keep = [alive or len(piece) == 1 for piece, alive in zip(state.pieces, state.alive)]
-    keep[0] = True
-    return [[[(end, piece) for end, piece in group if keep[piece]] for group in starts] for starts in spans]
+@dataclass
+class _Chunk:
+    """Some of the words: their counts and candidate spans (start, end, seed id), grouped by start."""
+
+    weights: list[int]
+    spans: list[Starts]
+
+    @classmethod
+    def of(cls, words: Sequence[tuple[str, int]], model: Unigram) -> "_Chunk":
+        """The chunk of `words` with their spans under the seed `model`."""
+        return cls([count for _, count in words], [model.starts(word) for word, _ in words])
+
+    def expected(self, probs: list[float], window: int) -> list[float]:
+        """Expected count of each seed id over every segmentation of these words."""
+        expected = [0.0] * len(probs)
+        for count, starts in zip(self.weights, self.spans):
+            span_marginals(starts, probs, count, expected, window)
+        return expected
+
+    def best_counts(self, scores: list[float]) -> list[float]:
+        """How often each seed id is in the best segmentations of these words."""
+        freq = [0.0] * len(scores)
+        for count, starts in zip(self.weights, self.spans):
+            for _, _, piece in span_viterbi(starts, scores):
+                freq[piece] += count
+        return freq
+
+    def compact(self, keep: list[float]) -> None:
+        """Drop the spans of pieces not kept (keep[id] is 1.0 or 0.0)."""
+        self.spans = [[[span for span in group if keep[span[1]]] for group in starts] for starts in self.spans]
+
+
+class _Chunks:
+    """The CHUNKS chunks of the words, here or dealt round-robin to worker processes.
+
+    Every request gives each chunk one vector over the seed ids (probabilities, scores or
+    which pieces to keep) and may get one such vector back per chunk. Workers read and
+    write these vectors in shared memory; the pipes carry only the request's name.
+    """
+
+    def __init__(self, words: list[tuple[str, int]], seed: list[tuple[str, float]], workers: int):
+        parts = [words[index::CHUNKS] for index in range(CHUNKS)]
+        self.size = len(seed)
+        self.local: list[_Chunk] = []
+        self.connections: list[Connection] = []
+        self.processes: list[Any] = []
+        if workers <= 1:
+            model = Unigram(seed, unk_id=0)
+            self.local = [_Chunk.of(part, model) for part in parts]
+            return
+        context = multiprocessing.get_context()
+        self.given = context.RawArray("d", self.size)
+        self.answers = context.RawArray("d", CHUNKS * self.size)
+        for worker in range(workers):
+            mine, theirs = context.Pipe()
+            chunk_ids = list(range(worker, CHUNKS, workers))
+            process = context.Process(target=_serve, daemon=True, args=(
+                theirs, [parts[index] for index in chunk_ids], chunk_ids, seed, self.given, self.answers))
+            process.start()
+            theirs.close()
+            self.connections.append(mine)
+            self.processes.append(process)
+
+    def __enter__(self) -> "_Chunks":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def ask(self, method: str, vector: list[float], *args: Any) -> list[list[float]] | None:
+        """Every chunk's answer to `method(vector, *args)`, in chunk order (None if it answers nothing)."""
+        if self.local:
+            answers = [getattr(chunk, method)(vector, *args) for chunk in self.local]
+            return None if answers[0] is None else answers
+        _doubles(self.given)[:] = array("d", vector)
+        for connection in self.connections:
+            connection.send((method, args))
+        answered = True
+        for connection in self.connections:
+            status, value = connection.recv()
+            if status != "ok":
+                raise RuntimeError(f"a Unigram training worker failed:\n{value}")
+            answered = value
+        if not answered:
+            return None
+        shared = _doubles(self.answers)
+        return [shared[index * self.size : (index + 1) * self.size].tolist() for index in range(CHUNKS)]
+
+    def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
+        """The chunks' answers added position by position, in chunk order."""
+        return [sum(column) for column in zip(*self.ask(method, vector, *args))]
+
+    def compact(self, state: _State) -> None:
+        """Drop the spans of dead pieces (a dead char keeps its span: it stands for unk there)."""
+        keep = [1.0 if alive or len(piece) == 1 else 0.0 for piece, alive in zip(state.pieces, state.alive)]
+        keep[0] = 1.0
+        self.ask("compact", keep)
+
+    def close(self) -> None:
+        """Stop the workers (at once if training was interrupted)."""
+        for connection in self.connections:
+            try:
+                connection.send(None)
+            except OSError:
+                pass
+            connection.close()
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        self.connections, self.processes = [], []
+
+
+def _doubles(shared: Any) -> memoryview:
+    """A shared array of doubles as a memoryview of doubles."""
+    return memoryview(shared).cast("B").cast("d")
+
+
+def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids: list[int],
+           seed: list[tuple[str, float]], given: Any, answers: Any) -> None:
+    """A worker: build its chunks, then answer requests (method name, args) until None.
+
+    The request's vector is read from `given`; chunk i's answer goes to slot i of `answers`.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
+    model = Unigram(seed, unk_id=0)
+    chunks = [_Chunk.of(part, model) for part in parts]
+    del model
+    size = len(seed)
+    while True:
+        try:
+            request = connection.recv()
+        except EOFError:
+            return
+        if request is None:
+            return
+        method, args = request
+        try:
+            vector = _doubles(given).tolist()
+            answered = False
+            for index, chunk in zip(chunk_ids, chunks):
+                answer = getattr(chunk, method)(vector, *args)
+                if answer is not None:
+                    _doubles(answers)[index * size : (index + 1) * size] = array("d", answer)
+                    answered = True
+            connection.send(("ok", answered))
+        except Exception:  # report it to the trainer's process, which raises
+            connection.send(("error", traceback.format_exc()))
 
 
 class _NoProgress:

@@ -193,3 +193,22 @@ def test_empty_input_gives_the_meta_pieces() -> None:
     """Nothing to learn from: the vocabulary is the special tokens alone."""
     model = UnigramTrainer(100, special_tokens=["<s>"], show_progress=False).train({"": 3, "▁a": 0})
     assert [piece for piece, _ in model.vocab] == ["<unk>", "<s>"] and model.unk_id == 0
+
+
+@given(st.text(alphabet="abcd", max_size=14))
+def test_starts_are_the_spans_grouped_by_start(text: str) -> None:
+    """The model's per-start candidates are its (start, end, id) spans, in the same order."""
+    model = Unigram(VOCAB, unk_id=0)
+    assert model.starts(text) == model_spans(model, text)
+    assert [score for *_, score in model.spans(text)] == [
+        model.unk_score if token_id == 0 else VOCAB[token_id][1] for _, _, token_id, _ in model.spans(text)]
+
+
+def test_worker_processes_give_the_same_model() -> None:
+    """Training in 3 worker processes gives exactly the vocabulary and scores of one process."""
+    words = {f"▁{a}{b}{c}": 1 + (index * 7) % 13 for index, (a, b, c) in
+             enumerate(itertools.product("lowstnei", "aeiour", "dnrstw"))}
+    words.update({"▁" + "".join(random.Random(seed).choices("lowstneiar", k=40)): 2 for seed in range(30)})
+    one = UnigramTrainer(120, show_progress=False).train(words)
+    three = UnigramTrainer(120, show_progress=False, workers=3).train(words)
+    assert three.vocab == one.vocab and len(one.vocab) == 120
