@@ -14,6 +14,7 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 import argparse  # noqa: E402
 import base64  # noqa: E402
+import gc  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import sys  # noqa: E402
@@ -250,7 +251,7 @@ def read_lines(path: Path, limit: int | None) -> list[str]:
     return lines if limit is None else lines[:limit]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1)  # rows go tokenizer by tokenizer: each is measured without the others alive
 def load_hfcompat(relative: str) -> Any:
     """hfcompat's tokenizer for a reference file, saved truncation and padding turned off."""
     tokenizer = hfcompat.load(SHARED / "refs" / relative)
@@ -259,7 +260,7 @@ def load_hfcompat(relative: str) -> Any:
     return tokenizer
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1)
 def load_tokenizers(relative: str) -> Any:
     """The official tokenizer for a reference file, saved truncation and padding turned off.
 
@@ -278,6 +279,7 @@ def load_tokenizers(relative: str) -> Any:
 
 def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     """(best wall time of `repeat` runs after one warm-up run, the last run's result)."""
+    gc.collect()  # the garbage of earlier measurements is not this one's to collect
     result = fn()
     best = float("inf")
     for _ in range(repeat):

@@ -267,23 +267,27 @@ class Tokenizer:
                 if self.padding is not None:
                     pad_encodings(encodings, self.padding)
                 return encodings
+        # Without padding each encoding is packed at once, so the batch never holds many
+        # unpacked ones (their lists would all be walked by every garbage collection).
+        finish = PackedEncoding.pack if self.padding is None else (lambda encoding: encoding)
         encodings = []
         for item in inputs:
             if isinstance(item, (tuple, list)) and not is_pretokenized:
                 first, second = item
                 encoding = self._encode_sequence(first, 0, False)
                 pair = self._encode_sequence(second, 1, False)
-                encodings.append(self._post_process_unpadded(encoding, pair, add_special_tokens))
+                encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
             elif is_pretokenized and isinstance(item, tuple):
                 first, second = item
                 encoding = self._encode_sequence(first, 0, True)
                 pair = self._encode_sequence(second, 1, True)
-                encodings.append(self._post_process_unpadded(encoding, pair, add_special_tokens))
+                encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
             else:
                 encoding = self._encode_sequence(item, 0, is_pretokenized)
-                encodings.append(self._post_process_unpadded(encoding, None, add_special_tokens))
-        if self.padding is not None:
-            pad_encodings(encodings, self.padding)
+                encodings.append(finish(self._post_process_unpadded(encoding, None, add_special_tokens)))
+        if self.padding is None:
+            return encodings
+        pad_encodings(encodings, self.padding)
         return [PackedEncoding.pack(encoding) for encoding in encodings]
 
     def _encode_sequence(self, sequence: TextInput, type_id: int,
