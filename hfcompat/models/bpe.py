@@ -442,9 +442,7 @@ class BPE(VocabLookup):
         if len(ids) > 1 or self.unused_ids:
             ids, lengths = self._merge_with_heap(ids, lengths, None,
                                                  skip=lambda: alpha >= 1.0 or draw() < alpha)
-        ends = list(accumulate(lengths))
-        starts = [0, *ends[:-1]]
-        return list(map(_make_token, zip(ids, map(self.vocab_r.__getitem__, ids), zip(starts, ends))))
+        return self._tokens(ids, lengths)
 
     def _is_frozen(self, word: str) -> bool:
         """True when `word` is a piece no merge makes (a user-defined symbol of a .model, which
