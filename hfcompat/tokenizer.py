@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Sequence, Union
+import random
+from functools import partial
+from typing import Any, Callable, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .cache import Cache
@@ -290,6 +292,18 @@ class Tokenizer:
         pad_encodings(encodings, self.padding)
         return [PackedEncoding.pack(encoding) for encoding in encodings]
 
+    def sample(self, text: str, alpha: float, nbest_size: int = -1, *, seed: int | None = None,
+               add_special_tokens: bool = True) -> Encoding:
+        """One segmentation of `text` drawn as sentencepiece's `encode(text, enable_sampling=True,
+        alpha=alpha, nbest_size=nbest_size)` draws it: subword regularization for Unigram,
+        BPE-dropout (alpha = the chance to skip a merge) for BPE; `seed` makes it repeatable."""
+        sampler = getattr(self._model, "sample", None)
+        if sampler is None:
+            raise TypeError(f"a {type(self._model).__name__} model has no sampling (Unigram and BPE have)")
+        rng = random.Random(seed)
+        encoding = self._encode_text(text, 0, None, partial(sampler, alpha=alpha, nbest_size=nbest_size, rng=rng))
+        return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
+
     def _encode_sequence(self, sequence: TextInput, type_id: int,
                          is_pretokenized: bool) -> Encoding:
         """Encode one sequence without post-processing."""
@@ -300,11 +314,12 @@ class Tokenizer:
         words = [self._encode_text(word, type_id, i) for i, word in enumerate(sequence)]
         return Encoding.merge(words, growing_offsets=False)
 
-    def _encode_text(self, text: str, type_id: int, word_index: int | None) -> Encoding:
+    def _encode_text(self, text: str, type_id: int, word_index: int | None,
+                     tokenize: Callable[[str], list] | None = None) -> Encoding:
         """Run added tokens, normalizer, pre-tokenizer and model over one text.
 
         A text without added tokens takes `_encode_pieces` (cached pieces) when the
-        pre-tokenizer allows it.
+        pre-tokenizer allows it. `tokenize` replaces the model's own (a sampler), uncached.
         """
         added = self.added_vocabulary
         if added.may_match(text, normalized=False):
@@ -314,7 +329,7 @@ class Tokenizer:
             ns = NormalizedString(text)
             if self._normalizer is not None:
                 self._normalizer.normalize(ns)
-            if not added.may_match(ns.normalized, normalized=True):
+            if tokenize is None and not added.may_match(ns.normalized, normalized=True):
                 encoding = self._encode_pieces(ns, type_id, word_index)
                 if encoding is not None:
                     return encoding
@@ -322,7 +337,7 @@ class Tokenizer:
             pretokenized.splits = [s for s in added.split_normalized(ns) if s.normalized.normalized]
         if self.pre_tokenizer is not None:
             self.pre_tokenizer.pre_tokenize(pretokenized)
-        return self._into_encoding(pretokenized, type_id, word_index)
+        return self._into_encoding(pretokenized, type_id, word_index, tokenize)
 
     def _encode_pieces(self, ns: NormalizedString, type_id: int,
                        word_index: int | None) -> Encoding | None:
@@ -389,9 +404,10 @@ class Tokenizer:
             self._piece_cache.offer(piece, entry)
         return entry
 
-    def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int,
-                       word_index: int | None) -> Encoding:
-        """Collect the tokens of all splits (running the model where needed) into an Encoding."""
+    def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
+                       tokenize: Callable[[str], list] | None = None) -> Encoding:
+        """Collect the tokens of all splits (running the model, or `tokenize`, where needed)
+        into an Encoding."""
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
@@ -399,7 +415,9 @@ class Tokenizer:
         cached = self._word_cache.get
         for index, split in enumerate(pretokenized.splits):
             ns = split.normalized
-            if split.tokens is None:
+            if split.tokens is None and tokenize is not None:
+                word_ids, word_tokens, spans = _word_columns(ns.normalized, tokenize(ns.normalized))
+            elif split.tokens is None:
                 word = cached(ns.normalized) or self._encode_word(ns.normalized)
                 word_ids, word_tokens, spans = word
             else:
@@ -424,9 +442,7 @@ class Tokenizer:
         cached = self._word_cache.get(text)
         if cached is not None:
             return cached
-        model_tokens = self._model.tokenize(text)
-        result = ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
-                  char_spans(text, [t[2] for t in model_tokens]))
+        result = _word_columns(text, self._model.tokenize(text))
         if len(text) < WORD_CACHE_MAX_CHARS and not getattr(self._model, "dropout", None):
             self._word_cache.offer(text, result)
         return result
@@ -519,3 +535,9 @@ class Tokenizer:
         """A decoder fed one id at a time that returns text once it forms whole chars."""
         mode = self._tiktoken_mode()
         return StreamDecoder(lambda token_id: mode.token_bytes(self, token_id))
+
+
+def _word_columns(text: str, model_tokens: list) -> tuple[list[int], list[str], list[tuple[int, int]]]:
+    """The model's tokens of one split as ids, strings and char spans within the split."""
+    return ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
+            char_spans(text, [t[2] for t in model_tokens]))
