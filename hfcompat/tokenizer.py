@@ -297,6 +297,8 @@ class Tokenizer:
         """One segmentation of `text` drawn as sentencepiece's `encode(text, enable_sampling=True,
         alpha=alpha, nbest_size=nbest_size)` draws it: subword regularization for Unigram,
         BPE-dropout (alpha = the chance to skip a merge) for BPE; `seed` makes it repeatable."""
+        if not isinstance(text, str):
+            raise TypeError("TextInputSequence must be str")
         sampler = getattr(self._model, "sample", None)
         if sampler is None:
             raise TypeError(f"a {type(self._model).__name__} model has no sampling (Unigram and BPE have)")

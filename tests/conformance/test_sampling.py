@@ -62,3 +62,5 @@ def test_a_seed_repeats_the_draw_and_a_model_without_sampling_says_so() -> None:
     bert = hfcompat.load(shared_file("refs/bert-base-uncased/vocab.txt"))
     with pytest.raises(TypeError, match="WordPiece"):
         bert.sample("hello", 0.1)
+    with pytest.raises(TypeError, match="must be str"):
+        tokenizer.sample(["not", "a", "str"], 0.1)
