@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+
 
 def _bytes_to_unicode() -> dict[int, str]:
     """Map every byte to a printable char; bytes that print keep their code point."""
@@ -21,13 +23,13 @@ def _bytes_to_unicode() -> dict[int, str]:
 
 BYTE_TO_CHAR: dict[int, str] = _bytes_to_unicode()
 CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in BYTE_TO_CHAR.items()}
-# Translating a latin-1 string with this table maps each byte to its char in one C call.
-_LATIN1_TABLE = {b: c for b, c in BYTE_TO_CHAR.items()}
+# The chars of bytes 0..255 in byte order: a decoding table for codecs.charmap_decode.
+BYTE_CHARS = "".join(BYTE_TO_CHAR[b] for b in range(256))
 
 
 def bytes_to_chars(data: bytes) -> str:
-    """Return the byte-level string of `data`."""
-    return data.decode("latin-1").translate(_LATIN1_TABLE)
+    """Return the byte-level string of `data` (one C call)."""
+    return codecs.charmap_decode(data, "strict", BYTE_CHARS)[0]
 
 
 # Byte-level chars map to their byte as a latin-1 char; latin-1 chars outside the alphabet map to

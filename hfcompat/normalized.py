@@ -602,10 +602,10 @@ def char_spans(text: str, byte_spans: list[Span]) -> list[Span]:
 
 
 # 1 for a byte that starts a UTF-8 char, 0 for a continuation byte.
-_STARTS_CHAR = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
+UTF8_STARTS = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
 
 
 def _byte_to_char_index(text: str) -> list[int]:
     """For each UTF-8 byte of `text`, the index of the char it belongs to."""
-    starts = text.encode("utf-8", "surrogatepass").translate(_STARTS_CHAR)
+    starts = text.encode("utf-8", "surrogatepass").translate(UTF8_STARTS)
     return list(accumulate(starts, initial=-1))[1:]

@@ -24,9 +24,9 @@ import regex
 
 from ._fields import (USIZE_MAX, as_bool, as_char, as_choice, as_str, as_uint,
                       component_list, field_value, optional_field, require_object)
-from .bytelevel import BYTE_TO_CHAR
+from .bytelevel import BYTE_CHARS
 from .errors import FormatError
-from .normalized import BEHAVIORS, NormalizedString, PreTokenizedString, Span, unit_spans
+from .normalized import BEHAVIORS, UTF8_STARTS, NormalizedString, PreTokenizedString, Span, unit_spans
 from .oniguruma import OnigurumaError, compile_pattern, onig_view
 
 __all__ = [
@@ -103,6 +103,11 @@ class PreTokenizer:
         """
         return None
 
+    def piece_form(self) -> str | None:
+        """What one of `word_pieces`' pieces, pre-tokenized alone, gives the model: "text" (one
+        split, the piece itself), "bytes" (one split, its byte-level chars) or None (other splits)."""
+        return None
+
 
 class SplitWise(PreTokenizer):
     """Base of the pre-tokenizers that treat each split by its text alone."""
@@ -135,6 +140,10 @@ class BertPreTokenizer(SplitWise):
         """The pieces: a word or one punctuation char, each the same on its own."""
         return _split_pieces(text, _BERT_ASCII_SPLITTER if text.isascii() else _BERT_SPLITTER)
 
+    def piece_form(self) -> str:
+        """A piece is one word as it is."""
+        return "text"
+
 
 def _bert_ascii_spans(text: str) -> list[Span] | None:
     """Bert's pieces of an ASCII text by a pattern with ASCII classes only (a quarter faster)."""
@@ -157,6 +166,10 @@ class Whitespace(SplitWise):
         """The pieces: a word run or a symbol run, each the same on its own."""
         return _split_pieces(text, _WORDS_SPLITTER)
 
+    def piece_form(self) -> str:
+        """A piece is one word as it is."""
+        return "text"
+
 
 @dataclass
 class WhitespaceSplit(SplitWise):
@@ -171,6 +184,10 @@ class WhitespaceSplit(SplitWise):
     def word_pieces(self, text: str) -> Pieces:
         """The pieces: the runs of non-whitespace chars."""
         return _split_pieces(text, _NON_WHITESPACE_SPLITTER)
+
+    def piece_form(self) -> str:
+        """A piece is one word as it is."""
+        return "text"
 
 
 def _matches(ns: NormalizedString, pattern: "regex.Pattern[str]",
@@ -441,10 +458,6 @@ def _prefixed_piece(original: str, piece: str, shift: int) -> NormalizedString:
 
 _GPT2_RE = compile_pattern(GPT2_PATTERN)
 _GPT2_SPLITTER = _capturing(_GPT2_RE)
-# The byte-level chars of bytes 0..255, for codecs.charmap_decode (one C call per piece).
-_BYTE_CHARS = "".join(BYTE_TO_CHAR[b] for b in range(256))
-# 1 for a byte that starts a UTF-8 char, 0 for a continuation byte.
-_STARTS_CHAR = bytes(0 if 0x80 <= b < 0xC0 else 1 for b in range(256))
 
 
 @dataclass
@@ -464,7 +477,7 @@ class ByteLevel(SplitWise):
     @staticmethod
     def alphabet() -> list[str]:
         """The 256 byte chars, in byte order."""
-        return list(_BYTE_CHARS)
+        return list(BYTE_CHARS)
 
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Prefix, split and map every segment to byte-level chars."""
@@ -478,6 +491,10 @@ class ByteLevel(SplitWise):
         if self.add_prefix_space or not self.use_regex:
             return None
         return _split_pieces(text, _GPT2_SPLITTER)
+
+    def piece_form(self) -> str | None:
+        """A piece of `word_pieces` is one GPT-2 regex match: one word, in byte-level chars."""
+        return None if self.add_prefix_space or not self.use_regex else "bytes"
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""
@@ -501,7 +518,7 @@ class ByteLevel(SplitWise):
         source = " " + text if prefixed else text
         lag = 1 if prefixed else 0  # source index minus text index
         if source.isascii():
-            mapped = codecs.charmap_decode(source.encode(), "strict", _BYTE_CHARS)[0]
+            mapped = codecs.charmap_decode(source.encode(), "strict", BYTE_CHARS)[0]
         else:
             mapped, spans = "", unit_spans(len(source))
         pieces = []
@@ -521,10 +538,10 @@ class ByteLevel(SplitWise):
             else:
                 # to_byte_level, inlined: this runs for every piece of non-ASCII text.
                 data = match.encode()
-                chars = codecs.charmap_decode(data, "strict", _BYTE_CHARS)[0]
+                chars = codecs.charmap_decode(data, "strict", BYTE_CHARS)[0]
                 alignments = None
                 if len(data) != len(match):
-                    sources = itertools.accumulate(data.translate(_STARTS_CHAR), initial=-1)
+                    sources = itertools.accumulate(data.translate(UTF8_STARTS), initial=-1)
                     next(sources)
                     alignments = list(map(spans.__getitem__, sources))
                 piece = NormalizedString(original[start - lag:end - lag], chars, alignments,
@@ -554,12 +571,12 @@ def to_byte_level(ns: NormalizedString) -> None:
     """Replace each char by the byte-level chars of its UTF-8 bytes, all aligned to it."""
     text = ns.normalized
     data = text.encode()
-    mapped = codecs.charmap_decode(data, "strict", _BYTE_CHARS)[0]
+    mapped = codecs.charmap_decode(data, "strict", BYTE_CHARS)[0]
     if len(data) == len(text):
         ns.map_chars(mapped)
         return
     # The index of the char each byte belongs to: a running count of char-starting bytes.
-    sources = itertools.accumulate(data.translate(_STARTS_CHAR), initial=-1)
+    sources = itertools.accumulate(data.translate(UTF8_STARTS), initial=-1)
     next(sources)
     ns.expand_from(mapped, sources)
 
@@ -730,6 +747,10 @@ class Sequence(PreTokenizer):
         if not self.pretokenizers or not all(p.is_context_free() for p in self.pretokenizers[1:]):
             return None
         return self.pretokenizers[0].word_pieces(text)
+
+    def piece_form(self) -> str | None:
+        """The one step's form; later steps may split a piece further."""
+        return self.pretokenizers[0].piece_form() if len(self.pretokenizers) == 1 else None
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import random
 from functools import partial
+from itertools import starmap
 from typing import Any, Callable, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
+from .bytelevel import bytes_to_chars
 from .cache import Cache
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
@@ -395,16 +397,28 @@ class Tokenizer:
 
     def _piece_entry(self, piece: str) -> PieceEntry:
         """The tokens of one piece pre-tokenized alone (cached when there is room)."""
-        pretokenized = PreTokenizedString(piece)
-        if self._pre_tokenizer is not None:
+        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
+        if form is not None:
+            entry = self._word_entry(piece, form)
+        else:
+            pretokenized = PreTokenizedString(piece)
             self._pre_tokenizer.pre_tokenize(pretokenized)
-        encoding = self._into_encoding(pretokenized, 0, None)
-        has_empty = any(start == end for start, end in encoding.offsets)
-        entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
-                 len(pretokenized.splits), has_empty)
+            encoding = self._into_encoding(pretokenized, 0, None)
+            entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
+                     len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
         if len(piece) < WORD_CACHE_MAX_CHARS:
             self._piece_cache.offer(piece, entry)
         return entry
+
+    def _word_entry(self, piece: str, form: str) -> PieceEntry:
+        """The entry of a piece that reaches the model as one word: itself ("text"), or its
+        byte-level chars ("bytes"), whose spans are then UTF-8 byte spans of the piece."""
+        if form == "bytes":
+            ids, tokens, byte_spans = self._encode_word(bytes_to_chars(piece.encode()))
+            spans = char_spans(piece, byte_spans)
+        else:
+            ids, tokens, spans = self._encode_word(piece)
+        return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
                        tokenize: Callable[[str], list] | None = None) -> Encoding:

@@ -13,6 +13,10 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from tokenizers import pre_tokenizers as tk_pre
+
+from hfcompat import pre_tokenizers
+from hfcompat.bytelevel import bytes_to_chars
 
 from .harness import REFS, build_oracle, compare, load_subject, oracle_ref
 from .test_hypothesis import texts as random_texts
@@ -85,3 +89,33 @@ def test_readable_path_on_random_text(shared: Path, readable_refs: dict[str, Any
                                       first: str, second: str) -> None:
     """Random Unicode through the readable pipeline (test_hypothesis covers the fast path)."""
     compare(oracle_ref(shared, name), readable_refs[name], [first, second], pairs=True, label=name)
+
+
+PIECE_FORMS = [
+    (pre_tokenizers.BertPreTokenizer(), tk_pre.BertPreTokenizer(), "text"),
+    (pre_tokenizers.Whitespace(), tk_pre.Whitespace(), "text"),
+    (pre_tokenizers.WhitespaceSplit(), tk_pre.WhitespaceSplit(), "text"),
+    (pre_tokenizers.ByteLevel(add_prefix_space=False), tk_pre.ByteLevel(add_prefix_space=False), "bytes"),
+]
+
+
+@pytest.mark.parametrize("ours, theirs, form", PIECE_FORMS, ids=lambda p: type(p).__name__)
+@given(text=random_texts)
+def test_a_piece_alone_is_the_one_word_its_form_says(ours: Any, theirs: Any, form: str, text: str) -> None:
+    """What `_encode_pieces` assumes of a piece it tokenizes directly: tokenizers' pre-tokenizer
+    makes of the piece alone one split, the piece itself or its byte-level chars, spanning it."""
+    assert ours.piece_form() == form
+    for piece in ours.word_pieces(text)[0]:
+        word = bytes_to_chars(piece.encode("utf-8", "surrogatepass")) if form == "bytes" else piece
+        assert theirs.pre_tokenize_str(piece) == [(word, (0, len(piece)))]
+
+
+@pytest.mark.parametrize("ours, theirs", [
+    (pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()]),
+     tk_pre.Sequence([tk_pre.WhitespaceSplit(), tk_pre.Punctuation()])),
+    (pre_tokenizers.ByteLevel(add_prefix_space=True), tk_pre.ByteLevel(add_prefix_space=True)),
+], ids=["whitespace-then-punctuation", "bytelevel-prefix-space"])
+def test_no_form_where_a_piece_alone_is_not_one_word(ours: Any, theirs: Any) -> None:
+    """Where tokenizers makes a piece alone into other splits, no form is claimed."""
+    assert ours.piece_form() is None
+    assert theirs.pre_tokenize_str("a,b") != [("a,b", (0, 3))]
