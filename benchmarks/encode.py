@@ -21,7 +21,7 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
-from functools import lru_cache  # noqa: E402
+from functools import lru_cache, partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, Callable, Sequence  # noqa: E402
 
@@ -46,6 +46,9 @@ QUICK_LINES = 1000
 # The clock of every timing: wall time, or this process's CPU time with --cpu-time (steadier on
 # a shared machine; both sides run on one thread, so it counts the same work).
 clock = time.perf_counter
+# Every timed run reads the ids of each Encoding, as any caller does: tokenizers' encode returns
+# a Rust object and builds its Python lists only when they are read. --unread times the calls alone.
+READ_IDS = True
 LONG_PIECE = "a" * 1_000_000
 LONG_PIECE_TARGET_S = 10.0
 LOAD_TARGET_S = 1.0
@@ -289,15 +292,24 @@ def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return best, result
 
 
-def per_line(tokenizer: Any, lines: list[str]) -> Callable[[], list[Any]]:
-    """A run of one `encode` call per line."""
-    encode = tokenizer.encode
-    return lambda: [encode(line) for line in lines]
+def per_line(tokenizer: Any, lines: list[str], **options: Any) -> Callable[[], list[Any]]:
+    """A run of one `encode` call per line: the ids of each line (the Encodings with --unread)."""
+    encode = partial(tokenizer.encode, **options)
+    if not READ_IDS:
+        return lambda: [encode(line) for line in lines]
+    return lambda: [encode(line).ids for line in lines]
 
 
 def batch(tokenizer: Any, lines: list[str]) -> Callable[[], list[Any]]:
-    """A run of one `encode_batch` call over all lines."""
-    return lambda: tokenizer.encode_batch(lines)
+    """A run of one `encode_batch` call over all lines: the ids of each (the Encodings with --unread)."""
+    if not READ_IDS:
+        return lambda: tokenizer.encode_batch(lines)
+    return lambda: [encoding.ids for encoding in tokenizer.encode_batch(lines)]
+
+
+def ids_of(result: Any) -> list[int]:
+    """The ids of one line as a run returned them (a list, or an Encoding with --unread)."""
+    return list(result) if isinstance(result, (list, tuple)) else list(result.ids)
 
 
 # ---------------------------------------------------------------- measurements
@@ -325,7 +337,7 @@ def measure_throughput(subject: Subject, corpus: str, lines: list[str], repeat: 
     row.batch_hfcompat, row.batch_tokenizers = row.megabytes / t_ours_batch, row.megabytes / t_theirs_batch
     row.mismatches = sum(
         1 for expected, single, batched in zip(theirs_batch, ours_single, ours_batch)
-        if list(expected.ids) != list(single.ids) or list(expected.ids) != list(batched.ids))
+        if ids_of(expected) != ids_of(single) or ids_of(expected) != ids_of(batched))
     return row
 
 
@@ -354,7 +366,7 @@ def measure_sentencepiece(subject: Subject, corpus: str, lines: list[str], repea
     t_sp, expected = best_of(lambda: [sp.encode(line) for line in lines], repeat)
     t_theirs, _ = best_of(per_line(theirs, lines), repeat)
     row.hfcompat, row.sentencepiece, row.tokenizers = (row.megabytes / t for t in (t_ours, t_sp, t_theirs))
-    row.mismatches = sum(1 for ids, encoding in zip(expected, ours_encodings) if list(encoding.ids) != ids)
+    row.mismatches = sum(1 for ids, encoding in zip(expected, ours_encodings) if ids_of(encoding) != ids)
     return row
 
 
@@ -541,10 +553,9 @@ def measure_cl100k(limit: int | None, repeat: int, progress: Callable[[str], Non
         lines = cl100k_lines(corpus, limit)
         row = Cl100kRow(corpus, len(lines), sum(len(line.encode("utf-8")) for line in lines) / 1e6)
         t_ours, ours_ids = best_of(lambda: [ours.encode_ordinary(line) for line in lines], repeat)
-        t_pipeline, ours_encodings = best_of(lambda: [ours.encode(line, disallowed_special=()) for line in lines], 1)
+        t_pipeline, ours_encodings = best_of(per_line(ours, lines, disallowed_special=()), 1)
         t_theirs, expected = best_of(lambda: [theirs.encode_ordinary(line) for line in lines], repeat)
-        t_hf, hf_encodings = best_of(
-            lambda: [converted.encode(line, add_special_tokens=False) for line in lines], repeat)
+        t_hf, hf_encodings = best_of(per_line(converted, lines, add_special_tokens=False), repeat)
         few = lines[:EDUCATIONAL_LINES]
         t_edu, _ = best_of(lambda: [educational.encode(line, visualise=None) for line in few], 1)
         row.hfcompat, row.tiktoken = row.megabytes / t_ours, row.megabytes / t_theirs
@@ -554,7 +565,7 @@ def measure_cl100k(limit: int | None, repeat: int, progress: Callable[[str], Non
         expected_hf = [theirs.encode(line, allowed_special="all") for line in lines]
         row.mismatches = sum(1 for want, fast, full, want_hf, hf in zip(expected, ours_ids, ours_encodings,
                                                                          expected_hf, hf_encodings)
-                             if not want == fast == full.ids or want_hf != list(hf.ids))
+                             if not want == fast == ids_of(full) or want_hf != ids_of(hf))
         rows.append(row)
     return rows
 
@@ -711,6 +722,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         "TOKENIZERS_PARALLELISM": os.environ["TOKENIZERS_PARALLELISM"],
         "repeat": args.repeat,
         "clock": "process CPU time" if args.cpu_time else "wall time",
+        "timed": "encode calls only" if args.unread else "encode calls and reading each encoding's ids",
         "lines_per_corpus": QUICK_LINES if args.quick else "all",
         "shared": str(SHARED),
     }
@@ -727,6 +739,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     parser.add_argument("--cpu-time", action="store_true",
                         help="time with this process's CPU time instead of wall time (shared machines)")
+    parser.add_argument("--unread", action="store_true",
+                        help="time the encode calls without reading the ids of their encodings")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -736,8 +750,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the selected measurements and print them."""
     args = parse_args(argv)
-    global clock
+    global clock, READ_IDS
     clock = time.process_time if args.cpu_time else time.perf_counter
+    READ_IDS = not args.unread
     only = {key.strip() for key in args.only.split(",") if key.strip()}
     selected = [s for s in SUBJECTS if not only or s.key in only]
     info = settings(args)
