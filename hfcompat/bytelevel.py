@@ -32,6 +32,36 @@ def bytes_to_chars(data: bytes) -> str:
     return codecs.charmap_decode(data, "strict", BYTE_CHARS)[0]
 
 
+class _EdgeByteChars(dict):
+    """A str.translate table: code point -> the byte-level char of its first (or last) UTF-8 byte."""
+
+    LIMIT = 1 << 16  # distinct chars remembered
+
+    def __init__(self, byte_index: int):
+        super().__init__()
+        self.byte_index = byte_index
+
+    def __missing__(self, code: int) -> str:
+        char = BYTE_TO_CHAR[chr(code).encode("utf-8", "surrogatepass")[self.byte_index]]
+        if len(self) < self.LIMIT:
+            self[code] = char
+        return char
+
+
+_FIRST_BYTE_CHARS = _EdgeByteChars(0)
+_LAST_BYTE_CHARS = _EdgeByteChars(-1)
+
+
+def first_byte_chars(text: str) -> str:
+    """For each char of `text`, the byte-level char of its first UTF-8 byte."""
+    return text.translate(_FIRST_BYTE_CHARS)
+
+
+def last_byte_chars(text: str) -> str:
+    """For each char of `text`, the byte-level char of its last UTF-8 byte."""
+    return text.translate(_LAST_BYTE_CHARS)
+
+
 # Byte-level chars map to their byte as a latin-1 char; latin-1 chars outside the alphabet map to
 # a char above U+00FF, so a string is all byte-level exactly when its translation encodes in latin-1.
 BYTELEVEL_TO_LATIN1 = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}

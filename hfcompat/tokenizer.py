@@ -9,7 +9,7 @@ from itertools import starmap
 from typing import Any, Callable, Iterable, Sequence, Union
 
 from .added_vocabulary import AddedToken, AddedVocabulary
-from .bytelevel import bytes_to_chars
+from .bytelevel import bytes_to_chars, first_byte_chars, last_byte_chars
 from .cache import Cache
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
@@ -414,11 +414,39 @@ class Tokenizer:
         """The entry of a piece that reaches the model as one word: itself ("text"), or its
         byte-level chars ("bytes"), whose spans are then UTF-8 byte spans of the piece."""
         if form == "bytes":
+            cuts = self._char_cuts(piece)
+            if cuts:
+                return self._entry_of_parts(piece, cuts)
             ids, tokens, byte_spans = self._encode_word(bytes_to_chars(piece.encode()))
             spans = char_spans(piece, byte_spans)
         else:
             ids, tokens, spans = self._encode_word(piece)
         return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
+
+    def _char_cuts(self, piece: str) -> list[int] | None:
+        """Between which chars of a non-ASCII byte-level piece no merge of the model can join
+        their bytes (a long CJK run has many such places); None if the model cannot tell."""
+        cuts = getattr(self._model, "cuts", None)
+        if cuts is None or len(piece) < 2 or piece.isascii():
+            return None
+        return cuts(last_byte_chars(piece), first_byte_chars(piece))
+
+    def _entry_of_parts(self, piece: str, cuts: list[int]) -> PieceEntry:
+        """A byte-level piece's entry from the entries of its parts between cuts, each looked up
+        and cached as a piece of its own: a part merges alone as it does inside the piece."""
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        has_empty = False
+        cached = self._piece_cache.get
+        for start, end in zip([0, *cuts], [*cuts, len(piece)]):
+            part = piece[start:end]
+            part_ids, part_tokens, part_offsets, _, _, part_empty = cached(part) or self._piece_entry(part)
+            ids += part_ids
+            tokens += part_tokens
+            offsets += [(start + first, start + last) for first, last in part_offsets] if start else part_offsets
+            has_empty = has_empty or part_empty
+        return ids, tokens, offsets, [0] * len(ids), 1, has_empty
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
                        tokenize: Callable[[str], list] | None = None) -> Encoding:

@@ -159,16 +159,26 @@ class BPE(VocabLookup):
             self._joinable = frozenset(token[i:i + 2] for token in self.vocab for i in range(len(token) - 1))
         return self._joinable
 
+    def cuts(self, ends: str, starts: str) -> list[int] | None:
+        """Where no merge can join the units of a word, so that the runs between merge alone.
+
+        `ends[i]` and `starts[i]` are the chars that end and start unit i (for a word of chars,
+        both are the word). The cuts are every i where no vocab token holds ends[i - 1] followed
+        by starts[i], two vocab chars; None when this model's merges may join them anyway.
+        """
+        if not self._cuts_are_exact:
+            return None
+        joinable = self._joinable_pairs()
+        alphabet = self._alphabet
+        pairs = map(str.__add__, ends, starts[1:])
+        if alphabet.issuperset(ends) and (starts is ends or alphabet.issuperset(starts)):
+            return [i for i, pair in enumerate(pairs, 1) if pair not in joinable]
+        return [i for i, pair in enumerate(pairs, 1)
+                if pair not in joinable and pair[0] in alphabet and pair[1] in alphabet]
+
     def _segments(self, word: str) -> list[str]:
         """`word` split at every cut (a pair of vocab chars that no token holds together)."""
-        joinable = self._joinable_pairs()
-        pairs = map(str.__add__, word, word[1:])
-        if self._alphabet.issuperset(word):
-            starts = [i for i, pair in enumerate(pairs, 1) if pair not in joinable]
-        else:
-            alphabet = self._alphabet
-            starts = [i for i, pair in enumerate(pairs, 1)
-                      if pair not in joinable and pair[0] in alphabet and pair[1] in alphabet]
+        starts = self.cuts(word, word)
         if not starts:
             return [word]
         return [word[start:end] for start, end in zip([0, *starts], [*starts, len(word)])]
