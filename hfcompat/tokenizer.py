@@ -436,7 +436,8 @@ class Tokenizer:
         and cached as a piece of its own: a part merges alone as it does inside the piece."""
         ids: list[int] = []
         tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
+        offsets: list[tuple[int, int]] = []  # within each part
+        shifts: list[int] = []  # where the part of each token starts
         has_empty = False
         cached = self._piece_cache.get
         for start, end in zip([0, *cuts], [*cuts, len(piece)]):
@@ -444,8 +445,10 @@ class Tokenizer:
             part_ids, part_tokens, part_offsets, _, _, part_empty = cached(part) or self._piece_entry(part)
             ids += part_ids
             tokens += part_tokens
-            offsets += [(start + first, start + last) for first, last in part_offsets] if start else part_offsets
+            offsets += part_offsets
+            shifts += [start] * len(part_ids)
             has_empty = has_empty or part_empty
+        offsets = [(shift + first, shift + last) for shift, (first, last) in zip(shifts, offsets)]
         return ids, tokens, offsets, [0] * len(ids), 1, has_empty
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
