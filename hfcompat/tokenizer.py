@@ -398,30 +398,30 @@ class Tokenizer:
     def _piece_entry(self, piece: str) -> PieceEntry:
         """The tokens of one piece pre-tokenized alone (cached when there is room)."""
         form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
-        if form is not None:
-            entry = self._word_entry(piece, form)
+        if form == "text":
+            entry = _word_entry(*self._encode_word(piece))
+        elif form == "bytes":
+            cuts = self._char_cuts(piece)
+            entry = self._entry_of_parts(piece, cuts) if cuts else self._bytes_entry(piece)
         else:
             pretokenized = PreTokenizedString(piece)
             self._pre_tokenizer.pre_tokenize(pretokenized)
             encoding = self._into_encoding(pretokenized, 0, None)
             entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
                      len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
+        return self._kept(piece, entry)
+
+    def _kept(self, piece: str, entry: PieceEntry) -> PieceEntry:
+        """`entry`, offered to the piece cache when the piece is short enough."""
         if len(piece) < WORD_CACHE_MAX_CHARS:
             self._piece_cache.offer(piece, entry)
         return entry
 
-    def _word_entry(self, piece: str, form: str) -> PieceEntry:
-        """The entry of a piece that reaches the model as one word: itself ("text"), or its
-        byte-level chars ("bytes"), whose spans are then UTF-8 byte spans of the piece."""
-        if form == "bytes":
-            cuts = self._char_cuts(piece)
-            if cuts:
-                return self._entry_of_parts(piece, cuts)
-            ids, tokens, byte_spans = self._encode_word(bytes_to_chars(piece.encode()))
-            spans = char_spans(piece, byte_spans)
-        else:
-            ids, tokens, spans = self._encode_word(piece)
-        return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
+    def _bytes_entry(self, piece: str) -> PieceEntry:
+        """The entry of a piece that reaches the model as its byte-level chars, one word (the
+        model's spans are then UTF-8 byte spans of the piece)."""
+        ids, tokens, byte_spans = self._encode_word(bytes_to_chars(piece.encode()))
+        return _word_entry(ids, tokens, char_spans(piece, byte_spans))
 
     def _char_cuts(self, piece: str) -> list[int] | None:
         """Between which chars of a non-ASCII byte-level piece no merge of the model can join
@@ -442,7 +442,8 @@ class Tokenizer:
         cached = self._piece_cache.get
         for start, end in zip([0, *cuts], [*cuts, len(piece)]):
             part = piece[start:end]
-            part_ids, part_tokens, part_offsets, _, _, part_empty = cached(part) or self._piece_entry(part)
+            part_ids, part_tokens, part_offsets, _, _, part_empty = (
+                cached(part) or self._kept(part, self._bytes_entry(part)))
             ids += part_ids
             tokens += part_tokens
             offsets += part_offsets
@@ -582,6 +583,11 @@ class Tokenizer:
         """A decoder fed one id at a time that returns text once it forms whole chars."""
         mode = self._tiktoken_mode()
         return StreamDecoder(lambda token_id: mode.token_bytes(self, token_id))
+
+
+def _word_entry(ids: list[int], tokens: list[str], spans: list[tuple[int, int]]) -> PieceEntry:
+    """The entry of a piece that is one word with these tokens."""
+    return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
 
 
 def _word_columns(text: str, model_tokens: list) -> tuple[list[int], list[str], list[tuple[int, int]]]:
