@@ -46,6 +46,7 @@ END = "\0"  # end of a word in the seed keys
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
 MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
+COMPACT_BELOW = 0.6  # compact the chunks once the vocabulary fell below this share of its size at the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
 CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of workers
 
@@ -279,6 +280,7 @@ class UnigramTrainer:
         state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
         total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
+        compacted_size = len(state.pieces)
         with _no_collection(), _Chunks(words, seed, self.workers) as chunks, _progress(self.show_progress, state, desired) as bar:
             while True:
                 for _ in range(self.n_sub_iterations):
@@ -290,7 +292,9 @@ class UnigramTrainer:
                 self._prune(state, chunks, total_count)
                 if len(state.live_ids()) <= desired:
                     break  # sentencepiece (0.2.x) finalizes right after the pruning that reaches the size
-                state = chunks.compact(state)
+                if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
+                    state = chunks.compact(state)
+                    compacted_size = len(state.pieces)
         self._drop_unreachable(state)
         return self._finalize(state, chars, meta)
 
@@ -368,11 +372,15 @@ class UnigramTrainer:
         if len(piece) == 1:
             return []  # a single char has no other spelling
         starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
-        best = span_viterbi(starts, scores)
-        if len(best) >= 2:
-            return None
         starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
-        return [token_id for _, _, token_id in span_viterbi(starts, scores)]
+        second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
+        # The best path is the piece itself unless the best other one scores strictly higher
+        # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
+        # left to right as span_viterbi's does, so the comparison is exact.
+        score = 0.0
+        for token_id in second:
+            score += scores[token_id]
+        return None if second and score > scores[seed_ids[model.token_to_id(piece)]] else second
 
     def _drop_unreachable(self, state: _State) -> None:
         """Drop pieces the model would never produce: their own best segmentation splits them."""
