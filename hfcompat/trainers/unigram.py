@@ -7,8 +7,7 @@
    the Bayesian update digamma(count) - digamma(total); pieces expected < 0.5 times go.
 3. Prune: each piece's loss is how much the likelihood drops if its occurrences are
    respelled with its second-best segmentation; the least useful quarter goes, until
-   the vocabulary is within 10% of the target (no EM round after that last pruning,
-   as in sentencepiece 0.2).
+   the vocabulary is within 10% of the target, then one more EM round.
 4. Finalize: the required characters, then the best-scoring pieces, up to vocab_size.
 
 Every word keeps the list of its candidate spans (start, end, seed id) from the seed
@@ -290,8 +289,6 @@ class UnigramTrainer:
                 if len(state.live_ids()) <= desired:
                     break
                 self._prune(state, chunks, total_count)
-                if len(state.live_ids()) <= desired:
-                    break  # sentencepiece (0.2.x) finalizes right after the pruning that reaches the size
                 if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
                     state = chunks.compact(state)
                     compacted_size = len(state.pieces)
@@ -675,7 +672,7 @@ def _progress(show: bool, state: _State, desired: int):
         return _NoProgress()
     from tqdm import tqdm
 
-    rounds = max(1, math.ceil(math.log(desired / max(2, len(state.pieces))) / math.log(0.75)))
+    rounds = 1 + max(0, math.ceil(math.log(desired / max(2, len(state.pieces))) / math.log(0.75)))
     return tqdm(total=rounds * 2, desc="Unigram EM", unit="step")
 
 
