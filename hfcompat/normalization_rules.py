@@ -11,10 +11,13 @@ changed between Unicode versions normalize differently from sentencepiece's tabl
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from functools import lru_cache
 from itertools import product
+from pathlib import Path
 
+from . import charsmap_builder
 from .charsmap_builder import build_charsmap
 
 NAMES = ("nfkc", "nmt_nfkc", "nfkc_cf", "nmt_nfkc_cf")
@@ -136,9 +139,35 @@ def named_rules(name: str) -> dict[str, str]:
 
 @lru_cache(maxsize=None)
 def precompiled_charsmap(name: str) -> bytes:
-    """The precompiled charsmap of a named rule set (built once per process)."""
-    blob = build_charsmap(named_rules(name))
+    """The precompiled charsmap of a named rule set (built once, then read from the cache directory)."""
+    if name not in NAMES:
+        named_rules(name)  # raises the ValueError naming the known rules
+    blob = _cached_charsmap(name)
     _BUILT[blob] = name
+    return blob
+
+
+def _cached_charsmap(name: str) -> bytes:
+    """build_charsmap(named_rules(name)), remembered in hfcompat's cache directory (building takes
+    seconds) under a digest of what it is built from: the Unicode version and the builders'
+    source. A cache that cannot be read or written is ignored."""
+    from .formats.atomic import atomic_write_bytes
+    from .formats.tiktoken_merges import cache_dir
+    digest = hashlib.sha256(unicodedata.unidata_version.encode())
+    for module in (__file__, charsmap_builder.__file__):
+        digest.update(Path(module).read_bytes())
+    path = cache_dir() / f"charsmap-{name}-{digest.hexdigest()[:16]}.bin"
+    try:
+        blob = path.read_bytes()
+        if blob:
+            return blob
+    except OSError:
+        pass
+    blob = build_charsmap(named_rules(name))
+    try:
+        atomic_write_bytes(path, blob)
+    except OSError:
+        pass
     return blob
 
 

@@ -44,6 +44,7 @@ DEFAULT_SPECIAL_TOKENS = {
 CHUNK_LINES = 2000
 TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".csv", ".tsv", ".raw"}
 SENTENCEPIECE_CHARACTER_COVERAGE = 0.9995  # sentencepiece's default, for model="unigram"
+SENTENCEPIECE_MAX_SENTENCE_LENGTH = 4192  # bytes: sentencepiece's trainer skips longer lines (default)
 
 __all__ = ["BpeTrainer", "UnigramTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
            "pipeline", "train", "train_tokenizer"]
@@ -303,15 +304,22 @@ def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | Ad
 def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
           special_tokens: Sequence[str | AddedToken] | None = None, lowercase: bool = True,
           workers: int = 1, **options: Any) -> "Tokenizer":
-    """Train a tokenizer of the named kind on files or texts; options go to its trainer."""
+    """Train a tokenizer of the named kind on files or texts; options go to its trainer.
+
+    model="unigram" also takes max_sentence_length (UTF-8 bytes, sentencepiece's default 4192):
+    longer lines are left out as sentencepiece's trainer leaves them out (None keeps them).
+    """
     tokenizer = pipeline(model, lowercase=lowercase)
     if special_tokens is None:
         special_tokens = DEFAULT_SPECIAL_TOKENS[model]
+    texts = iter_texts(files_or_iterator)
     if model == "unigram":
         options.setdefault("workers", workers)  # its EM rounds run in as many processes as the counting
+        limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH)
+        if limit is not None:
+            texts = short_texts(texts, limit)
     trainer = model_trainer(model, vocab_size, list(special_tokens), dict(options))
-    train_tokenizer(tokenizer, iter_texts(files_or_iterator), trainer,
-                    total=source_size(files_or_iterator), workers=workers)
+    train_tokenizer(tokenizer, texts, trainer, total=source_size(files_or_iterator), workers=workers)
     if model == "wordpiece":
         _add_bert_processing(tokenizer)
     if model == "sentencepiece_bpe":
@@ -319,6 +327,15 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
     if model in ("unigram", "sentencepiece_bpe"):
         tokenizer = _as_sentencepiece(tokenizer)
     return tokenizer
+
+
+def short_texts(texts: Iterable[str], limit: int) -> Iterator[str]:
+    """The texts of at most `limit` UTF-8 bytes (a line's "\\n" not counted): sentencepiece's
+    trainer skips longer lines (its max_sentence_length, 4192 by default)."""
+    for text in texts:
+        line = text[:-1] if text.endswith("\n") else text
+        if len(line) <= limit // 4 or (len(line) <= limit and len(line.encode("utf-8", "surrogatepass")) <= limit):
+            yield text
 
 
 def _merged_as_sentencepiece(model: Any) -> Any:

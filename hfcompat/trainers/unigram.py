@@ -7,24 +7,29 @@
    the Bayesian update digamma(count) - digamma(total); pieces expected < 0.5 times go.
 3. Prune: each piece's loss is how much the likelihood drops if its occurrences are
    respelled with its second-best segmentation; the least useful quarter goes, until
-   the vocabulary is within 10% of the target.
+   the vocabulary is within 10% of the target, then one more EM round.
 4. Finalize: the required characters, then the best-scoring pieces, up to vocab_size.
 
 Every word keeps the list of its candidate spans (start, end, seed id) from the seed
-vocabulary; later rounds only drop spans of pruned pieces, so the text is walked once.
-The words are dealt into CHUNKS fixed chunks, each summing its own expected counts, and
-the chunks' sums are added in chunk order: the chunks may live in worker processes
-(`workers`), and the result is the same for any number of them.
+vocabulary, so the text is walked once. A word is cut wherever no span crosses (every
+segmentation passes there) and equal segments are computed once; after each pruning the
+dead pieces' spans go, pieces are renumbered to the live ones, and the words are cut
+again, so the work shrinks with the vocabulary (a long Japanese or Chinese line ends up as
+short recurring segments). The words are dealt into CHUNKS fixed chunks, each summing its
+own expected counts, and the chunks' sums are added in chunk order: the chunks may live in
+worker processes (`workers`), and the result is the same for any number of them.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 import signal
 import traceback
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -40,7 +45,7 @@ END = "\0"  # end of a word in the seed keys
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
 MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
-COMPACT_BELOW = 0.6  # drop dead pieces' spans once the vocabulary fell below this share of the last compaction
+COMPACT_BELOW = 0.6  # compact the chunks once the vocabulary fell below this share of its size at the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
 CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of workers
 
@@ -195,6 +200,16 @@ class _State:
         scores[0] = unk
         return scores
 
+    def compacted(self) -> tuple["_State", list[int]]:
+        """The state without its dead pieces (dead chars stay: they spell unk) and old id -> new id (-1: gone)."""
+        kept = [index for index, piece in enumerate(self.pieces) if index == 0 or self.alive[index] or len(piece) == 1]
+        new_ids = [-1] * len(self.pieces)
+        for new_id, index in enumerate(kept):
+            new_ids[index] = new_id
+        state = _State([self.pieces[index] for index in kept], [self.scores[index] for index in kept],
+                       [self.alive[index] for index in kept])
+        return state, new_ids
+
     def model(self) -> tuple[Unigram, list[int]]:
         """A Unigram model of the live pieces (unk stand-in first) and its id -> seed id map."""
         ids = [0] + self.live_ids()
@@ -265,7 +280,7 @@ class UnigramTrainer:
         total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
         compacted_size = len(state.pieces)
-        with _Chunks(words, seed, self.workers) as chunks, _progress(self.show_progress, state, desired) as bar:
+        with _no_collection(), _Chunks(words, seed, self.workers) as chunks, _progress(self.show_progress, state, desired) as bar:
             while True:
                 for _ in range(self.n_sub_iterations):
                     expected = self._expectation(state, chunks)
@@ -275,8 +290,8 @@ class UnigramTrainer:
                     break
                 self._prune(state, chunks, total_count)
                 if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
-                    chunks.compact(state)
-                    compacted_size = len(state.live_ids())
+                    state = chunks.compact(state)
+                    compacted_size = len(state.pieces)
         self._drop_unreachable(state)
         return self._finalize(state, chars, meta)
 
@@ -354,11 +369,15 @@ class UnigramTrainer:
         if len(piece) == 1:
             return []  # a single char has no other spelling
         starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
-        best = span_viterbi(starts, scores)
-        if len(best) >= 2:
-            return None
         starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
-        return [token_id for _, _, token_id in span_viterbi(starts, scores)]
+        second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
+        # The best path is the piece itself unless the best other one scores strictly higher
+        # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
+        # left to right as span_viterbi's does, so the comparison is exact.
+        score = 0.0
+        for token_id in second:
+            score += scores[token_id]
+        return None if second and score > scores[seed_ids[model.token_to_id(piece)]] else second
 
     def _drop_unreachable(self, state: _State) -> None:
         """Drop pieces the model would never produce: their own best segmentation splits them."""
@@ -394,19 +413,34 @@ class UnigramTrainer:
 
 @dataclass
 class _Chunk:
-    """Some of the words: their counts and candidate spans (start, end, seed id), grouped by start."""
+    """Some of the words as independent segments: their texts, counts and candidate spans
+    (end, seed id) grouped by start.
 
+    A word is cut wherever no candidate span crosses: every segmentation passes there, so
+    the parts' forward-backward and Viterbi are independent and equal parts of different
+    words (in this chunk) are computed once with their counts added. Pruning removes long
+    pieces, so the parts shrink and repeat more and more ("▁" + a sentence of Japanese ends
+    up as a few dozen short words).
+    """
+
+    texts: list[str]
     weights: list[int]
     spans: list[Starts]
+    singles: dict[int, int] = field(default_factory=dict)  # one-char segments: seed id -> their count
 
     @classmethod
     def of(cls, words: Sequence[tuple[str, int]], model: Unigram) -> "_Chunk":
-        """The chunk of `words` with their spans under the seed `model`."""
-        return cls([count for _, count in words], [model.starts(word) for word, _ in words])
+        """The chunk of `words` with their spans under the seed `model`, cut into segments."""
+        chunk = cls([word for word, _ in words], [count for _, count in words], [model.starts(word) for word, _ in words])
+        chunk.cut()
+        return chunk
 
     def expected(self, probs: list[float], window: int) -> list[float]:
         """Expected count of each seed id over every segmentation of these words."""
         expected = [0.0] * len(probs)
+        for piece, count in self.singles.items():
+            if probs[piece] > 0.0:
+                expected[piece] += count  # the only way to spell its segment
         for count, starts in zip(self.weights, self.spans):
             span_marginals(starts, probs, count, expected, window)
         return expected
@@ -414,14 +448,75 @@ class _Chunk:
     def best_counts(self, scores: list[float]) -> list[float]:
         """How often each seed id is in the best segmentations of these words."""
         freq = [0.0] * len(scores)
+        for piece, count in self.singles.items():
+            if scores[piece] > -math.inf:
+                freq[piece] += count
         for count, starts in zip(self.weights, self.spans):
             for _, _, piece in span_viterbi(starts, scores):
                 freq[piece] += count
         return freq
 
-    def compact(self, keep: list[float]) -> None:
-        """Drop the spans of pieces not kept (keep[id] is 1.0 or 0.0)."""
-        self.spans = [[[span for span in group if keep[span[1]]] for group in starts] for starts in self.spans]
+    def compact(self, new_ids: list[float]) -> None:
+        """Renumber the spans' pieces (new_ids[old id], -1 drops the span), then cut anew."""
+        ids = [int(new_id) for new_id in new_ids]
+        self.singles = {ids[piece]: count for piece, count in self.singles.items()}  # chars are never dropped
+        self.cut(ids)
+
+    def cut(self, ids: list[int] | None = None) -> None:
+        """Cut every text where no span crosses; equal segments become one with the counts added.
+
+        With `ids`, spans are renumbered on the way (ids[old id], -1 drops the span); only the
+        first copy of a segment gets its spans rebuilt.
+        """
+        index_of: dict[str, int] = {}
+        texts: list[str] = []
+        weights: list[int] = []
+        spans: list[Starts] = []
+        singles = self.singles
+        for text, weight, starts in zip(self.texts, self.weights, self.spans):
+            for begin, end in segment_bounds(starts, ids):
+                if end - begin == 1:
+                    piece = next(piece for _, piece in starts[begin] if ids is None or ids[piece] >= 0)
+                    piece = piece if ids is None else ids[piece]
+                    singles[piece] = singles.get(piece, 0) + weight
+                    continue
+                part = text if end - begin == len(text) else text[begin:end]
+                index = index_of.get(part)
+                if index is not None:
+                    weights[index] += weight
+                    continue
+                index_of[part] = len(texts)
+                texts.append(part)
+                weights.append(weight)
+                if ids is not None:
+                    spans.append([[(stop - begin, ids[piece]) for stop, piece in group if ids[piece] >= 0]
+                                  for group in starts[begin:end]])
+                elif begin == 0 and end == len(text):
+                    spans.append(starts)
+                else:
+                    spans.append([[(stop - begin, piece) for stop, piece in group] for group in starts[begin:end]])
+        self.texts, self.weights, self.spans = texts, weights, spans
+
+
+def segment_bounds(starts: Starts, ids: list[int] | None = None) -> list[tuple[int, int]]:
+    """(begin, end) of the parts a text falls into when cut wherever no span crosses
+    (with `ids`, only the spans whose ids[piece] >= 0 count)."""
+    bounds = []
+    begin = reach = 0
+    for position, group in enumerate(starts):
+        if reach <= position and position > begin:
+            bounds.append((begin, position))
+            begin = position
+        if ids is None:
+            longest = max(group)[0] if group else 0
+            if longest > reach:
+                reach = longest
+            continue
+        for end, piece in group:
+            if end > reach and ids[piece] >= 0:
+                reach = end
+    bounds.append((begin, len(starts)))
+    return bounds
 
 
 class _Chunks:
@@ -466,9 +561,10 @@ class _Chunks:
         if self.local:
             answers = [getattr(chunk, method)(vector, *args) for chunk in self.local]
             return None if answers[0] is None else answers
-        _doubles(self.given)[:] = array("d", vector)
+        size = len(vector)
+        _doubles(self.given)[:size] = array("d", vector)
         for connection in self.connections:
-            connection.send((method, args))
+            connection.send((method, size, args))
         answered = True
         for connection in self.connections:
             status, value = connection.recv()
@@ -478,17 +574,17 @@ class _Chunks:
         if not answered:
             return None
         shared = _doubles(self.answers)
-        return [shared[index * self.size : (index + 1) * self.size].tolist() for index in range(CHUNKS)]
+        return [shared[index * self.size : index * self.size + size].tolist() for index in range(CHUNKS)]
 
     def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
         """The chunks' answers added position by position, in chunk order."""
         return [sum(column) for column in zip(*self.ask(method, vector, *args))]
 
-    def compact(self, state: _State) -> None:
-        """Drop the spans of dead pieces (a dead char keeps its span: it stands for unk there)."""
-        keep = [1.0 if alive or len(piece) == 1 else 0.0 for piece, alive in zip(state.pieces, state.alive)]
-        keep[0] = 1.0
-        self.ask("compact", keep)
+    def compact(self, state: _State) -> _State:
+        """The state without dead pieces, the chunks' spans renumbered to match (see _State.compacted)."""
+        compacted, new_ids = state.compacted()
+        self.ask("compact", [float(new_id) for new_id in new_ids])
+        return compacted
 
     def close(self) -> None:
         """Stop the workers (at once if training was interrupted)."""
@@ -506,6 +602,19 @@ class _Chunks:
         self.connections, self.processes = [], []
 
 
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """Pause the cycle collector: training builds millions of span tuples and lists (no cycles),
+    and each full collection would walk all of them again (a third of the time of a round)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _doubles(shared: Any) -> memoryview:
     """A shared array of doubles as a memoryview of doubles."""
     return memoryview(shared).cast("B").cast("d")
@@ -518,10 +627,11 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids
     The request's vector is read from `given`; chunk i's answer goes to slot i of `answers`.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
+    gc.disable()  # see _no_collection; the worker ends with the training
     model = Unigram(seed, unk_id=0)
     chunks = [_Chunk.of(part, model) for part in parts]
     del model
-    size = len(seed)
+    stride = len(seed)
     while True:
         try:
             request = connection.recv()
@@ -529,14 +639,14 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids
             return
         if request is None:
             return
-        method, args = request
+        method, size, args = request
         try:
-            vector = _doubles(given).tolist()
+            vector = _doubles(given)[:size].tolist()
             answered = False
             for index, chunk in zip(chunk_ids, chunks):
                 answer = getattr(chunk, method)(vector, *args)
                 if answer is not None:
-                    _doubles(answers)[index * size : (index + 1) * size] = array("d", answer)
+                    _doubles(answers)[index * stride : index * stride + size] = array("d", answer)
                     answered = True
             connection.send(("ok", answered))
         except Exception:  # report it to the trainer's process, which raises

@@ -84,3 +84,16 @@ def test_case_folding_rules() -> None:
     """nmt_nfkc_cf folds case after NFKC (simple folding: "ẞ" to "ß", "ß" kept)."""
     rules = named_rules("nmt_nfkc_cf")
     assert rules["A"] == "a" and rules["Ｗ"] == "w" and rules["ẞ"] == "ß" and "ß" not in rules
+
+
+def test_named_charsmaps_are_kept_in_the_cache_directory(tmp_path, monkeypatch) -> None:
+    """A named charsmap is built once, written to the cache directory, then read from it."""
+    from hfcompat import normalization_rules
+
+    built = []
+    monkeypatch.setenv("HFCOMPAT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(normalization_rules, "build_charsmap", lambda rules: built.append(1) or b"built")
+    monkeypatch.setattr(normalization_rules, "named_rules", lambda name: {})
+    assert normalization_rules._cached_charsmap("nmt_nfkc") == b"built"
+    assert normalization_rules._cached_charsmap("nmt_nfkc") == b"built"
+    assert len(built) == 1 and [path.name[:18] for path in tmp_path.iterdir()] == ["charsmap-nmt_nfkc-"]

@@ -85,6 +85,16 @@ def test_train_unigram_dispatch() -> None:
     assert tokenizer.encode("hello  world").tokens[0].startswith("▁")
 
 
+def test_train_unigram_leaves_out_lines_sentencepiece_skips() -> None:
+    """Lines over max_sentence_length UTF-8 bytes (4192 by default) are not trained on, as in
+    sentencepiece's trainer; None keeps them."""
+    texts = TEXTS * 20 + ["\u3091" * 1398, "\u3090" * 1397]  # 4194 bytes (left out), 4191 (kept)
+    default = hfcompat.train(texts, model="unigram", vocab_size=60, show_progress=False)
+    kept = hfcompat.train(texts, model="unigram", vocab_size=60, show_progress=False, max_sentence_length=None)
+    assert default.token_to_id("\u3091") is None and default.token_to_id("\u3090") is not None
+    assert kept.token_to_id("\u3091") is not None
+
+
 def test_a_missing_training_file_is_an_error_not_text(tmp_path: Path) -> None:
     """A mistyped file name in a list must not be trained on as if it were text."""
     present = tmp_path / "present.txt"

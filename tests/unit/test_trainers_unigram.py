@@ -212,3 +212,28 @@ def test_worker_processes_give_the_same_model() -> None:
     one = UnigramTrainer(120, show_progress=False).train(words)
     three = UnigramTrainer(120, show_progress=False, workers=3).train(words)
     assert three.vocab == one.vocab and len(one.vocab) == 120
+
+
+@given(st.lists(st.tuples(st.text(alphabet="abcd", min_size=1, max_size=12), st.integers(1, 5)), min_size=1, max_size=6),
+       st.sets(st.integers(0, len(VOCAB) - 1)))
+def test_cut_segments_give_the_words_expectations(words: list[tuple[str, int]], dropped: set[int]) -> None:
+    """A chunk cut where no span crosses (and renumbered after dropping pieces) expects and
+    counts what the whole words do."""
+    from hfcompat.trainers.unigram import _Chunk
+
+    model = Unigram(VOCAB, unk_id=0)
+    probs = [math.exp(score) for score in scores_of(model)]
+    chunk = _Chunk.of(words, model)
+    keep = [index for index in range(len(VOCAB)) if index not in dropped or index == 0 or len(VOCAB[index][0]) == 1]
+    new_ids = [float(keep.index(index)) if index in keep else -1.0 for index in range(len(VOCAB))]
+    chunk.compact(new_ids)
+    reference = [0.0] * len(VOCAB)
+    best = [0.0] * len(VOCAB)
+    live_probs = [probs[index] if index in keep else 0.0 for index in range(len(VOCAB))]
+    live_scores = [math.log(prob) if prob > 0.0 else -math.inf for prob in live_probs]
+    for word, count in words:
+        span_marginals(model.starts(word), live_probs, count, reference)
+        for _, _, piece in span_viterbi(model.starts(word), live_scores):
+            best[piece] += count
+    assert chunk.expected([probs[index] for index in keep], 16) == pytest.approx([reference[index] for index in keep])
+    assert chunk.best_counts([live_scores[index] for index in keep]) == [best[index] for index in keep]
