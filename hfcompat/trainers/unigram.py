@@ -15,9 +15,12 @@ vocabulary, so the text is walked once. A word is cut wherever no span crosses (
 segmentation passes there) and equal segments are computed once; after each pruning the
 dead pieces' spans go, pieces are renumbered to the live ones, and the words are cut
 again, so the work shrinks with the vocabulary (a long Japanese or Chinese line ends up as
-short recurring segments). The words are dealt into CHUNKS fixed chunks, each summing its
-own expected counts, and the chunks' sums are added in chunk order: the chunks may live in
-worker processes (`workers`), and the result is the same for any number of them.
+short recurring segments). The words are dealt into CHUNKS fixed chunks; after each cut,
+a segment found in several chunks is kept (with the counts added) only in the first chunk,
+in chunk order, that has it. Each chunk sums its own expected counts and the chunks' sums
+are added in chunk order: the chunks may live in worker processes (`workers`), and the
+result is the same for any number of them. Pruning's second-best segmentations (one
+Viterbi per piece) are searched in the workers too, each taking every n-th piece.
 """
 
 from __future__ import annotations
@@ -340,12 +343,9 @@ class UnigramTrainer:
         freq[0] = 0.0
         total = sum(freq)
         log_total = math.log(total)
-        model, seed_ids = state.model()
+        used = [index for index in state.live_ids() if freq[index] != 0.0]
         kept, candidates = [], []
-        for index in state.live_ids():
-            if freq[index] == 0.0:
-                continue
-            alternatives = self._alternatives(state.pieces[index], model, seed_ids, scores)
+        for index, alternatives in zip(used, chunks.second_best(state, scores, used)):
             if alternatives is None:
                 continue  # its own best segmentation splits it: it is never used whole
             if not alternatives:
@@ -363,29 +363,11 @@ class UnigramTrainer:
         for index in state.live_ids():
             state.alive[index] = index in survivors
 
-    @staticmethod
-    def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
-        """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
-        if len(piece) == 1:
-            return []  # a single char has no other spelling
-        starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
-        starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
-        second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
-        # The best path is the piece itself unless the best other one scores strictly higher
-        # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
-        # left to right as span_viterbi's does, so the comparison is exact.
-        score = 0.0
-        for token_id in second:
-            score += scores[token_id]
-        return None if second and score > scores[seed_ids[model.token_to_id(piece)]] else second
-
     def _drop_unreachable(self, state: _State) -> None:
         """Drop pieces the model would never produce: their own best segmentation splits them."""
-        scores = state.effective_scores()
-        model, seed_ids = state.model()
-        for index in state.live_ids():
-            piece = state.pieces[index]
-            if len(piece) > 1 and self._alternatives(piece, model, seed_ids, scores) is None:
+        live = state.live_ids()
+        for index, alternatives in zip(live, second_best(state, state.effective_scores(), live)):
+            if alternatives is None:
                 state.alive[index] = False
 
     def _finalize(self, state: _State, chars: list[tuple[str, int]], meta: list[str]) -> Unigram:
@@ -409,6 +391,28 @@ class UnigramTrainer:
         vocab = [(piece, 0.0) for piece in meta] + learned
         unk_id = meta.index(self.unk_token) if self.unk_token is not None else None
         return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
+
+
+def alternative_segmentation(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
+    """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
+    if len(piece) == 1:
+        return []  # a single char has no other spelling
+    starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
+    starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
+    second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
+    # The best path is the piece itself unless the best other one scores strictly higher
+    # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
+    # left to right as span_viterbi's does, so the comparison is exact.
+    score = 0.0
+    for token_id in second:
+        score += scores[token_id]
+    return None if second and score > scores[seed_ids[model.token_to_id(piece)]] else second
+
+
+def second_best(state: _State, scores: list[float], ids: Sequence[int]) -> list[list[int] | None]:
+    """alternative_segmentation of each piece `ids` names, under the live pieces of `state`."""
+    model, seed_ids = state.model()
+    return [alternative_segmentation(state.pieces[index], model, seed_ids, scores) for index in ids]
 
 
 @dataclass
@@ -456,6 +460,17 @@ class _Chunk:
                 freq[piece] += count
         return freq
 
+    def segments(self) -> tuple[list[str], list[int]]:
+        """The segments' texts and counts, for finding equal segments in other chunks."""
+        return self.texts, self.weights
+
+    def reweigh(self, weights: list[int]) -> None:
+        """Give the segments these counts, dropping those at 0 (another chunk counts them)."""
+        kept = [index for index, weight in enumerate(weights) if weight]
+        self.texts = [self.texts[index] for index in kept]
+        self.weights = [weights[index] for index in kept]
+        self.spans = [self.spans[index] for index in kept]
+
     def compact(self, new_ids: list[float]) -> None:
         """Renumber the spans' pieces (new_ids[old id], -1 drops the span), then cut anew."""
         ids = [int(new_id) for new_id in new_ids]
@@ -498,6 +513,20 @@ class _Chunk:
         self.texts, self.weights, self.spans = texts, weights, spans
 
 
+def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[int]]:
+    """Per chunk, the new count of each of its segments: equal segments of several chunks are
+    counted once, in the first chunk (in chunk order) that has them; the others get 0."""
+    counts = [list(weights) for _, weights in segments]
+    owner: dict[str, tuple[int, int]] = {}  # text -> (chunk, index) of its first copy
+    for chunk_index, (texts, _) in enumerate(segments):
+        for index, text in enumerate(texts):
+            first_chunk, first_index = owner.setdefault(text, (chunk_index, index))
+            if first_chunk != chunk_index:  # a chunk's own segments are all different
+                counts[first_chunk][first_index] += counts[chunk_index][index]
+                counts[chunk_index][index] = 0
+    return counts
+
+
 def segment_bounds(starts: Starts, ids: list[int] | None = None) -> list[tuple[int, int]]:
     """(begin, end) of the parts a text falls into when cut wherever no span crosses
     (with `ids`, only the spans whose ids[piece] >= 0 count)."""
@@ -536,6 +565,7 @@ class _Chunks:
         if workers <= 1:
             model = Unigram(seed, unk_id=0)
             self.local = [_Chunk.of(part, model) for part in parts]
+            self.share()
             return
         context = multiprocessing.get_context()
         self.given = context.RawArray("d", self.size)
@@ -549,6 +579,7 @@ class _Chunks:
             theirs.close()
             self.connections.append(mine)
             self.processes.append(process)
+        self.share()
 
     def __enter__(self) -> "_Chunks":
         return self
@@ -567,14 +598,48 @@ class _Chunks:
             connection.send((method, size, args))
         answered = True
         for connection in self.connections:
-            status, value = connection.recv()
-            if status != "ok":
-                raise RuntimeError(f"a Unigram training worker failed:\n{value}")
-            answered = value
+            answered = self._result(connection)
         if not answered:
             return None
         shared = _doubles(self.answers)
         return [shared[index * self.size : index * self.size + size].tolist() for index in range(CHUNKS)]
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """Every chunk's result of `method(*args[chunk])`, in chunk order (sent through the pipes)."""
+        if self.local:
+            return [getattr(chunk, method)(*chunk_args) for chunk, chunk_args in zip(self.local, args)]
+        for worker, connection in enumerate(self.connections):
+            mine = range(worker, CHUNKS, len(self.connections))
+            connection.send((method, None, {index: args[index] for index in mine}))
+        results: dict[int, Any] = {}
+        for connection in self.connections:
+            results.update(self._result(connection))
+        return [results[index] for index in range(CHUNKS)]
+
+    @staticmethod
+    def _result(connection: Connection) -> Any:
+        """A worker's answer to the last request; raises if the request failed there."""
+        status, value = connection.recv()
+        if status != "ok":
+            raise RuntimeError(f"a Unigram training worker failed:\n{value}")
+        return value
+
+    def second_best(self, state: _State, scores: list[float], ids: list[int]) -> list[list[int] | None]:
+        """second_best(state, scores, ids), the ids dealt round-robin to the workers."""
+        if self.local:
+            return second_best(state, scores, ids)
+        workers = len(self.connections)
+        for worker, connection in enumerate(self.connections):
+            connection.send(("second_best", None, (state, scores, ids[worker::workers])))
+        found: list[list[int] | None] = [None] * len(ids)
+        for worker, connection in enumerate(self.connections):
+            found[worker::workers] = self._result(connection)
+        return found
+
+    def share(self) -> None:
+        """Count equal segments of different chunks once, in the first chunk that has them."""
+        counts = shared_counts(self.call("segments", [()] * CHUNKS))
+        self.call("reweigh", [(mine,) for mine in counts])
 
     def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
         """The chunks' answers added position by position, in chunk order."""
@@ -584,6 +649,7 @@ class _Chunks:
         """The state without dead pieces, the chunks' spans renumbered to match (see _State.compacted)."""
         compacted, new_ids = state.compacted()
         self.ask("compact", [float(new_id) for new_id in new_ids])
+        self.share()
         return compacted
 
     def close(self) -> None:
@@ -641,6 +707,13 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids
             return
         method, size, args = request
         try:
+            if method == "second_best":  # not per chunk: the worker's share of the pieces
+                connection.send(("ok", second_best(*args)))
+                continue
+            if size is None:  # args per chunk id, results through the pipe
+                connection.send(("ok", {index: getattr(chunk, method)(*args[index])
+                                        for index, chunk in zip(chunk_ids, chunks)}))
+                continue
             vector = _doubles(given)[:size].tolist()
             answered = False
             for index, chunk in zip(chunk_ids, chunks):
