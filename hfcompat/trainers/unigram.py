@@ -31,6 +31,7 @@ import multiprocessing
 import signal
 import traceback
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -120,24 +121,41 @@ def required_chars(word_counts: dict[str, int], coverage: float) -> list[tuple[s
     return chosen
 
 
-def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int) -> list[tuple[str, int]]:
+def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int,
+                        processes: int = 1) -> list[tuple[str, int]]:
     """Up to `limit` (substring, frequency * length) of length >= 2, best first, ties by substring.
 
     A substring qualifies when it is followed by two different chars, the end of a word
     counting as one (in a sentence, the next word's ▁): the internal nodes of the suffix
-    tree of the text, up to max_piece_length deep. Each word position gives the
-    key of its next max_piece_length + 1 chars (as one integer of UTF-32 code units, so
-    sorting and common-prefix lengths run in C); sorted keys and their common-prefix
-    lengths give the nodes bottom-up, as an enhanced suffix array does.
+    tree of the text, up to max_piece_length deep (see suffix_nodes). With 2 `processes`
+    the first chars are split in two halves searched side by side: a node never holds
+    suffixes of two first chars, so the nodes are the same.
+    """
+    if processes > 1:
+        found = _suffix_nodes_in_two(word_counts, rules)
+    else:
+        found = suffix_nodes(word_counts, rules)
+    ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=lambda item: (-item[1], item[0]))
+    return ranked[:limit]
+
+
+def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str] | None = None) -> dict[str, int]:
+    """The valid pieces of length >= 2 at internal suffix-tree nodes and their frequencies
+    (only the suffixes beginning with a char of `firsts`, if given).
+
+    Each word position gives the key of its next max_piece_length + 1 chars (as one integer
+    of UTF-32 code units, so sorting and common-prefix lengths run in C); sorted keys and
+    their common-prefix lengths give the nodes bottom-up, as an enhanced suffix array does.
     """
     depth = rules.max_piece_length + 1
     width = 4 * depth
     weights: dict[int, int] = {}
     for word, count in word_counts.items():
         data = (word + END * depth).encode("utf-32-be", "surrogatepass")
-        for start in range(0, 4 * len(word), 4):
-            key = int.from_bytes(data[start : start + width], "big")
-            weights[key] = weights.get(key, 0) + count
+        for position, char in enumerate(word):
+            if firsts is None or char in firsts:
+                key = int.from_bytes(data[4 * position : 4 * position + width], "big")
+                weights[key] = weights.get(key, 0) + count
     keys = sorted(weights)
     found: dict[str, int] = {}
 
@@ -161,8 +179,49 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
             report(node_depth, first, totals[index] - totals[first])
         if stack[-1][0] < common:
             stack.append((common, first))
-    ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=lambda item: (-item[1], item[0]))
-    return ranked[:limit]
+    return found
+
+
+def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:
+    """The chars of the words in two sets starting about as many positions each."""
+    positions = Counter("".join(word_counts))
+    halves: tuple[set[str], set[str]] = (set(), set())
+    sizes = [0, 0]
+    for char, count in sorted(positions.items(), key=lambda item: (-item[1], item[0])):
+        smaller = 0 if sizes[0] <= sizes[1] else 1
+        halves[smaller].add(char)
+        sizes[smaller] += count
+    return halves
+
+
+def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules) -> dict[str, int]:
+    """suffix_nodes of the two halves_of_chars, the second in a child process."""
+    mine, theirs = halves_of_chars(word_counts)
+    context = multiprocessing.get_context()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_send_suffix_nodes, args=(sender, word_counts, rules, theirs), daemon=True)
+    process.start()
+    sender.close()
+    try:
+        found = suffix_nodes(word_counts, rules, mine)
+        try:
+            found.update(receiver.recv())
+        except EOFError:
+            raise RuntimeError("the Unigram seed's second process ended without an answer") from None
+    finally:
+        receiver.close()
+        process.join(timeout=5)
+        if process.is_alive():
+            process.terminate()
+            process.join()
+    return found
+
+
+def _send_suffix_nodes(sender: Connection, word_counts: dict[str, int], rules: PieceRules, firsts: set[str]) -> None:
+    """The child of _suffix_nodes_in_two: send suffix_nodes of `firsts`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
+    sender.send(suffix_nodes(word_counts, rules, firsts))
+    sender.close()
 
 
 def to_log_probs(pieces: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -316,7 +375,7 @@ class UnigramTrainer:
                 char_counts[char] = char_counts.get(char, 0) + count
         char_counts.pop(UNK_CHAR, None)
         seed = sorted(char_counts.items(), key=lambda item: (-item[1], item[0]))
-        seed += frequent_substrings(dict(words), self.rules, self.seed_size)
+        seed += frequent_substrings(dict(words), self.rules, self.seed_size, self.workers)
         return [(UNK_CHAR, 1.0)] + to_log_probs(seed)
 
     def _expectation(self, state: _State, chunks: "_Chunks") -> list[float]:
