@@ -452,12 +452,26 @@ class UnigramTrainer:
         return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
 
 
-def alternative_segmentation(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
-    """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
-    if len(piece) == 1:
+def alternative_segmentation(piece: str, ids: dict[str, int], scores: list[float]) -> list[int] | None:
+    """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it.
+
+    `ids` maps each live piece (and the unk stand-in) to its seed id; the candidates are
+    grouped by start as Unigram.starts gives them: shortest first, unk where no single
+    char matches.
+    """
+    length = len(piece)
+    if length == 1:
         return []  # a single char has no other spelling
-    starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
-    starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
+    starts: Starts = []
+    for start in range(length):
+        group = []
+        for end in range(start + 1, length + 1 if start else length):  # the whole piece is no alternative
+            token_id = ids.get(piece[start:end])
+            if token_id is not None:
+                group.append((end, token_id))
+        if not group or group[0][0] != start + 1:
+            group.append((start + 1, 0))
+        starts.append(group)
     second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
     # The best path is the piece itself unless the best other one scores strictly higher
     # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
@@ -465,13 +479,13 @@ def alternative_segmentation(piece: str, model: Unigram, seed_ids: list[int], sc
     score = 0.0
     for token_id in second:
         score += scores[token_id]
-    return None if second and score > scores[seed_ids[model.token_to_id(piece)]] else second
+    return None if second and score > scores[ids[piece]] else second
 
 
 def second_best(state: _State, scores: list[float], ids: Sequence[int]) -> list[list[int] | None]:
     """alternative_segmentation of each piece `ids` names, under the live pieces of `state`."""
-    model, seed_ids = state.model()
-    return [alternative_segmentation(state.pieces[index], model, seed_ids, scores) for index in ids]
+    live = {state.pieces[index]: index for index in [0] + state.live_ids()}
+    return [alternative_segmentation(state.pieces[index], live, scores) for index in ids]
 
 
 @dataclass
