@@ -385,10 +385,11 @@ class UnigramTrainer:
 
     def _maximize(self, state: _State, expected: list[float]) -> None:
         """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)."""
-        live = [index for index in state.live_ids() if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
+        previous = state.live_ids()
+        live = [index for index in previous if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
         if not live:
             return  # nothing reaches the threshold (a tiny corpus): keep the pieces as they are
-        for index in state.live_ids():
+        for index in previous:
             state.alive[index] = False
         log_total = digamma(sum(expected[index] for index in live))
         for index in live:
@@ -402,7 +403,8 @@ class UnigramTrainer:
         freq[0] = 0.0
         total = sum(freq)
         log_total = math.log(total)
-        used = [index for index in state.live_ids() if freq[index] != 0.0]
+        live = state.live_ids()
+        used = [index for index in live if freq[index] != 0.0]
         kept, candidates = [], []
         for index, alternatives in zip(used, chunks.second_best(state, scores, used)):
             if alternatives is None:
@@ -415,11 +417,11 @@ class UnigramTrainer:
             log_prob_alt = sum(math.log(freq[alt] + freq[index]) - log_total_alt for alt in alternatives)
             loss = freq[index] / total_count * (log_prob - log_prob_alt)
             candidates.append((-loss, index))
-        size = max(int(self.vocab_size * 1.1), int(self.shrinking_factor * len(state.live_ids())))
+        size = max(int(self.vocab_size * 1.1), int(self.shrinking_factor * len(live)))
         candidates.sort()
         kept += [index for _, index in candidates[: max(0, size - len(kept))]]
         survivors = set(kept)
-        for index in state.live_ids():
+        for index in live:
             state.alive[index] = index in survivors
 
     def _drop_unreachable(self, state: _State) -> None:
