@@ -204,16 +204,15 @@ def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules) -> dict
     sender.close()
     try:
         found = suffix_nodes(word_counts, rules, mine)
-        try:
-            found.update(receiver.recv())
-        except EOFError:
-            raise RuntimeError("the Unigram seed's second process ended without an answer") from None
+        found.update(receiver.recv())
+    except EOFError:
+        raise RuntimeError("the Unigram seed's second process ended without an answer") from None
+    except BaseException:  # Ctrl-C or an error here: the child's half is not needed
+        process.terminate()
+        raise
     finally:
         receiver.close()
-        process.join(timeout=5)
-        if process.is_alive():
-            process.terminate()
-            process.join()
+        process.join()
     return found
 
 
