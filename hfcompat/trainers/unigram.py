@@ -15,9 +15,12 @@ vocabulary, so the text is walked once. A word is cut wherever no span crosses (
 segmentation passes there) and equal segments are computed once; after each pruning the
 dead pieces' spans go, pieces are renumbered to the live ones, and the words are cut
 again, so the work shrinks with the vocabulary (a long Japanese or Chinese line ends up as
-short recurring segments). The words are dealt into CHUNKS fixed chunks, each summing its
-own expected counts, and the chunks' sums are added in chunk order: the chunks may live in
-worker processes (`workers`), and the result is the same for any number of them.
+short recurring segments). The words are dealt into CHUNKS fixed chunks; after each cut,
+a segment found in several chunks is kept (with the counts added) only in the first chunk,
+in chunk order, that has it. Each chunk sums its own expected counts and the chunks' sums
+are added in chunk order: the chunks may live in worker processes (`workers`), and the
+result is the same for any number of them. Pruning's second-best segmentations (one
+Viterbi per piece) are searched in the workers too, each taking every n-th piece.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import multiprocessing
 import signal
 import traceback
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -117,24 +121,41 @@ def required_chars(word_counts: dict[str, int], coverage: float) -> list[tuple[s
     return chosen
 
 
-def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int) -> list[tuple[str, int]]:
+def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int,
+                        processes: int = 1) -> list[tuple[str, int]]:
     """Up to `limit` (substring, frequency * length) of length >= 2, best first, ties by substring.
 
     A substring qualifies when it is followed by two different chars, the end of a word
     counting as one (in a sentence, the next word's ▁): the internal nodes of the suffix
-    tree of the text, up to max_piece_length deep. Each word position gives the
-    key of its next max_piece_length + 1 chars (as one integer of UTF-32 code units, so
-    sorting and common-prefix lengths run in C); sorted keys and their common-prefix
-    lengths give the nodes bottom-up, as an enhanced suffix array does.
+    tree of the text, up to max_piece_length deep (see suffix_nodes). With 2 `processes`
+    the first chars are split in two halves searched side by side: a node never holds
+    suffixes of two first chars, so the nodes are the same.
+    """
+    if processes > 1:
+        found = _suffix_nodes_in_two(word_counts, rules)
+    else:
+        found = suffix_nodes(word_counts, rules)
+    ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=lambda item: (-item[1], item[0]))
+    return ranked[:limit]
+
+
+def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str] | None = None) -> dict[str, int]:
+    """The valid pieces of length >= 2 at internal suffix-tree nodes and their frequencies
+    (only the suffixes beginning with a char of `firsts`, if given).
+
+    Each word position gives the key of its next max_piece_length + 1 chars (as one integer
+    of UTF-32 code units, so sorting and common-prefix lengths run in C); sorted keys and
+    their common-prefix lengths give the nodes bottom-up, as an enhanced suffix array does.
     """
     depth = rules.max_piece_length + 1
     width = 4 * depth
     weights: dict[int, int] = {}
     for word, count in word_counts.items():
         data = (word + END * depth).encode("utf-32-be", "surrogatepass")
-        for start in range(0, 4 * len(word), 4):
-            key = int.from_bytes(data[start : start + width], "big")
-            weights[key] = weights.get(key, 0) + count
+        for position, char in enumerate(word):
+            if firsts is None or char in firsts:
+                key = int.from_bytes(data[4 * position : 4 * position + width], "big")
+                weights[key] = weights.get(key, 0) + count
     keys = sorted(weights)
     found: dict[str, int] = {}
 
@@ -158,8 +179,48 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
             report(node_depth, first, totals[index] - totals[first])
         if stack[-1][0] < common:
             stack.append((common, first))
-    ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=lambda item: (-item[1], item[0]))
-    return ranked[:limit]
+    return found
+
+
+def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:
+    """The chars of the words in two sets starting about as many positions each."""
+    positions = Counter("".join(word_counts))
+    halves: tuple[set[str], set[str]] = (set(), set())
+    sizes = [0, 0]
+    for char, count in sorted(positions.items(), key=lambda item: (-item[1], item[0])):
+        smaller = 0 if sizes[0] <= sizes[1] else 1
+        halves[smaller].add(char)
+        sizes[smaller] += count
+    return halves
+
+
+def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules) -> dict[str, int]:
+    """suffix_nodes of the two halves_of_chars, the second in a child process."""
+    mine, theirs = halves_of_chars(word_counts)
+    context = multiprocessing.get_context()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_send_suffix_nodes, args=(sender, word_counts, rules, theirs), daemon=True)
+    process.start()
+    sender.close()
+    try:
+        found = suffix_nodes(word_counts, rules, mine)
+        found.update(receiver.recv())
+    except EOFError:
+        raise RuntimeError("the Unigram seed's second process ended without an answer") from None
+    except BaseException:  # Ctrl-C or an error here: the child's half is not needed
+        process.terminate()
+        raise
+    finally:
+        receiver.close()
+        process.join()
+    return found
+
+
+def _send_suffix_nodes(sender: Connection, word_counts: dict[str, int], rules: PieceRules, firsts: set[str]) -> None:
+    """The child of _suffix_nodes_in_two: send suffix_nodes of `firsts`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
+    sender.send(suffix_nodes(word_counts, rules, firsts))
+    sender.close()
 
 
 def to_log_probs(pieces: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -313,7 +374,7 @@ class UnigramTrainer:
                 char_counts[char] = char_counts.get(char, 0) + count
         char_counts.pop(UNK_CHAR, None)
         seed = sorted(char_counts.items(), key=lambda item: (-item[1], item[0]))
-        seed += frequent_substrings(dict(words), self.rules, self.seed_size)
+        seed += frequent_substrings(dict(words), self.rules, self.seed_size, self.workers)
         return [(UNK_CHAR, 1.0)] + to_log_probs(seed)
 
     def _expectation(self, state: _State, chunks: "_Chunks") -> list[float]:
@@ -323,10 +384,11 @@ class UnigramTrainer:
 
     def _maximize(self, state: _State, expected: list[float]) -> None:
         """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)."""
-        live = [index for index in state.live_ids() if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
+        previous = state.live_ids()
+        live = [index for index in previous if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
         if not live:
             return  # nothing reaches the threshold (a tiny corpus): keep the pieces as they are
-        for index in state.live_ids():
+        for index in previous:
             state.alive[index] = False
         log_total = digamma(sum(expected[index] for index in live))
         for index in live:
@@ -340,12 +402,10 @@ class UnigramTrainer:
         freq[0] = 0.0
         total = sum(freq)
         log_total = math.log(total)
-        model, seed_ids = state.model()
+        live = state.live_ids()
+        used = [index for index in live if freq[index] != 0.0]
         kept, candidates = [], []
-        for index in state.live_ids():
-            if freq[index] == 0.0:
-                continue
-            alternatives = self._alternatives(state.pieces[index], model, seed_ids, scores)
+        for index, alternatives in zip(used, chunks.second_best(state, scores, used)):
             if alternatives is None:
                 continue  # its own best segmentation splits it: it is never used whole
             if not alternatives:
@@ -356,36 +416,18 @@ class UnigramTrainer:
             log_prob_alt = sum(math.log(freq[alt] + freq[index]) - log_total_alt for alt in alternatives)
             loss = freq[index] / total_count * (log_prob - log_prob_alt)
             candidates.append((-loss, index))
-        size = max(int(self.vocab_size * 1.1), int(self.shrinking_factor * len(state.live_ids())))
+        size = max(int(self.vocab_size * 1.1), int(self.shrinking_factor * len(live)))
         candidates.sort()
         kept += [index for _, index in candidates[: max(0, size - len(kept))]]
         survivors = set(kept)
-        for index in state.live_ids():
+        for index in live:
             state.alive[index] = index in survivors
-
-    @staticmethod
-    def _alternatives(piece: str, model: Unigram, seed_ids: list[int], scores: list[float]) -> list[int] | None:
-        """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it."""
-        if len(piece) == 1:
-            return []  # a single char has no other spelling
-        starts = [[(end, seed_ids[token_id]) for end, token_id in group] for group in model.starts(piece)]
-        starts[0] = [(end, token_id) for end, token_id in starts[0] if end < len(piece)]
-        second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
-        # The best path is the piece itself unless the best other one scores strictly higher
-        # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
-        # left to right as span_viterbi's does, so the comparison is exact.
-        score = 0.0
-        for token_id in second:
-            score += scores[token_id]
-        return None if second and score > scores[seed_ids[model.token_to_id(piece)]] else second
 
     def _drop_unreachable(self, state: _State) -> None:
         """Drop pieces the model would never produce: their own best segmentation splits them."""
-        scores = state.effective_scores()
-        model, seed_ids = state.model()
-        for index in state.live_ids():
-            piece = state.pieces[index]
-            if len(piece) > 1 and self._alternatives(piece, model, seed_ids, scores) is None:
+        live = state.live_ids()
+        for index, alternatives in zip(live, second_best(state, state.effective_scores(), live)):
+            if alternatives is None:
                 state.alive[index] = False
 
     def _finalize(self, state: _State, chars: list[tuple[str, int]], meta: list[str]) -> Unigram:
@@ -409,6 +451,42 @@ class UnigramTrainer:
         vocab = [(piece, 0.0) for piece in meta] + learned
         unk_id = meta.index(self.unk_token) if self.unk_token is not None else None
         return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
+
+
+def alternative_segmentation(piece: str, ids: dict[str, int], scores: list[float]) -> list[int] | None:
+    """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it.
+
+    `ids` maps each live piece (and the unk stand-in) to its seed id; the candidates are
+    grouped by start as Unigram.starts gives them: shortest first, unk where no single
+    char matches.
+    """
+    length = len(piece)
+    if length == 1:
+        return []  # a single char has no other spelling
+    starts: Starts = []
+    for start in range(length):
+        group = []
+        for end in range(start + 1, length + 1 if start else length):  # the whole piece is no alternative
+            token_id = ids.get(piece[start:end])
+            if token_id is not None:
+                group.append((end, token_id))
+        if not group or group[0][0] != start + 1:
+            group.append((start + 1, 0))
+        starts.append(group)
+    second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
+    # The best path is the piece itself unless the best other one scores strictly higher
+    # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
+    # left to right as span_viterbi's does, so the comparison is exact.
+    score = 0.0
+    for token_id in second:
+        score += scores[token_id]
+    return None if second and score > scores[ids[piece]] else second
+
+
+def second_best(state: _State, scores: list[float], ids: Sequence[int]) -> list[list[int] | None]:
+    """alternative_segmentation of each piece `ids` names, under the live pieces of `state`."""
+    live = {state.pieces[index]: index for index in [0] + state.live_ids()}
+    return [alternative_segmentation(state.pieces[index], live, scores) for index in ids]
 
 
 @dataclass
@@ -456,6 +534,17 @@ class _Chunk:
                 freq[piece] += count
         return freq
 
+    def segments(self) -> tuple[list[str], list[int]]:
+        """The segments' texts and counts, for finding equal segments in other chunks."""
+        return self.texts, self.weights
+
+    def reweigh(self, weights: list[int]) -> None:
+        """Give the segments these counts, dropping those at 0 (another chunk counts them)."""
+        kept = [index for index, weight in enumerate(weights) if weight]
+        self.texts = [self.texts[index] for index in kept]
+        self.weights = [weights[index] for index in kept]
+        self.spans = [self.spans[index] for index in kept]
+
     def compact(self, new_ids: list[float]) -> None:
         """Renumber the spans' pieces (new_ids[old id], -1 drops the span), then cut anew."""
         ids = [int(new_id) for new_id in new_ids]
@@ -498,6 +587,20 @@ class _Chunk:
         self.texts, self.weights, self.spans = texts, weights, spans
 
 
+def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[int]]:
+    """Per chunk, the new count of each of its segments: equal segments of several chunks are
+    counted once, in the first chunk (in chunk order) that has them; the others get 0."""
+    counts = [list(weights) for _, weights in segments]
+    owner: dict[str, tuple[int, int]] = {}  # text -> (chunk, index) of its first copy
+    for chunk_index, (texts, _) in enumerate(segments):
+        for index, text in enumerate(texts):
+            first_chunk, first_index = owner.setdefault(text, (chunk_index, index))
+            if first_chunk != chunk_index:  # a chunk's own segments are all different
+                counts[first_chunk][first_index] += counts[chunk_index][index]
+                counts[chunk_index][index] = 0
+    return counts
+
+
 def segment_bounds(starts: Starts, ids: list[int] | None = None) -> list[tuple[int, int]]:
     """(begin, end) of the parts a text falls into when cut wherever no span crosses
     (with `ids`, only the spans whose ids[piece] >= 0 count)."""
@@ -536,6 +639,7 @@ class _Chunks:
         if workers <= 1:
             model = Unigram(seed, unk_id=0)
             self.local = [_Chunk.of(part, model) for part in parts]
+            self.share()
             return
         context = multiprocessing.get_context()
         self.given = context.RawArray("d", self.size)
@@ -549,6 +653,7 @@ class _Chunks:
             theirs.close()
             self.connections.append(mine)
             self.processes.append(process)
+        self.share()
 
     def __enter__(self) -> "_Chunks":
         return self
@@ -567,14 +672,48 @@ class _Chunks:
             connection.send((method, size, args))
         answered = True
         for connection in self.connections:
-            status, value = connection.recv()
-            if status != "ok":
-                raise RuntimeError(f"a Unigram training worker failed:\n{value}")
-            answered = value
+            answered = self._result(connection)
         if not answered:
             return None
         shared = _doubles(self.answers)
         return [shared[index * self.size : index * self.size + size].tolist() for index in range(CHUNKS)]
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """Every chunk's result of `method(*args[chunk])`, in chunk order (sent through the pipes)."""
+        if self.local:
+            return [getattr(chunk, method)(*chunk_args) for chunk, chunk_args in zip(self.local, args)]
+        for worker, connection in enumerate(self.connections):
+            mine = range(worker, CHUNKS, len(self.connections))
+            connection.send((method, None, {index: args[index] for index in mine}))
+        results: dict[int, Any] = {}
+        for connection in self.connections:
+            results.update(self._result(connection))
+        return [results[index] for index in range(CHUNKS)]
+
+    @staticmethod
+    def _result(connection: Connection) -> Any:
+        """A worker's answer to the last request; raises if the request failed there."""
+        status, value = connection.recv()
+        if status != "ok":
+            raise RuntimeError(f"a Unigram training worker failed:\n{value}")
+        return value
+
+    def second_best(self, state: _State, scores: list[float], ids: list[int]) -> list[list[int] | None]:
+        """second_best(state, scores, ids), the ids dealt round-robin to the workers."""
+        if self.local:
+            return second_best(state, scores, ids)
+        workers = len(self.connections)
+        for worker, connection in enumerate(self.connections):
+            connection.send(("second_best", None, (state, scores, ids[worker::workers])))
+        found: list[list[int] | None] = [None] * len(ids)
+        for worker, connection in enumerate(self.connections):
+            found[worker::workers] = self._result(connection)
+        return found
+
+    def share(self) -> None:
+        """Count equal segments of different chunks once, in the first chunk that has them."""
+        counts = shared_counts(self.call("segments", [()] * CHUNKS))
+        self.call("reweigh", [(mine,) for mine in counts])
 
     def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
         """The chunks' answers added position by position, in chunk order."""
@@ -584,6 +723,7 @@ class _Chunks:
         """The state without dead pieces, the chunks' spans renumbered to match (see _State.compacted)."""
         compacted, new_ids = state.compacted()
         self.ask("compact", [float(new_id) for new_id in new_ids])
+        self.share()
         return compacted
 
     def close(self) -> None:
@@ -641,6 +781,13 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids
             return
         method, size, args = request
         try:
+            if method == "second_best":  # not per chunk: the worker's share of the pieces
+                connection.send(("ok", second_best(*args)))
+                continue
+            if size is None:  # args per chunk id, results through the pipe
+                connection.send(("ok", {index: getattr(chunk, method)(*args[index])
+                                        for index, chunk in zip(chunk_ids, chunks)}))
+                continue
             vector = _doubles(given)[:size].tolist()
             answered = False
             for index, chunk in zip(chunk_ids, chunks):

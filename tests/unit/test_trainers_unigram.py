@@ -23,6 +23,8 @@ from hfcompat.trainers.unigram import (
     VocabularyTooSmall,
     digamma,
     frequent_substrings,
+    halves_of_chars,
+    suffix_nodes,
 )
 
 VOCAB = [("<unk>", -20.0), ("a", -1.5), ("b", -2.0), ("ab", -2.2), ("ba", -3.1), ("aba", -2.9), ("c", -4.0),
@@ -131,6 +133,17 @@ def test_frequent_substrings_are_the_suffix_tree_nodes(word_counts: dict[str, in
     nodes = {piece: count for piece, count in brute_force_nodes(word_counts, 5).items() if rules.valid(piece)}
     assert dict(found) == {piece: count * len(piece) for piece, count in nodes.items()}
     assert found == sorted(found, key=lambda item: (-item[1], item[0]))
+    first, second = halves_of_chars(word_counts)
+    assert not first & second and first | second == set("".join(word_counts))
+    assert {**suffix_nodes(word_counts, rules, first), **suffix_nodes(word_counts, rules, second)} == suffix_nodes(word_counts, rules)
+
+
+def test_frequent_substrings_in_two_processes() -> None:
+    """The seed's suffix-tree nodes searched in two processes are the ones of one process."""
+    words = {"".join(random.Random(seed).choices("▁abcdeé漢字", k=1 + seed % 30)): 1 + seed % 5 for seed in range(300)}
+    rules = PieceRules(max_piece_length=6)
+    rules.learn_chars("▁abcdeé漢字")
+    assert frequent_substrings(words, rules, 500, processes=2) == frequent_substrings(words, rules, 500)
 
 
 def test_piece_rules() -> None:
