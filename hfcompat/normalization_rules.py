@@ -21,6 +21,7 @@ from . import charsmap_builder
 from .charsmap_builder import build_charsmap
 
 NAMES = ("nfkc", "nmt_nfkc", "nfkc_cf", "nmt_nfkc_cf")
+CHECK_BYTES = 32  # the sha256 after a cached charsmap
 MAX_UNICODE = 0x10FFFF
 
 # NMT: chars taken as whitespace, and control chars removed (U+200D ZWJ is kept).
@@ -150,7 +151,8 @@ def precompiled_charsmap(name: str) -> bytes:
 def _cached_charsmap(name: str) -> bytes:
     """build_charsmap(named_rules(name)), remembered in hfcompat's cache directory (building takes
     seconds) under a digest of what it is built from: the Unicode version and the builders'
-    source. A cache that cannot be read or written is ignored."""
+    source, followed by its sha256 (a file that fails the check is built again). A cache that
+    cannot be read or written is ignored."""
     from .formats.atomic import atomic_write_bytes
     from .formats.tiktoken_merges import cache_dir
     digest = hashlib.sha256(unicodedata.unidata_version.encode())
@@ -158,14 +160,15 @@ def _cached_charsmap(name: str) -> bytes:
         digest.update(Path(module).read_bytes())
     path = cache_dir() / f"charsmap-{name}-{digest.hexdigest()[:16]}.bin"
     try:
-        blob = path.read_bytes()
-        if blob:
+        stored = path.read_bytes()
+        blob, check = stored[:-CHECK_BYTES], stored[-CHECK_BYTES:]
+        if blob and hashlib.sha256(blob).digest() == check:
             return blob
     except OSError:
         pass
-    blob = build_charsmap(named_rules(name))
+    blob = build_charsmap(named_rules(name))  # no file yet, or a damaged one: build it again
     try:
-        atomic_write_bytes(path, blob)
+        atomic_write_bytes(path, blob + hashlib.sha256(blob).digest())
     except OSError:
         pass
     return blob

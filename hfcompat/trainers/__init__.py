@@ -317,9 +317,13 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
         options.setdefault("workers", workers)  # its EM rounds run in as many processes as the counting
         limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH)
         if limit is not None:
-            texts = short_texts(texts, limit)
+            texts = ShortTexts(texts, limit)
     trainer = model_trainer(model, vocab_size, list(special_tokens), dict(options))
     train_tokenizer(tokenizer, texts, trainer, total=source_size(files_or_iterator), workers=workers)
+    if isinstance(texts, ShortTexts) and texts.left_out and not texts.kept:
+        raise ValueError(f"every one of the {texts.left_out} lines is longer than max_sentence_length="
+                         f"{texts.limit} UTF-8 bytes, so nothing was trained on: pass a larger "
+                         "max_sentence_length, or None to keep every line")
     if model == "wordpiece":
         _add_bert_processing(tokenizer)
     if model == "sentencepiece_bpe":
@@ -329,13 +333,27 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
     return tokenizer
 
 
-def short_texts(texts: Iterable[str], limit: int) -> Iterator[str]:
-    """The texts of at most `limit` UTF-8 bytes (a line's "\\n" not counted): sentencepiece's
-    trainer skips longer lines (its max_sentence_length, 4192 by default)."""
-    for text in texts:
-        line = text[:-1] if text.endswith("\n") else text
-        if len(line) <= limit // 4 or (len(line) <= limit and len(line.encode("utf-8", "surrogatepass")) <= limit):
-            yield text
+class ShortTexts:
+    """The texts of at most `limit` UTF-8 bytes (a line's "\\n" not counted), as sentencepiece's
+    trainer skips longer lines (its max_sentence_length, 4192 by default); counts both kinds."""
+
+    def __init__(self, texts: Iterable[str], limit: int):
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"max_sentence_length must be a positive number of UTF-8 bytes or None, not {limit!r}")
+        self.texts = texts
+        self.limit = limit
+        self.kept = self.left_out = 0
+
+    def __iter__(self) -> Iterator[str]:
+        """The short texts, in order."""
+        limit = self.limit
+        for text in self.texts:
+            line = text[:-1] if text.endswith("\n") else text
+            if len(line) <= limit // 4 or (len(line) <= limit and len(line.encode("utf-8", "surrogatepass")) <= limit):
+                self.kept += 1
+                yield text
+            else:
+                self.left_out += 1
 
 
 def _merged_as_sentencepiece(model: Any) -> Any:

@@ -97,3 +97,19 @@ def test_named_charsmaps_are_kept_in_the_cache_directory(tmp_path, monkeypatch) 
     assert normalization_rules._cached_charsmap("nmt_nfkc") == b"built"
     assert normalization_rules._cached_charsmap("nmt_nfkc") == b"built"
     assert len(built) == 1 and [path.name[:18] for path in tmp_path.iterdir()] == ["charsmap-nmt_nfkc-"]
+
+
+def test_a_damaged_cached_charsmap_is_built_again(tmp_path, monkeypatch) -> None:
+    """A cache file whose checksum fails (cut short, overwritten) is never used as a charsmap."""
+    from hfcompat import normalization_rules
+
+    monkeypatch.setenv("HFCOMPAT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(normalization_rules, "build_charsmap", lambda rules: b"built")
+    monkeypatch.setattr(normalization_rules, "named_rules", lambda name: {})
+    assert normalization_rules._cached_charsmap("nfkc") == b"built"
+    (path,) = tmp_path.iterdir()
+    for damaged in (path.read_bytes()[:-1], b"other" + path.read_bytes()[5:], b""):
+        path.write_bytes(damaged)
+        monkeypatch.setattr(normalization_rules, "build_charsmap", lambda rules: b"rebuilt")
+        assert normalization_rules._cached_charsmap("nfkc") == b"rebuilt"
+        monkeypatch.setattr(normalization_rules, "build_charsmap", lambda rules: b"built")

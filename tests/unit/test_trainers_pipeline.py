@@ -95,6 +95,20 @@ def test_train_unigram_leaves_out_lines_sentencepiece_skips() -> None:
     assert kept.token_to_id("\u3091") is not None
 
 
+@pytest.mark.parametrize("limit", [0, -5, "4192", 2.5, True])
+def test_max_sentence_length_must_be_a_positive_byte_count(limit: object) -> None:
+    """A limit that is no positive int is refused before anything is read."""
+    with pytest.raises(ValueError, match="max_sentence_length must be a positive number"):
+        hfcompat.train(["a b"], model="unigram", vocab_size=60, show_progress=False, max_sentence_length=limit)
+
+
+def test_training_on_nothing_but_too_long_lines_is_an_error() -> None:
+    """When max_sentence_length leaves every line out, train says so instead of an empty model."""
+    with pytest.raises(ValueError, match="every one of the 2 lines is longer than max_sentence_length=10"):
+        hfcompat.train(["a" * 11, "b c " * 5], model="unigram", vocab_size=60, show_progress=False,
+                       max_sentence_length=10)
+
+
 def test_a_missing_training_file_is_an_error_not_text(tmp_path: Path) -> None:
     """A mistyped file name in a list must not be trained on as if it were text."""
     present = tmp_path / "present.txt"
