@@ -585,18 +585,32 @@ def _add_char(chars: set[int], key: bytes) -> None:
         chars.add(ord(text))
 
 
-@lru_cache(maxsize=8)
-def _sentencepiece_scanner(charsmap: CharsMap) -> tuple["re.Pattern[str]", frozenset[str], int]:
-    """A pattern for the places where a rule may apply, the chars one of which any such place
-    has, and the longest key (bytes).
+@dataclass(frozen=True)
+class _LongestRuleScanner:
+    """Where SentencePiece's rules of one charsmap may apply, and shortcuts past the search.
 
     A rule applies at a char that is a key on its own, or that begins a longer key and is
     followed by a char that is the second char of some key; so a text with no char of either
-    of those two kinds has no such place (a set test, far quicker than the pattern's search).
+    of those two kinds has no such place (a set test, far quicker than the pattern's search),
+    and in a text with no second char every rule that applies is a one-char key.
     """
+
+    places: "re.Pattern[str]"  # matches each char where a rule may apply
+    rule_chars: frozenset[str]  # the one-char keys and the second chars
+    second_chars: frozenset[str]
+    one_char_rules: dict[int, str]  # a str.translate table: each one-char key -> its replacement
+    longest: int  # bytes of the longest key
+
+
+@lru_cache(maxsize=8)
+def _sentencepiece_scanner(charsmap: CharsMap) -> _LongestRuleScanner:
+    """The _LongestRuleScanner of a charsmap."""
     keys = _key_chars(charsmap)
-    pattern = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
-    return re.compile(pattern), frozenset(map(chr, keys.alone | keys.second)), keys.longest
+    places = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
+    one_char_rules = {code: charsmap.longest_match(chr(code).encode("utf-8", "surrogatepass"))[0]
+                      for code in keys.alone}
+    return _LongestRuleScanner(re.compile(places), frozenset(map(chr, keys.alone | keys.second)),
+                    frozenset(map(chr, keys.second)), one_char_rules, keys.longest)
 
 
 def rules_may_touch(charsmap: CharsMap, text: str) -> bool:
@@ -611,53 +625,71 @@ def rules_may_touch(charsmap: CharsMap, text: str) -> bool:
 
 
 def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString, protected: tuple[str, ...] = ()) -> None:
-    """Apply the charsmap as SentencePiece does, in place: the longest rule at each position.
-
-    From each position, the rule with the longest key (in bytes, ending on a char boundary)
-    replaces the chars it covers, whose spans the new chars share; a position no rule
-    prefixes keeps its char. A `protected` string (SentencePiece's user-defined symbols) that
-    begins at a position reached this way is kept as it is, the longest one first.
-    """
+    """Apply the charsmap as SentencePiece does, in place (see `longest_rule_rewrites`); the
+    chars a rule puts in share the span of the chars it covers."""
     text = ns.normalized
-    if not text or charsmap.is_identity:
-        return
-    scanner, rule_chars, longest = _sentencepiece_scanner(charsmap)
-    symbol_starts = _protected_starts(protected, text)
-    if not symbol_starts and rule_chars.isdisjoint(text):
+    rewrites = longest_rule_rewrites(charsmap, text, protected)
+    if not rewrites:
         return
     pieces: list[str] = []
     sources: list[int] = []
     done = 0
-    starts = sorted(symbol_starts.keys() | {match.start() for match in scanner.finditer(text)})
-    for start in starts:
-        if start < done:
-            continue
-        pieces.append(text[done:start])
-        sources.extend(range(done, start))
-        symbol = symbol_starts.get(start)
-        if symbol is not None:
-            found: tuple[str, int] | None = (symbol, len(symbol))
-        else:
-            found = _longest_on_boundary(charsmap, text[start:start + longest])
-        if found is None:
-            pieces.append(text[start])
-            sources.append(start)
-            done = start + 1
-            continue
-        replacement, chars = found
-        pieces.append(replacement)
-        sources.extend([start] * len(replacement) if symbol is None else range(start, start + chars))
+    for start, chars, replacement in rewrites:
+        pieces += (text[done:start], replacement)
+        sources += range(done, start)
+        sources += [start] * len(replacement)
         done = start + chars
     pieces.append(text[done:])
-    sources.extend(range(done, len(text)))
+    sources += range(done, len(text))
     ns.expand_from("".join(pieces), sources)
 
 
-def sentencepiece_normalized(charsmap: CharsMap, text: str) -> str:
-    """`text` with the charsmap applied as SentencePiece applies it."""
-    ns = NormalizedString(text)
-    sentencepiece_normalize(charsmap, ns)
-    return ns.normalized
+def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str, ...] = ()) -> str:
+    """`text` with the charsmap applied as SentencePiece applies it (no alignments kept)."""
+    if text and not charsmap.is_identity and not protected:
+        scanner = _sentencepiece_scanner(charsmap)
+        if scanner.second_chars.isdisjoint(text):
+            return text.translate(scanner.one_char_rules) if not scanner.rule_chars.isdisjoint(text) else text
+    pieces: list[str] = []
+    done = 0
+    for start, chars, replacement in longest_rule_rewrites(charsmap, text, protected):
+        pieces += (text[done:start], replacement)
+        done = start + chars
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def longest_rule_rewrites(charsmap: CharsMap, text: str, protected: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
+    """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement).
+
+    From each position, the rule with the longest key (in bytes, ending on a char boundary)
+    replaces the chars it covers; a position no rule prefixes keeps its char. A `protected`
+    string (SentencePiece's user-defined symbols) that begins at a position reached this way
+    is kept as it is, the longest one first.
+    """
+    if not text or charsmap.is_identity:
+        return []
+    scanner = _sentencepiece_scanner(charsmap)
+    symbol_starts = _protected_starts(protected, text)
+    if not symbol_starts and scanner.rule_chars.isdisjoint(text):
+        return []
+    longest = scanner.longest
+    rewrites = []
+    done = 0
+    for start in sorted(symbol_starts.keys() | {match.start() for match in scanner.places.finditer(text)}):
+        if start < done:
+            continue
+        symbol = symbol_starts.get(start)
+        if symbol is not None:
+            done = start + len(symbol)
+            continue
+        found = _longest_on_boundary(charsmap, text[start:start + longest])
+        if found is None:
+            done = start + 1
+            continue
+        replacement, chars = found
+        rewrites.append((start, chars, replacement))
+        done = start + chars
+    return rewrites
 
 
 def _protected_starts(protected: tuple[str, ...], text: str) -> dict[int, str]:

@@ -481,6 +481,11 @@ def find_matches(pattern: Pattern, text: str) -> list[tuple[int, int, bool]]:
     return pieces
 
 
+def replace_matches(pattern: Pattern, text: str, content: str) -> str:
+    """`text` with every match of `pattern` replaced by `content`, as NormalizedString.replace does."""
+    return "".join(content if hit else text[start:end] for start, end, hit in find_matches(pattern, text))
+
+
 def apply_behavior(pieces: list[tuple[int, int, bool]], behavior: str) -> list[Span]:
     """Turn match pieces into the spans to keep, by HF's split behaviours."""
     if behavior == "isolated":

@@ -23,9 +23,9 @@ import regex
 
 from ._fields import as_bool, as_str, component_list, field_value, require_object
 from .bytelevel import BYTE_TO_CHAR, bytes_to_chars
-from .charsmap import CharsMap, precompiled_normalize, sentencepiece_normalize
+from .charsmap import CharsMap, precompiled_normalize, sentencepiece_normalize, sentencepiece_normalized
 from .errors import FormatError
-from .normalized import CHAR_CACHE_LIMIT, NormalizedString
+from .normalized import CHAR_CACHE_LIMIT, NormalizedString, replace_matches
 from .oniguruma import compile_pattern
 
 
@@ -365,6 +365,12 @@ class Replace(Normalizer):
                 return
         ns.replace(self._compiled, self.content)
 
+    def normalize_str(self, text: str) -> str:
+        """The replaced string."""
+        if not self.is_regex and self.pattern:
+            return text.replace(self.pattern, self.content)
+        return replace_matches(self._compiled, text, self.content)
+
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
         kind = "Regex" if self.is_regex else "String"
@@ -408,6 +414,10 @@ class Prepend(Normalizer):
         elif ns.normalized:
             # HF re-inserts the first char after the (empty) prefix, so it loses its span.
             ns.transform_range(0, 1, [(ns.normalized[0], 1)])
+
+    def normalize_str(self, text: str) -> str:
+        """The prefixed string (an empty one stays empty)."""
+        return self.prepend + text if text else text
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
@@ -458,6 +468,12 @@ class Sequence(Normalizer):
         for normalizer in self.normalizers:
             normalizer.normalize(ns)
 
+    def normalize_str(self, text: str) -> str:
+        """Each normalizer's string form in order."""
+        for normalizer in self.normalizers:
+            text = normalizer.normalize_str(text)
+        return text
+
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
         return {"type": self.TYPE, "normalizers": [n.to_dict() for n in self.normalizers]}
@@ -489,6 +505,12 @@ class Precompiled(Normalizer):
             sentencepiece_normalize(self.charsmap, ns, self.protected)
         else:
             precompiled_normalize(self.charsmap, ns)
+
+    def normalize_str(self, text: str) -> str:
+        """The normalized string; SentencePiece's way needs no alignments to compute it."""
+        if self.longest_match:
+            return sentencepiece_normalized(self.charsmap, text, self.protected)
+        return super().normalize_str(text)
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form: the blob in standard base64."""

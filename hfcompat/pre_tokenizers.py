@@ -24,7 +24,7 @@ import regex
 
 from ._fields import (USIZE_MAX, as_bool, as_char, as_choice, as_str, as_uint,
                       component_list, field_value, optional_field, require_object)
-from .bytelevel import BYTE_CHARS
+from .bytelevel import BYTE_CHARS, bytes_to_chars
 from .errors import FormatError
 from .normalized import BEHAVIORS, UTF8_STARTS, NormalizedString, PreTokenizedString, Span, unit_spans
 from .oniguruma import OnigurumaError, compile_pattern, onig_view
@@ -107,6 +107,17 @@ class PreTokenizer:
         """What one of `word_pieces`' pieces, pre-tokenized alone, gives the model: "text" (one
         split, the piece itself), "bytes" (one split, its byte-level chars) or None (other splits)."""
         return None
+
+    def words(self, text: str) -> list[str] | None:
+        """The splits `pre_tokenize` makes of a whole normalized text, as plain strings (what
+        trainers count); None when only `pre_tokenize` can tell."""
+        form = self.piece_form()
+        pieces = self.word_pieces(text) if form is not None else None
+        if pieces is None:
+            return None
+        if form == "text":
+            return pieces[0]
+        return [bytes_to_chars(piece.encode()) for piece in pieces[0]]
 
 
 class SplitWise(PreTokenizer):
@@ -392,6 +403,20 @@ class Metaspace(PreTokenizer):
         if self.split:
             return ns.split(self._pattern, "merged_with_next")
         return [ns]
+
+    def words(self, text: str) -> list[str] | None:
+        """The splits of a whole text; not with "first", which depends on where the normalized
+        text begins in the original."""
+        if self.prepend_scheme == "first":
+            return None
+        replaced = text.replace(" ", self.replacement)
+        if self._prepends(replaced, 0):
+            replaced = self.replacement + replaced
+        if not self.split:
+            return [replaced] if replaced else []
+        mark = self.replacement
+        parts = replaced.split(mark)
+        return [part for part in parts[:1] if part] + [mark + part for part in parts[1:]]
 
     def _prepends(self, text: str, original_start: int) -> bool:
         """Whether the replacement goes in front of this (already replaced) segment."""

@@ -127,12 +127,31 @@ def source_size(source: Any) -> int | None:
 
 def words_of(tokenizer: "Tokenizer", text: str) -> list[str]:
     """The words `tokenizer` makes of `text`: added tokens split out, normalized, pre-tokenized."""
+    words = _plain_words(tokenizer, text)
+    if words is not None:
+        return words
     normalizer = tokenizer.normalizer
     normalize = normalizer.normalize if normalizer is not None else None
     pretokenized = tokenizer.added_vocabulary.extract_and_normalize(normalize, text)
     if tokenizer.pre_tokenizer is not None:
         tokenizer.pre_tokenizer.pre_tokenize(pretokenized)
     return [split.normalized.normalized for split in pretokenized.splits]
+
+
+def _plain_words(tokenizer: "Tokenizer", text: str) -> list[str] | None:
+    """words_of from plain strings, with no alignments (the usual case when counting): when no
+    added token occurs and the pre-tokenizer can split a plain string; None otherwise."""
+    added = tokenizer.added_vocabulary
+    if added.may_match(text, normalized=False):
+        return None
+    normalized = tokenizer.normalizer.normalize_str(text) if tokenizer.normalizer is not None else text
+    if not normalized:
+        return []
+    if added.may_match(normalized, normalized=True):
+        return None
+    pre_tokenizer = tokenizer.pre_tokenizer
+    words = pre_tokenizer.words(normalized) if pre_tokenizer is not None else [normalized]
+    return None if words is None else [word for word in words if word]
 
 
 def count_chunk(tokenizer: "Tokenizer", texts: Iterable[str]) -> dict[str, int]:
