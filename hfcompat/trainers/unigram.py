@@ -30,6 +30,7 @@ import math
 import multiprocessing
 import signal
 import traceback
+import zlib
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -400,21 +401,15 @@ class UnigramTrainer:
         scores = state.effective_scores()
         freq = chunks.sum("best_counts", scores)
         freq[0] = 0.0
-        total = sum(freq)
-        log_total = math.log(total)
         live = state.live_ids()
         used = [index for index in live if freq[index] != 0.0]
         kept, candidates = [], []
-        for index, alternatives in zip(used, chunks.second_best(state, scores, used)):
-            if alternatives is None:
+        for index, loss in zip(used, chunks.removal_losses(state, scores, freq, total_count, used)):
+            if loss is None:
                 continue  # its own best segmentation splits it: it is never used whole
-            if not alternatives:
+            if loss == math.inf:
                 kept.append(index)
                 continue
-            log_prob = math.log(freq[index]) - log_total
-            log_total_alt = math.log(total + freq[index] * (len(alternatives) - 1))
-            log_prob_alt = sum(math.log(freq[alt] + freq[index]) - log_total_alt for alt in alternatives)
-            loss = freq[index] / total_count * (log_prob - log_prob_alt)
             candidates.append((-loss, index))
         size = max(int(self.vocab_size * 1.1), int(self.shrinking_factor * len(live)))
         candidates.sort()
@@ -481,6 +476,25 @@ def alternative_segmentation(piece: str, ids: dict[str, int], scores: list[float
     for token_id in second:
         score += scores[token_id]
     return None if second and score > scores[ids[piece]] else second
+
+
+def removal_losses(state: _State, scores: list[float], freq: list[float], total_count: int,
+                   ids: Sequence[int]) -> list[float | None]:
+    """How much the likelihood drops when each piece `ids` names goes and its uses take its
+    second-best segmentation instead (weighed by how often it is used, `freq`): inf when it has
+    none (it stays), None when its own best segmentation splits it (it is never used whole)."""
+    total = sum(freq)
+    log_total = math.log(total)
+    losses: list[float | None] = []
+    for index, alternatives in zip(ids, second_best(state, scores, ids)):
+        if not alternatives:
+            losses.append(None if alternatives is None else math.inf)
+            continue
+        log_prob = math.log(freq[index]) - log_total
+        log_total_alt = math.log(total + freq[index] * (len(alternatives) - 1))
+        log_prob_alt = sum(math.log(freq[alt] + freq[index]) - log_total_alt for alt in alternatives)
+        losses.append(freq[index] / total_count * (log_prob - log_prob_alt))
+    return losses
 
 
 def second_best(state: _State, scores: list[float], ids: Sequence[int]) -> list[list[int] | None]:
@@ -578,7 +592,7 @@ class _Chunk:
                 texts.append(part)
                 weights.append(weight)
                 if ids is not None:
-                    spans.append([[(stop - begin, ids[piece]) for stop, piece in group if ids[piece] >= 0]
+                    spans.append([[(stop - begin, new_id) for stop, piece in group if (new_id := ids[piece]) >= 0]
                                   for group in starts[begin:end]])
                 elif begin == 0 and end == len(text):
                     spans.append(starts)
@@ -589,15 +603,23 @@ class _Chunk:
 
 def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[int]]:
     """Per chunk, the new count of each of its segments: equal segments of several chunks are
-    counted once, in the first chunk (in chunk order) that has them; the others get 0."""
+    counted once, in one of those chunks, the others get 0. The chunk is picked by a checksum of
+    the text, not by chunk order, so that the work stays spread evenly over the chunks."""
     counts = [list(weights) for _, weights in segments]
-    owner: dict[str, tuple[int, int]] = {}  # text -> (chunk, index) of its first copy
+    first: dict[str, tuple[int, int]] = {}  # text -> (chunk, index) of its first copy
+    copies: dict[str, list[tuple[int, int]]] = {}  # text -> every copy, for texts in several chunks
     for chunk_index, (texts, _) in enumerate(segments):
         for index, text in enumerate(texts):
-            first_chunk, first_index = owner.setdefault(text, (chunk_index, index))
-            if first_chunk != chunk_index:  # a chunk's own segments are all different
-                counts[first_chunk][first_index] += counts[chunk_index][index]
-                counts[chunk_index][index] = 0
+            place = first.setdefault(text, (chunk_index, index))
+            if place[0] != chunk_index:  # a chunk's own segments are all different
+                copies.setdefault(text, [place]).append((chunk_index, index))
+    for text, places in copies.items():
+        total = 0
+        for chunk_index, index in places:
+            total += counts[chunk_index][index]
+            counts[chunk_index][index] = 0
+        chunk_index, index = places[zlib.crc32(text.encode("utf-8", "surrogatepass")) % len(places)]
+        counts[chunk_index][index] = total
     return counts
 
 
@@ -698,14 +720,15 @@ class _Chunks:
             raise RuntimeError(f"a Unigram training worker failed:\n{value}")
         return value
 
-    def second_best(self, state: _State, scores: list[float], ids: list[int]) -> list[list[int] | None]:
-        """second_best(state, scores, ids), the ids dealt round-robin to the workers."""
+    def removal_losses(self, state: _State, scores: list[float], freq: list[float], total_count: int,
+                       ids: list[int]) -> list[float | None]:
+        """removal_losses(state, scores, freq, total_count, ids), the ids dealt round-robin to the workers."""
         if self.local:
-            return second_best(state, scores, ids)
+            return removal_losses(state, scores, freq, total_count, ids)
         workers = len(self.connections)
         for worker, connection in enumerate(self.connections):
-            connection.send(("second_best", None, (state, scores, ids[worker::workers])))
-        found: list[list[int] | None] = [None] * len(ids)
+            connection.send(("removal_losses", None, (state, scores, freq, total_count, ids[worker::workers])))
+        found: list[float | None] = [None] * len(ids)
         for worker, connection in enumerate(self.connections):
             found[worker::workers] = self._result(connection)
         return found
@@ -781,8 +804,8 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids
             return
         method, size, args = request
         try:
-            if method == "second_best":  # not per chunk: the worker's share of the pieces
-                connection.send(("ok", second_best(*args)))
+            if method == "removal_losses":  # not per chunk: the worker's share of the pieces
+                connection.send(("ok", removal_losses(*args)))
                 continue
             if size is None:  # args per chunk id, results through the pipe
                 connection.send(("ok", {index: getattr(chunk, method)(*args[index])

@@ -24,6 +24,7 @@ from hfcompat.trainers.unigram import (
     digamma,
     frequent_substrings,
     halves_of_chars,
+    shared_counts,
     suffix_nodes,
 )
 
@@ -215,6 +216,20 @@ def test_starts_are_the_spans_grouped_by_start(text: str) -> None:
     assert model.starts(text) == model_spans(model, text)
     assert [score for *_, score in model.spans(text)] == [
         model.unk_score if token_id == 0 else VOCAB[token_id][1] for _, _, token_id, _ in model.spans(text)]
+
+
+def test_shared_segments_are_counted_once_and_spread_over_the_chunks() -> None:
+    """A segment in several chunks keeps its total count in exactly one of them, and the
+    chunks that keep shared segments vary (chunk 0 is not given them all)."""
+    shared = [f"▁w{index}" for index in range(400)]
+    segments = [(shared + [f"▁own{chunk}"], [chunk + 1] * 401) for chunk in range(4)]
+    counts = shared_counts(segments)
+    for index in range(400):
+        column = [counts[chunk][index] for chunk in range(4)]
+        assert sorted(column) == [0, 0, 0, 1 + 2 + 3 + 4]
+    assert [counts[chunk][400] for chunk in range(4)] == [1, 2, 3, 4]
+    kept = [sum(1 for count in counts[chunk][:400] if count) for chunk in range(4)]
+    assert min(kept) > 60, kept
 
 
 def test_worker_processes_give_the_same_model() -> None:
