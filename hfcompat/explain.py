@@ -190,11 +190,10 @@ def wordpiece_steps(model: WordPiece, word: str) -> list[Step]:
         return [Step("whole", "the whole word is in the vocabulary", [word])]
     pieces: list[tuple[int, str, int, int]] = []
     found = model._greedy_pieces(word, pieces)
-    longest = model._max_piece_chars
     steps = []
     matched: list[str] = []
     for _, piece, start, end in pieces:
-        tried = min(len(word), start + longest) - end
+        tried = min(len(word), start + model.longest_candidate(word, start)) - end
         matched.append(piece)
         steps.append(Step("match", f"at char {start}: longest match {piece!r} ({end - start} chars; "
                                    f"{tried} longer candidates not in the vocabulary)", list(matched)))

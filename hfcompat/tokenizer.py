@@ -490,7 +490,11 @@ class Tokenizer:
         cached = self._word_cache.get(text)
         if cached is not None:
             return cached
-        result = _word_columns(text, self._model.tokenize(text))
+        tokenize_chars = getattr(self._model, "tokenize_chars", None)  # a model that counts in chars
+        if tokenize_chars is not None:
+            result = _word_columns(text, tokenize_chars(text), byte_offsets=False)
+        else:
+            result = _word_columns(text, self._model.tokenize(text))
         if len(text) < WORD_CACHE_MAX_CHARS and not getattr(self._model, "dropout", None):
             self._word_cache.offer(text, result)
         return result
@@ -590,7 +594,10 @@ def _word_entry(ids: list[int], tokens: list[str], spans: list[tuple[int, int]])
     return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
 
 
-def _word_columns(text: str, model_tokens: list) -> tuple[list[int], list[str], list[tuple[int, int]]]:
-    """The model's tokens of one split as ids, strings and char spans within the split."""
+def _word_columns(text: str, model_tokens: list, byte_offsets: bool = True
+                  ) -> tuple[list[int], list[str], list[tuple[int, int]]]:
+    """The model's tokens of one split (offsets in bytes, or in chars) as ids, strings and char
+    spans within the split."""
+    spans = [t[2] for t in model_tokens]
     return ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
-            char_spans(text, [t[2] for t in model_tokens]))
+            char_spans(text, spans) if byte_offsets else spans)

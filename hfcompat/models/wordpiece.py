@@ -33,8 +33,9 @@ class WordPiece(VocabLookup):
         self.unk_token = unk_token
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
-        # No piece is longer than this, so longer candidates need not be looked up.
-        self._max_piece_chars = max(map(len, self.vocab), default=0)
+        # Per first char, the longest piece at a word's start and after it (prefix left out):
+        # a longer candidate cannot be in the vocabulary, so it is not looked up.
+        self._longest_first, self._longest_next = _longest_by_first_char(self.vocab, continuing_subword_prefix)
 
     @classmethod
     def from_vocab_file(cls, path: str | PathLike, **kwargs: Any) -> WordPiece:
@@ -45,17 +46,20 @@ class WordPiece(VocabLookup):
 
     def tokenize(self, sequence: str) -> list[Token]:
         """Split one word; offsets are UTF-8 byte offsets within it."""
+        tokens = self.tokenize_chars(sequence)
+        return tokens if sequence.isascii() else self._with_byte_offsets(sequence, tokens)
+
+    def tokenize_chars(self, sequence: str) -> list[Token]:
+        """`tokenize` with char offsets (what the tokenizer needs; no byte counting)."""
         if len(sequence) > self.max_input_chars_per_word:
             return [self._unknown(sequence)]
         whole_id = self.vocab.get(sequence)
         if whole_id is not None and sequence:
-            return [Token(whole_id, sequence, (0, len(sequence.encode("utf-8"))))]
+            return [Token(whole_id, sequence, (0, len(sequence)))]
         pieces = self._greedy_pieces(sequence)
         if pieces is None:
             return [self._unknown(sequence)]
-        if sequence.isascii():
-            return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
-        return self._with_byte_offsets(sequence, pieces)
+        return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
 
     def _greedy_pieces(self, word: str, pieces: list[tuple[int, str, int, int]] | None = None
                        ) -> list[tuple[int, str, int, int]] | None:
@@ -66,12 +70,11 @@ class WordPiece(VocabLookup):
         """
         vocab = self.vocab
         prefix = self.continuing_subword_prefix
-        longest = self._max_piece_chars
         length = len(word)
         pieces = [] if pieces is None else pieces
         start = 0
         while start < length:
-            end = min(length, start + longest)
+            end = min(length, start + self.longest_candidate(word, start))
             while end > start:
                 piece = prefix + word[start:end] if start else word[start:end]
                 token_id = vocab.get(piece)
@@ -84,23 +87,27 @@ class WordPiece(VocabLookup):
             start = end
         return pieces
 
+    def longest_candidate(self, word: str, start: int) -> int:
+        """How many chars the longest vocabulary piece that may match at `start` has (0: none)."""
+        return (self._longest_next if start else self._longest_first).get(word[start], 0)
+
     @staticmethod
-    def _with_byte_offsets(word: str, pieces: list[tuple[int, str, int, int]]) -> list[Token]:
-        """Turn char spans into the byte spans HF reports."""
-        tokens = []
+    def _with_byte_offsets(word: str, tokens: list[Token]) -> list[Token]:
+        """Turn the char spans of tokens that tile `word` into the byte spans HF reports."""
+        converted = []
         byte_start = 0
-        for token_id, value, start, end in pieces:
+        for token_id, value, (start, end) in tokens:
             byte_end = byte_start + len(word[start:end].encode("utf-8"))
-            tokens.append(Token(token_id, value, (byte_start, byte_end)))
+            converted.append(Token(token_id, value, (byte_start, byte_end)))
             byte_start = byte_end
-        return tokens
+        return converted
 
     def _unknown(self, word: str) -> Token:
-        """The single unk token covering the whole word."""
+        """The single unk token covering the whole word (char offsets)."""
         unk_id = self.vocab.get(self.unk_token)
         if unk_id is None:
             raise TokenizationError(MISSING_UNK)
-        return Token(unk_id, self.unk_token, (0, len(word.encode("utf-8"))))
+        return Token(unk_id, self.unk_token, (0, len(word)))
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json "model" object, keys in HF's order."""
@@ -122,3 +129,17 @@ class WordPiece(VocabLookup):
         max_chars = as_uint(field_value(data, "max_input_chars_per_word"), "max_input_chars_per_word", USIZE_MAX)
         vocab = read_vocab_map(field_value(data, "vocab"))
         return cls(vocab, max_input_chars_per_word=max_chars, **fields)
+
+
+def _longest_by_first_char(vocab: dict[str, int], prefix: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Per first char, the length of the longest token, and of the longest token after the
+    continuing prefix (without it)."""
+    first: dict[str, int] = {}
+    following: dict[str, int] = {}
+    for token in vocab:
+        if token and len(token) > first.get(token[0], 0):
+            first[token[0]] = len(token)
+        rest = token[len(prefix):]
+        if prefix and rest and token.startswith(prefix) and len(rest) > following.get(rest[0], 0):
+            following[rest[0]] = len(rest)
+    return first, following if prefix else first

@@ -274,3 +274,32 @@ def test_random_text_matches_oracle(word: str, max_chars: int, with_unk: bool) -
             model.tokenize(word)
         return
     assert agree(model, oracle, word)
+
+
+# --------------------------------------------------------------------------- char offsets, candidates
+
+CANDIDATE_VOCAB = {token: index for index, token in enumerate([
+    "[UNK]", "日", "本", "##本", "語", "##語", "日本", "##日本語", "é", "##é", "a", "##a", "b", "##b", "##bc",
+    "##c", "#", "##", "###", "ab", "##éa",
+])}
+
+
+@given(st.text(alphabet="日本語éabc#", min_size=1, max_size=12))
+def test_char_offsets_are_the_byte_offsets_in_chars(word: str) -> None:
+    """tokenize_chars (what the tokenizer calls) gives the same tokens, with the bytes'
+    spans counted in chars; tokenize's bytes are checked against the oracle above."""
+    model = WordPiece(CANDIDATE_VOCAB)
+    by_bytes, by_chars = model.tokenize(word), model.tokenize_chars(word)
+    assert [token[:2] for token in by_chars] == [token[:2] for token in by_bytes]
+    assert [char_span(word, token.offsets) for token in by_bytes] == [token.offsets for token in by_chars]
+    assert [tuple(token) for token in by_bytes] == \
+        [(t.id, t.value, t.offsets) for t in models.WordPiece(CANDIDATE_VOCAB, unk_token="[UNK]").tokenize(word)]
+
+
+def test_candidates_longer_than_any_piece_on_that_char_are_not_tried() -> None:
+    """The longest candidate at a position is the longest piece beginning with its char."""
+    model = WordPiece(CANDIDATE_VOCAB)
+    assert model.longest_candidate("日本語", 0) == 2  # "日本"
+    assert model.longest_candidate("本日本語", 1) == 3  # "##日本語"
+    assert model.longest_candidate("xa", 0) == 0
+    assert model.longest_candidate("a#", 1) == 1  # "###" is "#" after the prefix
