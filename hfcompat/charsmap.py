@@ -610,7 +610,7 @@ def _sentencepiece_scanner(charsmap: CharsMap) -> _LongestRuleScanner:
     one_char_rules = {code: charsmap.longest_match(chr(code).encode("utf-8", "surrogatepass"))[0]
                       for code in keys.alone}
     return _LongestRuleScanner(re.compile(places), frozenset(map(chr, keys.alone | keys.second)),
-                    frozenset(map(chr, keys.second)), one_char_rules, keys.longest)
+                               frozenset(map(chr, keys.second)), one_char_rules, keys.longest)
 
 
 def rules_may_touch(charsmap: CharsMap, text: str) -> bool:
@@ -658,7 +658,8 @@ def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str
     return "".join(pieces) + text[done:] if pieces else text
 
 
-def longest_rule_rewrites(charsmap: CharsMap, text: str, protected: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
+def longest_rule_rewrites(charsmap: CharsMap, text: str,
+                          protected: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
     """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement).
 
     From each position, the rule with the longest key (in bytes, ending on a char boundary)

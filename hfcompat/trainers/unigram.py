@@ -592,7 +592,7 @@ class _Chunk:
                 texts.append(part)
                 weights.append(weight)
                 if ids is not None:
-                    spans.append([[(stop - begin, new_id) for stop, piece in group if (new_id := ids[piece]) >= 0]
+                    spans.append([[(stop - begin, ids[piece]) for stop, piece in group if ids[piece] >= 0]
                                   for group in starts[begin:end]])
                 elif begin == 0 and end == len(text):
                     spans.append(starts)
