@@ -9,6 +9,7 @@ for spaces), whose output sentencepiece's trainer splits before each "▁".
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 
@@ -18,6 +19,7 @@ import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hfcompat import pre_tokenizers as ours_pre
 from hfcompat.tokenizer import Tokenizer
 from hfcompat.trainers import count_words, pipeline, words_of
 
@@ -89,6 +91,38 @@ def test_words_on_random_text(text: str) -> None:
         ours, oracle = setups(model)
         assert words_of(ours, text) == tokenizers_words(oracle, text), model
     assert words_of(pipeline("unigram"), text) == sentencepiece_words(text)
+
+
+# Pre-tokenizers that split a plain string (PreTokenizer.words), as tokenizer.json objects.
+PLAIN_SPLITTERS = [
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": True},
+    {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": False},
+    {"type": "Metaspace", "replacement": "_", "prepend_scheme": "never", "split": False},
+    {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+    {"type": "BertPreTokenizer"}, {"type": "Whitespace"}, {"type": "WhitespaceSplit"},
+    {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}]},
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=RANDOM_TEXT)
+def test_plain_string_splits_match_tokenizers(text: str) -> None:
+    for spec in PLAIN_SPLITTERS:
+        words = ours_pre.from_dict(spec).words(text)
+        assert words is not None, spec
+        oracle = tokenizers.Tokenizer.from_str(json.dumps({
+            "version": "1.0", "pre_tokenizer": spec,
+            "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}))
+        assert [word for word in words if word] == \
+            [piece for piece, _ in oracle.pre_tokenizer.pre_tokenize_str(text)], spec
+
+
+def test_context_dependent_splitters_say_so() -> None:
+    """A pre-tokenizer whose splits depend on where the text lies gives no plain-string split."""
+    assert ours_pre.Metaspace(prepend_scheme="first").words("a b") is None
+    assert ours_pre.ByteLevel(add_prefix_space=True).words("a b") is None
+    assert ours_pre.Split(pattern=" ", behavior="removed").words("a b") is None
 
 
 def test_added_tokens_are_counted_whole_like_tokenizers() -> None:
