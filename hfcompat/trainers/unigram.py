@@ -105,13 +105,19 @@ class PieceRules:
         return not self.split_by_unicode_script or not codes or codes.count(codes[0]) == len(codes)
 
 
-def required_chars(word_counts: dict[str, int], coverage: float) -> list[tuple[str, int]]:
-    """The most frequent chars (count, then char) that cover `coverage` of all chars."""
+def char_counts(word_counts: dict[str, int]) -> dict[str, int]:
+    """How often each char occurs in the words."""
     counts: dict[str, int] = {}
     for word, count in word_counts.items():
         for char in word:
             counts[char] = counts.get(char, 0) + count
-    counts.pop(" ", None)
+    return counts
+
+
+def required_chars(counts: dict[str, int], coverage: float) -> list[tuple[str, int]]:
+    """The most frequent chars (count, then char; not the space) that cover `coverage` of all
+    chars, from their `counts`."""
+    counts = {char: count for char, count in counts.items() if char != " "}
     total = sum(counts.values())
     chosen, covered = [], 0
     for char, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
@@ -328,7 +334,8 @@ class UnigramTrainer:
         counts = {word: count for word, count in word_counts.items() if word and count > 0}
         if not counts:
             return self._finalize(_State([UNK_CHAR], [0.0], [True]), [], self.meta_pieces())
-        chars = required_chars(counts, self.character_coverage)
+        frequencies = char_counts(counts)
+        chars = required_chars(frequencies, self.character_coverage)
         chars += [(char, 0) for char in self.initial_alphabet if char not in dict(chars)]
         meta = self.meta_pieces()
         if len(chars) + len(meta) > self.vocab_size:
@@ -336,8 +343,11 @@ class UnigramTrainer:
                 f"vocab_size {self.vocab_size} cannot hold the {len(chars)} required characters "
                 f"and {len(meta)} special pieces: raise vocab_size or lower character_coverage"
             )
-        words = self._mask_rare_chars(counts, {char for char, _ in chars})
-        seed = self._seed(words)
+        kept = {char for char, _ in chars}
+        words = self._mask_rare_chars(counts, kept)
+        # masking leaves the counts of the kept chars as they were
+        seed = self._seed(words, {char: count for char, count in frequencies.items()
+                                  if char in kept and char != UNK_CHAR})
         state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
         total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
@@ -362,19 +372,15 @@ class UnigramTrainer:
         self.rules.learn_chars(kept)
         masked: dict[str, int] = {}
         for word, count in counts.items():
-            if any(char not in kept for char in word):
+            if not kept.issuperset(word):
                 word = "".join(char if char in kept else UNK_CHAR for char in word)
             masked[word] = masked.get(word, 0) + count
         return sorted(masked.items(), key=lambda item: (-item[1], item[0]))
 
-    def _seed(self, words: list[tuple[str, int]]) -> list[tuple[str, float]]:
-        """The seed vocabulary: the unk stand-in, chars, then frequent substrings, scored log(count / total)."""
-        char_counts: dict[str, int] = {}
-        for word, count in words:
-            for char in word:
-                char_counts[char] = char_counts.get(char, 0) + count
-        char_counts.pop(UNK_CHAR, None)
-        seed = sorted(char_counts.items(), key=lambda item: (-item[1], item[0]))
+    def _seed(self, words: list[tuple[str, int]], chars: dict[str, int]) -> list[tuple[str, float]]:
+        """The seed vocabulary: the unk stand-in, the words' `chars` (with their counts), then
+        frequent substrings, scored log(count / total)."""
+        seed = sorted(chars.items(), key=lambda item: (-item[1], item[0]))
         seed += frequent_substrings(dict(words), self.rules, self.seed_size, self.workers)
         return [(UNK_CHAR, 1.0)] + to_log_probs(seed)
 
