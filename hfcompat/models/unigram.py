@@ -90,7 +90,9 @@ class Unigram:
                 continue
             children, node = root, None
             for char in piece:
-                node = children.setdefault(char, [{}, None])
+                node = children.get(char)
+                if node is None:  # not setdefault: it would build a node for every char of every piece
+                    node = children[char] = [{}, None]
                 children = node[0]
             if node is not None:
                 node[1] = (token_id, self.vocab[token_id][1])
