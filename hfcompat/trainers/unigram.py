@@ -12,15 +12,16 @@
 
 Every word keeps the list of its candidate spans (start, end, seed id) from the seed
 vocabulary, so the text is walked once. A word is cut wherever no span crosses (every
-segmentation passes there) and equal segments are computed once; after each pruning the
-dead pieces' spans go, pieces are renumbered to the live ones, and the words are cut
-again, so the work shrinks with the vocabulary (a long Japanese or Chinese line ends up as
-short recurring segments). The words are dealt into CHUNKS fixed chunks; after each cut,
-a segment found in several chunks is kept (with the counts added) only in the first chunk,
-in chunk order, that has it. Each chunk sums its own expected counts and the chunks' sums
+segmentation passes there) and equal segments are computed once; once pruning has shrunk
+the vocabulary enough, the dead pieces' spans go, pieces are renumbered to the live ones,
+and the words are cut again, so the work shrinks with the vocabulary (a long Japanese or
+Chinese line ends up as short recurring segments). The words are dealt into CHUNKS fixed
+chunks; after each cut, a segment found in several chunks is kept (with the counts added)
+only in one of them, picked by a checksum of its text. Each chunk sums its own expected counts and the chunks' sums
 are added in chunk order: the chunks may live in worker processes (`workers`), and the
 result is the same for any number of them. Pruning's second-best segmentations (one
-Viterbi per piece) are searched in the workers too, each taking every n-th piece.
+Viterbi per piece) are searched in the workers too, each always given the same pieces (by
+seed id), whose sub-pieces it looks up once and keeps.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import accumulate
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from ..errors import HfcompatError
@@ -150,40 +153,41 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
     """The valid pieces of length >= 2 at internal suffix-tree nodes and their frequencies
     (only the suffixes beginning with a char of `firsts`, if given).
 
-    Each word position gives the key of its next max_piece_length + 1 chars (as one integer
-    of UTF-32 code units, so sorting and common-prefix lengths run in C); sorted keys and
-    their common-prefix lengths give the nodes bottom-up, as an enhanced suffix array does.
+    Each word position gives the key of its next max_piece_length + 1 chars followed by the
+    word's count (as one integer of UTF-32 code units, so sorting and common-prefix lengths
+    run in C); sorted keys and their common-prefix lengths give the nodes bottom-up, as an
+    enhanced suffix array does. Equal windows sort side by side and share all their chars,
+    a node too deep to be reported.
     """
     depth = rules.max_piece_length + 1
     width = 4 * depth
-    weights: dict[int, int] = {}
+    count_units = max(1, (max(word_counts.values(), default=1).bit_length() + 31) // 32)
+    from_bytes = int.from_bytes
+    keys: list[int] = []
     for word, count in word_counts.items():
         data = (word + END * depth).encode("utf-32-be", "surrogatepass")
-        for position, char in enumerate(word):
-            if firsts is None or char in firsts:
-                key = int.from_bytes(data[4 * position : 4 * position + width], "big")
-                weights[key] = weights.get(key, 0) + count
-    keys = sorted(weights)
+        tail = count.to_bytes(4 * count_units, "big")
+        offsets = range(0, 4 * len(word), 4)
+        if firsts is not None:
+            offsets = [offset for offset, char in zip(offsets, word) if char in firsts]
+        keys += [from_bytes(data[offset : offset + width] + tail, "big") for offset in offsets]
+    keys.sort()
+    count_mask = (1 << 32 * count_units) - 1
+    totals = list(accumulate((key & count_mask for key in keys), initial=0))
+    total_bits = 32 * (depth + count_units)
+    commons = [(total_bits - (left ^ right).bit_length()) // 32 for left, right in zip(keys, keys[1:])]
+    commons.append(0)
     found: dict[str, int] = {}
-
-    def report(node_depth: int, first: int, frequency: int) -> None:
-        if 2 <= node_depth <= rules.max_piece_length:
-            piece = keys[first].to_bytes(width, "big").decode("utf-32-be", "surrogatepass")[:node_depth]
-            if END not in piece and rules.valid(piece):
-                found[piece] = frequency
-
-    total_bits = 32 * depth
-    totals = [0]
-    for key in keys:
-        totals.append(totals[-1] + weights[key])
     stack: list[tuple[int, int]] = [(0, 0)]  # (common prefix length, first key) of open intervals
-    for index in range(1, len(keys) + 1):
-        key = keys[index - 1]
-        common = (total_bits - (keys[index] ^ key).bit_length()) // 32 if index < len(keys) else 0
+    for index, common in enumerate(commons, 1):
         first = index - 1
         while stack[-1][0] > common:
             node_depth, first = stack.pop()
-            report(node_depth, first, totals[index] - totals[first])
+            if 2 <= node_depth <= rules.max_piece_length:
+                window = (keys[first] >> 32 * count_units).to_bytes(width, "big")
+                piece = window.decode("utf-32-be", "surrogatepass")[:node_depth]
+                if END not in piece and rules.valid(piece):
+                    found[piece] = totals[index] - totals[first]
         if stack[-1][0] < common:
             stack.append((common, first))
     return found
@@ -238,35 +242,53 @@ def to_log_probs(pieces: list[tuple[str, float]]) -> list[tuple[str, float]]:
 
 @dataclass
 class _State:
-    """The training vocabulary in seed ids: id 0 stands for unknown chars; dead pieces stay as holes."""
+    """The training vocabulary: id 0 stands for unknown chars; dead pieces stay as holes until a
+    compaction drops them and renumbers the rest."""
 
     pieces: list[str]
     scores: list[float]
     alive: list[bool]
-    chars: list[int] = field(init=False)  # seed ids of single chars (a dead char still spells unk)
+    seed_ids: list[int]  # each piece's id in the seed vocabulary, which never changes
+    seed_size: int
+    chars: list[int] = field(init=False)  # ids of single chars (a dead char still spells unk)
 
     def __post_init__(self) -> None:
         self.chars = [index for index, piece in enumerate(self.pieces) if len(piece) == 1]
+
+    @classmethod
+    def of_seed(cls, seed: list[tuple[str, float]]) -> "_State":
+        """Every seed piece alive, with its seed score."""
+        return cls([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed),
+                    list(range(len(seed))), len(seed))
 
     def live_ids(self) -> list[int]:
         """Ids of the pieces still in the vocabulary (not the unk stand-in)."""
         return [index for index in range(1, len(self.pieces)) if self.alive[index]]
 
-    def unk_score(self) -> float:
-        """What a char without a live piece costs: the lowest live score minus 10, as in the models."""
-        return min((self.scores[index] for index in self.live_ids()), default=0.0) - UNK_PENALTY
-
-    def effective_scores(self) -> list[float]:
-        """Per seed id: the score of a live piece; a dead char spells unk; other dead pieces cannot match."""
+    def live_scores(self) -> list[float]:
+        """Per id: the score of a live piece, -inf for a dead one; at 0, what a char without a live
+        piece costs: the lowest live score minus 10, as in the models."""
         live = self.live_ids()
-        unk = min((self.scores[index] for index in live), default=0.0) - UNK_PENALTY
         scores = [-math.inf] * len(self.pieces)
-        for index in self.chars:
-            scores[index] = unk
         for index in live:
             scores[index] = self.scores[index]
-        scores[0] = unk
+        scores[0] = min((self.scores[index] for index in live), default=0.0) - UNK_PENALTY
         return scores
+
+    def effective_scores(self) -> list[float]:
+        """live_scores, but a dead char spells unk (its score is unk's) instead of nothing."""
+        scores = self.live_scores()
+        for index in self.chars:
+            if not self.alive[index]:
+                scores[index] = scores[0]
+        return scores
+
+    def by_seed_id(self, values: list[float], default: float) -> list[float]:
+        """`values` (one per piece) at the pieces' seed ids; `default` where compaction dropped a piece."""
+        vector = [default] * self.seed_size
+        for index, seed_id in enumerate(self.seed_ids):
+            vector[seed_id] = values[index]
+        return vector
 
     def compacted(self) -> tuple["_State", list[int]]:
         """The state without its dead pieces (dead chars stay: they spell unk) and old id -> new id (-1: gone)."""
@@ -275,14 +297,8 @@ class _State:
         for new_id, index in enumerate(kept):
             new_ids[index] = new_id
         state = _State([self.pieces[index] for index in kept], [self.scores[index] for index in kept],
-                       [self.alive[index] for index in kept])
+                       [self.alive[index] for index in kept], [self.seed_ids[index] for index in kept], self.seed_size)
         return state, new_ids
-
-    def model(self) -> tuple[Unigram, list[int]]:
-        """A Unigram model of the live pieces (unk stand-in first) and its id -> seed id map."""
-        ids = [0] + self.live_ids()
-        vocab = [(self.pieces[0], self.unk_score())] + [(self.pieces[index], self.scores[index]) for index in ids[1:]]
-        return Unigram(vocab, unk_id=0), ids
 
 
 class UnigramTrainer:
@@ -333,7 +349,7 @@ class UnigramTrainer:
         """Learn the vocabulary of `word_counts` (pre-tokenized words, e.g. "▁the": 12)."""
         counts = {word: count for word, count in word_counts.items() if word and count > 0}
         if not counts:
-            return self._finalize(_State([UNK_CHAR], [0.0], [True]), [], self.meta_pieces())
+            return self._finalize(_State.of_seed([(UNK_CHAR, 0.0)]), [], self.meta_pieces())
         frequencies = char_counts(counts)
         chars = required_chars(frequencies, self.character_coverage)
         chars += [(char, 0) for char in self.initial_alphabet if char not in dict(chars)]
@@ -348,7 +364,7 @@ class UnigramTrainer:
         # masking leaves the counts of the kept chars as they were
         seed = self._seed(words, {char: count for char, count in frequencies.items()
                                   if char in kept and char != UNK_CHAR})
-        state = _State([piece for piece, _ in seed], [score for _, score in seed], [True] * len(seed))
+        state = _State.of_seed(seed)
         total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
         compacted_size = len(state.pieces)
@@ -385,8 +401,8 @@ class UnigramTrainer:
         return [(UNK_CHAR, 1.0)] + to_log_probs(seed)
 
     def _expectation(self, state: _State, chunks: "_Chunks") -> list[float]:
-        """Expected count of each seed id over all segmentations of all words (E step)."""
-        probs = [math.exp(score) if score > -math.inf else 0.0 for score in state.effective_scores()]
+        """Expected count of each piece over all segmentations of all words (E step)."""
+        probs = list(map(math.exp, state.effective_scores()))  # exp(-inf) is 0.0: dead pieces
         return chunks.sum("expected", probs, self.rules.max_piece_length)
 
     def _maximize(self, state: _State, expected: list[float]) -> None:
@@ -410,7 +426,9 @@ class UnigramTrainer:
         live = state.live_ids()
         used = [index for index in live if freq[index] != 0.0]
         kept, candidates = [], []
-        for index, loss in zip(used, chunks.removal_losses(state, scores, freq, total_count, used)):
+        losses = chunks.removal_losses(state.by_seed_id(state.live_scores(), -math.inf), state.by_seed_id(freq, 0.0),
+                                       total_count, [state.seed_ids[index] for index in used])
+        for index, loss in zip(used, losses):
             if loss is None:
                 continue  # its own best segmentation splits it: it is never used whole
             if loss == math.inf:
@@ -427,7 +445,7 @@ class UnigramTrainer:
     def _drop_unreachable(self, state: _State) -> None:
         """Drop pieces the model would never produce: their own best segmentation splits them."""
         live = state.live_ids()
-        for index, alternatives in zip(live, second_best(state, state.effective_scores(), live)):
+        for index, alternatives in zip(live, SubPieces(state.pieces).second_best(live, state.live_scores())):
             if alternatives is None:
                 state.alive[index] = False
 
@@ -454,26 +472,26 @@ class UnigramTrainer:
         return Unigram(vocab, unk_id=unk_id, byte_fallback=self.byte_fallback)
 
 
-def alternative_segmentation(piece: str, ids: dict[str, int], scores: list[float]) -> list[int] | None:
-    """The seed ids of `piece`'s second-best segmentation; [] if it has none; None if its best splits it.
-
-    `ids` maps each live piece (and the unk stand-in) to its seed id; the candidates are
-    grouped by start as Unigram.starts gives them: shortest first, unk where no single
-    char matches.
-    """
+def sub_piece_spans(piece: str, ids: dict[str, int]) -> Starts:
+    """The (end, id) of every piece of `ids` inside `piece` but itself, grouped by start; each
+    group ends with the unk stand-in's one-char span, which spells the char if its piece is dead."""
     length = len(piece)
-    if length == 1:
-        return []  # a single char has no other spelling
     starts: Starts = []
     for start in range(length):
         group = []
-        for end in range(start + 1, length + 1 if start else length):  # the whole piece is no alternative
+        for end in range(start + 1, length + 1 if start else length):
             token_id = ids.get(piece[start:end])
             if token_id is not None:
                 group.append((end, token_id))
-        if not group or group[0][0] != start + 1:
-            group.append((start + 1, 0))
+        group.append((start + 1, 0))
         starts.append(group)
+    return starts
+
+
+def alternative_segmentation(starts: Starts, scores: list[float], own_score: float) -> list[int] | None:
+    """The ids of a piece's second-best segmentation from its sub_piece_spans under `scores`
+    (-inf for dead pieces); None if that scores higher than the piece itself, which its own best
+    segmentation then splits."""
     second = [token_id for _, _, token_id in span_viterbi(starts, scores)]
     # The best path is the piece itself unless the best other one scores strictly higher
     # (span_viterbi keeps the first best, and the whole piece is met first); the sum runs
@@ -481,10 +499,35 @@ def alternative_segmentation(piece: str, ids: dict[str, int], scores: list[float
     score = 0.0
     for token_id in second:
         score += scores[token_id]
-    return None if second and score > scores[ids[piece]] else second
+    return None if score > own_score else second
 
 
-def removal_losses(state: _State, scores: list[float], freq: list[float], total_count: int,
+class SubPieces:
+    """The sub_piece_spans of pieces, each found once and kept: training only removes pieces, and
+    the span of a dead one stays harmless (its score is -inf)."""
+
+    def __init__(self, pieces: list[str]):
+        self.pieces = pieces
+        self.ids = {piece: index for index, piece in enumerate(pieces)}
+        self.spans: dict[int, Starts] = {}
+
+    def second_best(self, ids: Sequence[int], scores: list[float]) -> list[list[int] | None]:
+        """alternative_segmentation of each piece `ids` names: [] for a single char (it has no
+        other spelling)."""
+        found: list[list[int] | None] = []
+        for index in ids:
+            piece = self.pieces[index]
+            if len(piece) == 1:
+                found.append([])
+                continue
+            starts = self.spans.get(index)
+            if starts is None:
+                starts = self.spans[index] = sub_piece_spans(piece, self.ids)
+            found.append(alternative_segmentation(starts, scores, scores[index]))
+        return found
+
+
+def removal_losses(sub_pieces: SubPieces, scores: list[float], freq: list[float], total_count: int,
                    ids: Sequence[int]) -> list[float | None]:
     """How much the likelihood drops when each piece `ids` names goes and its uses take its
     second-best segmentation instead (weighed by how often it is used, `freq`): inf when it has
@@ -492,7 +535,7 @@ def removal_losses(state: _State, scores: list[float], freq: list[float], total_
     total = sum(freq)
     log_total = math.log(total)
     losses: list[float | None] = []
-    for index, alternatives in zip(ids, second_best(state, scores, ids)):
+    for index, alternatives in zip(ids, sub_pieces.second_best(ids, scores)):
         if not alternatives:
             losses.append(None if alternatives is None else math.inf)
             continue
@@ -501,12 +544,6 @@ def removal_losses(state: _State, scores: list[float], freq: list[float], total_
         log_prob_alt = sum(math.log(freq[alt] + freq[index]) - log_total_alt for alt in alternatives)
         losses.append(freq[index] / total_count * (log_prob - log_prob_alt))
     return losses
-
-
-def second_best(state: _State, scores: list[float], ids: Sequence[int]) -> list[list[int] | None]:
-    """alternative_segmentation of each piece `ids` names, under the live pieces of `state`."""
-    live = {state.pieces[index]: index for index in [0] + state.live_ids()}
-    return [alternative_segmentation(state.pieces[index], live, scores) for index in ids]
 
 
 @dataclass
@@ -667,6 +704,7 @@ class _Chunks:
         if workers <= 1:
             model = Unigram(seed, unk_id=0)
             self.local = [_Chunk.of(part, model) for part in parts]
+            self.sub_pieces = SubPieces([piece for piece, _ in seed])
             self.share()
             return
         context = multiprocessing.get_context()
@@ -674,9 +712,8 @@ class _Chunks:
         self.answers = context.RawArray("d", CHUNKS * self.size)
         for worker in range(workers):
             mine, theirs = context.Pipe()
-            chunk_ids = list(range(worker, CHUNKS, workers))
             process = context.Process(target=_serve, daemon=True, args=(
-                theirs, [parts[index] for index in chunk_ids], chunk_ids, seed, self.given, self.answers))
+                theirs, parts[worker::workers], (worker, workers), seed, self.given, self.answers))
             process.start()
             theirs.close()
             self.connections.append(mine)
@@ -689,8 +726,9 @@ class _Chunks:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def ask(self, method: str, vector: list[float], *args: Any) -> list[list[float]] | None:
-        """Every chunk's answer to `method(vector, *args)`, in chunk order (None if it answers nothing)."""
+    def ask(self, method: str, vector: list[float], *args: Any) -> list[Sequence[float]] | None:
+        """Every chunk's answer to `method(vector, *args)`, in chunk order (None if it answers nothing);
+        from workers, views of the shared answers, valid until the next request."""
         if self.local:
             answers = [getattr(chunk, method)(vector, *args) for chunk in self.local]
             return None if answers[0] is None else answers
@@ -704,7 +742,7 @@ class _Chunks:
         if not answered:
             return None
         shared = _doubles(self.answers)
-        return [shared[index * self.size : index * self.size + size].tolist() for index in range(CHUNKS)]
+        return [shared[index * self.size : index * self.size + size] for index in range(CHUNKS)]
 
     def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
         """Every chunk's result of `method(*args[chunk])`, in chunk order (sent through the pipes)."""
@@ -726,27 +764,29 @@ class _Chunks:
             raise RuntimeError(f"a Unigram training worker failed:\n{value}")
         return value
 
-    def removal_losses(self, state: _State, scores: list[float], freq: list[float], total_count: int,
+    def removal_losses(self, scores: list[float], freq: list[float], total_count: int,
                        ids: list[int]) -> list[float | None]:
-        """removal_losses(state, scores, freq, total_count, ids), the ids dealt round-robin to the workers."""
+        """removal_losses(scores, freq, total_count, ids) over the seed pieces; a worker takes the
+        ids it is the remainder of (so that it keeps the sub-piece spans it found)."""
         if self.local:
-            return removal_losses(state, scores, freq, total_count, ids)
+            return removal_losses(self.sub_pieces, scores, freq, total_count, ids)
         workers = len(self.connections)
+        request = ForkingPickler.dumps(("removal_losses", None, (scores, freq, total_count, ids)))
+        for connection in self.connections:
+            connection.send_bytes(request)  # pickled once for all
+        found: dict[int, float | None] = {}
         for worker, connection in enumerate(self.connections):
-            connection.send(("removal_losses", None, (state, scores, freq, total_count, ids[worker::workers])))
-        found: list[float | None] = [None] * len(ids)
-        for worker, connection in enumerate(self.connections):
-            found[worker::workers] = self._result(connection)
-        return found
+            found.update(zip(_share(ids, worker, workers), self._result(connection)))
+        return [found[index] for index in ids]
 
     def share(self) -> None:
-        """Count equal segments of different chunks once, in the first chunk that has them."""
+        """Count equal segments of different chunks once, in one of the chunks that have them."""
         counts = shared_counts(self.call("segments", [()] * CHUNKS))
         self.call("reweigh", [(mine,) for mine in counts])
 
     def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
         """The chunks' answers added position by position, in chunk order."""
-        return [sum(column) for column in zip(*self.ask(method, vector, *args))]
+        return list(map(sum, zip(*self.ask(method, vector, *args))))
 
     def compact(self, state: _State) -> _State:
         """The state without dead pieces, the chunks' spans renumbered to match (see _State.compacted)."""
@@ -784,22 +824,31 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
+def _share(ids: list[int], worker: int, workers: int) -> list[int]:
+    """The ids whose remainder by `workers` is `worker`: the same piece goes to the same worker every time."""
+    return [index for index in ids if index % workers == worker]
+
+
 def _doubles(shared: Any) -> memoryview:
     """A shared array of doubles as a memoryview of doubles."""
     return memoryview(shared).cast("B").cast("d")
 
 
-def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids: list[int],
+def _serve(connection: Connection, parts: list[list[tuple[str, int]]], place: tuple[int, int],
            seed: list[tuple[str, float]], given: Any, answers: Any) -> None:
-    """A worker: build its chunks, then answer requests (method name, args) until None.
+    """Worker `place` = (number, of how many): build its chunks (every how-many-th from its
+    number on), then answer requests (method name, args) until None.
 
     The request's vector is read from `given`; chunk i's answer goes to slot i of `answers`.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
     gc.disable()  # see _no_collection; the worker ends with the training
+    worker, workers = place
+    chunk_ids = range(worker, CHUNKS, workers)
     model = Unigram(seed, unk_id=0)
     chunks = [_Chunk.of(part, model) for part in parts]
     del model
+    sub_pieces = SubPieces([piece for piece, _ in seed])
     stride = len(seed)
     while True:
         try:
@@ -811,7 +860,8 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], chunk_ids
         method, size, args = request
         try:
             if method == "removal_losses":  # not per chunk: the worker's share of the pieces
-                connection.send(("ok", removal_losses(*args)))
+                *common, ids = args
+                connection.send(("ok", removal_losses(sub_pieces, *common, _share(ids, worker, workers))))
                 continue
             if size is None:  # args per chunk id, results through the pipe
                 connection.send(("ok", {index: getattr(chunk, method)(*args[index])

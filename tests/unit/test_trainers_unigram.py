@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from hfcompat.models.lattice import Starts, group_by_start, span_marginals, span_viterbi
 from hfcompat.models.unigram import Unigram
 from hfcompat.trainers.unigram import (
+    UNK_CHAR,
     PieceRules,
+    SubPieces,
     UnigramTrainer,
     VocabularyTooSmall,
     digamma,
@@ -125,7 +127,8 @@ def brute_force_nodes(word_counts: dict[str, int], max_length: int) -> dict[str,
             if len(followers[piece]) >= 2}
 
 
-@given(st.dictionaries(st.text(alphabet="abc▁", min_size=1, max_size=9), st.integers(1, 4), max_size=12))
+@given(st.dictionaries(st.text(alphabet="abc▁", min_size=1, max_size=9), st.integers(1, 4) | st.integers(1, 2**70),
+                       max_size=12))
 def test_frequent_substrings_are_the_suffix_tree_nodes(word_counts: dict[str, int]) -> None:
     """Every internal node of depth 2..max with its frequency * length, best first."""
     rules = PieceRules(max_piece_length=5, split_by_unicode_script=False)
@@ -265,3 +268,51 @@ def test_cut_segments_give_the_words_expectations(words: list[tuple[str, int]], 
             best[piece] += count
     assert chunk.expected([probs[index] for index in keep], 16) == pytest.approx([reference[index] for index in keep])
     assert chunk.best_counts([live_scores[index] for index in keep]) == [best[index] for index in keep]
+
+
+def best_other_segmentation(piece: str, scores: dict[str, float], unk: float) -> float:
+    """The highest score of a segmentation of `piece` into pieces of `scores` other than the
+    whole piece; a char may always be spelled unk."""
+    best = [0.0] + [-math.inf] * len(piece)
+    for end in range(1, len(piece) + 1):
+        for start in range(end):
+            if (start, end) == (0, len(piece)):
+                continue
+            score = scores.get(piece[start:end], unk if end - start == 1 else -math.inf)
+            best[end] = max(best[end], best[start] + score)
+    return best[-1]
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_second_best_segmentations_are_the_best_other_ones(seed: int) -> None:
+    """SubPieces.second_best finds each piece's best segmentation other than itself under the
+    live pieces (a dead char spelled by the unk stand-in, id 0), None where it beats the piece,
+    and the same once dead pieces' spans are kept from an earlier call."""
+    rng = random.Random(seed)
+    pieces = [UNK_CHAR, "a", "b", "c"] + sorted({"".join(rng.choices("abc", k=rng.randint(2, 6))) for _ in range(12)})
+    sub_pieces = SubPieces(pieces)
+    for _ in range(3):  # pieces die between calls, as between prunings
+        alive = [index == 0 or rng.random() < 0.7 for index in range(len(pieces))]
+        raw = [rng.uniform(-12.0, -1.0) for _ in pieces]
+        live = {pieces[index]: raw[index] for index in range(1, len(pieces)) if alive[index]}
+        unk = min(live.values(), default=0.0) - 10.0
+        scores = [raw[index] if alive[index] else -math.inf for index in range(len(pieces))]
+        scores[0] = unk
+        ids = [index for index in range(1, len(pieces)) if alive[index]]
+        for index, second in zip(ids, sub_pieces.second_best(ids, scores)):
+            piece = pieces[index]
+            if len(piece) == 1:
+                assert second == []
+                continue
+            expected = best_other_segmentation(piece, live, unk)
+            if expected > scores[index]:
+                assert second is None
+                continue
+            assert second is not None
+            position = 0
+            for token in second:  # they spell the piece: live pieces, or unk for a char with no live piece
+                spelled = piece[position] if token == 0 else pieces[token]
+                assert piece.startswith(spelled, position) and (spelled in live) == (token != 0)
+                position += len(spelled)
+            assert position == len(piece) and second != [index]
+            assert sum(scores[token] for token in second) == pytest.approx(expected)
