@@ -206,14 +206,17 @@ class Unigram:
     def starts(self, text: str) -> list[list[tuple[int, int]]]:
         """Per char start, the (end, id) of every piece match there, shortest first, then unk
         where no single-char piece starts (the candidates Viterbi and training weigh)."""
-        length, longest, unk_id = len(text), self._max_piece_chars, self.unk_id
+        longest, unk_id, trie = self._max_piece_chars, self.unk_id, self._trie
         starts = []
-        for start in range(length):
+        for start in range(len(text)):
             group = []
-            end, limit, children = start, min(length, start + longest), self._trie
-            while end < limit and (node := children.get(text[end])) is not None:
-                children, entry = node
+            children, end = trie, start
+            for char in text[start : start + longest]:
+                node = children.get(char)
+                if node is None:
+                    break
                 end += 1
+                children, entry = node
                 if entry is not None:
                     group.append((end, entry[0]))
             if (not group or group[0][0] != start + 1) and unk_id is not None:
