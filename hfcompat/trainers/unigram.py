@@ -508,17 +508,20 @@ def alternative_segmentation(starts: Starts, scores: list[float], own_score: flo
 
 
 class SubPieces:
-    """The sub_piece_spans of pieces, each found once and kept: training only removes pieces, and
-    the span of a dead one stays harmless (its score is -inf)."""
+    """The sub_piece_spans of pieces, each found once and kept: training only removes pieces, so
+    the pieces alive at the first look-up are all that can ever match, and the span of one that
+    dies later stays harmless (its score is -inf)."""
 
     def __init__(self, pieces: list[str]):
         self.pieces = pieces
-        self.ids = {piece: index for index, piece in enumerate(pieces)}
+        self.ids: dict[str, int] | None = None  # the pieces alive at the first look-up
         self.spans: dict[int, Starts] = {}
 
     def second_best(self, ids: Sequence[int], scores: list[float]) -> list[list[int] | None]:
-        """alternative_segmentation of each piece `ids` names: [] for a single char (it has no
-        other spelling)."""
+        """alternative_segmentation of each piece `ids` names under `scores` (-inf: dead): [] for a
+        single char (it has no other spelling)."""
+        if self.ids is None:
+            self.ids = {piece: index for index, piece in enumerate(self.pieces) if scores[index] > -math.inf}
         found: list[list[int] | None] = []
         for index in ids:
             piece = self.pieces[index]

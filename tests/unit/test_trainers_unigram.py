@@ -287,12 +287,13 @@ def best_other_segmentation(piece: str, scores: dict[str, float], unk: float) ->
 def test_second_best_segmentations_are_the_best_other_ones(seed: int) -> None:
     """SubPieces.second_best finds each piece's best segmentation other than itself under the
     live pieces (a dead char spelled by the unk stand-in, id 0), None where it beats the piece,
-    and the same once dead pieces' spans are kept from an earlier call."""
+    and the same with the spans it kept from an earlier call, when more pieces were alive."""
     rng = random.Random(seed)
     pieces = [UNK_CHAR, "a", "b", "c"] + sorted({"".join(rng.choices("abc", k=rng.randint(2, 6))) for _ in range(12)})
     sub_pieces = SubPieces(pieces)
-    for _ in range(3):  # pieces die between calls, as between prunings
-        alive = [index == 0 or rng.random() < 0.7 for index in range(len(pieces))]
+    alive = [True] * len(pieces)
+    for _ in range(3):  # more pieces die before each call, as before each pruning
+        alive = [index == 0 or (was_alive and rng.random() < 0.8) for index, was_alive in enumerate(alive)]
         raw = [rng.uniform(-12.0, -1.0) for _ in pieces]
         live = {pieces[index]: raw[index] for index in range(1, len(pieces)) if alive[index]}
         unk = min(live.values(), default=0.0) - 10.0
