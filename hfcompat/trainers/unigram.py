@@ -34,7 +34,7 @@ import traceback
 import zlib
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, compress
@@ -60,6 +60,11 @@ CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of wor
 
 class VocabularyTooSmall(HfcompatError, ValueError):
     """The vocabulary cannot hold every required character plus the special tokens."""
+
+
+def count_digamma(count: float) -> float:
+    """digamma(count) for an expected count the M step keeps, else nan."""
+    return digamma(count) if count >= EXPECTED_FREQUENCY_THRESHOLD else math.nan
 
 
 def digamma(x: float) -> float:
@@ -378,7 +383,7 @@ class UnigramTrainer:
             while True:
                 for _ in range(self.n_sub_iterations):
                     expected = self._expectation(state, chunks)
-                    self._maximize(state, expected)
+                    self._maximize(state, expected, chunks.map_sums(count_digamma))
                     bar.update(1)
                 if len(state.live_ids()) <= desired:
                     break
@@ -411,8 +416,9 @@ class UnigramTrainer:
         probs = list(map(math.exp, state.effective_scores()))  # exp(-inf) is 0.0: dead pieces
         return chunks.sum("expected", probs, self.rules.max_piece_length)
 
-    def _maximize(self, state: _State, expected: list[float]) -> None:
-        """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)."""
+    def _maximize(self, state: _State, expected: list[float], digammas: list[float]) -> None:
+        """Drop pieces expected less than 0.5 times; score the rest digamma(count) - digamma(total)
+        (`digammas`: count_digamma of each expected count)."""
         previous = state.live_ids()
         live = [index for index in previous if expected[index] >= EXPECTED_FREQUENCY_THRESHOLD]
         if not live:
@@ -422,7 +428,7 @@ class UnigramTrainer:
         log_total = digamma(sum(expected[index] for index in live))
         for index in live:
             state.alive[index] = True
-            state.scores[index] = digamma(expected[index]) - log_total
+            state.scores[index] = digammas[index] - log_total
 
     def _prune(self, state: _State, chunks: "_Chunks", total_count: int) -> None:
         """Keep the pieces whose removal would cost the likelihood most (shrinking_factor of them)."""
@@ -645,8 +651,8 @@ class _Chunk:
                 if ids is not None:
                     spans.append([[(stop - begin, ids[piece]) for stop, piece in group if ids[piece] >= 0]
                                   for group in starts[begin:end]])
-                elif begin == 0 and end == len(text):
-                    spans.append(starts)
+                elif begin == 0:  # ends need no shift
+                    spans.append(starts if end == len(text) else starts[:end])
                 else:
                     spans.append([[(stop - begin, piece) for stop, piece in group] for group in starts[begin:end]])
         self.texts, self.weights, self.spans = texts, weights, spans
@@ -700,7 +706,8 @@ class _Chunks:
 
     Every request gives each chunk one vector over the seed ids (probabilities, scores or
     which pieces to keep) and may get one such vector back per chunk. Workers read and
-    write these vectors in shared memory; the pipes carry only the request's name.
+    write these vectors in shared memory, and add the chunks' answers up there, each a share of
+    the positions; the pipes carry only the request's name.
     """
 
     def __init__(self, words: list[tuple[str, int]], seed: list[tuple[str, float]], workers: int):
@@ -718,10 +725,11 @@ class _Chunks:
         context = multiprocessing.get_context()
         self.given = context.RawArray("d", self.size)
         self.answers = context.RawArray("d", CHUNKS * self.size)
+        self.sums = context.RawArray("d", self.size)
         for worker in range(workers):
             mine, theirs = context.Pipe()
             process = context.Process(target=_serve, daemon=True, args=(
-                theirs, parts[worker::workers], (worker, workers), seed, self.given, self.answers))
+                theirs, parts[worker::workers], (worker, workers), seed, (self.given, self.answers, self.sums)))
             process.start()
             theirs.close()
             self.connections.append(mine)
@@ -794,7 +802,26 @@ class _Chunks:
 
     def sum(self, method: str, vector: list[float], *args: Any) -> list[float]:
         """The chunks' answers added position by position, in chunk order."""
-        return list(map(sum, zip(*self.ask(method, vector, *args))))
+        answers = self.ask(method, vector, *args)
+        if self.local:
+            self.local_sums = chunk_sums(answers, 0, len(vector))
+            return self.local_sums
+        self.sums_size = len(vector)
+        for connection in self.connections:
+            connection.send(("sum", self.sums_size, ()))
+        for connection in self.connections:
+            self._result(connection)
+        return _doubles(self.sums)[: self.sums_size].tolist()
+
+    def map_sums(self, function: Callable[[float], float]) -> list[float]:
+        """`function` of each of the last sums (in the workers, each at its share of the positions)."""
+        if self.local:
+            return list(map(function, self.local_sums))
+        for connection in self.connections:
+            connection.send(("map_sums", self.sums_size, (function,)))
+        for connection in self.connections:
+            self._result(connection)
+        return _doubles(self.given)[: self.sums_size].tolist()
 
     def compact(self, state: _State) -> _State:
         """The state without dead pieces, the chunks' spans renumbered to match (see _State.compacted)."""
@@ -832,6 +859,11 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
+def chunk_sums(rows: Sequence[Sequence[float]], low: int, high: int) -> list[float]:
+    """The rows (one per chunk) added up, in chunk order, at positions low to high."""
+    return list(map(sum, zip(*(row[low:high] for row in rows))))
+
+
 def _share(ids: list[int], worker: int, workers: int) -> list[int]:
     """The ids whose remainder by `workers` is `worker`: the same piece goes to the same worker every time."""
     return [index for index in ids if index % workers == worker]
@@ -843,12 +875,15 @@ def _doubles(shared: Any) -> memoryview:
 
 
 def _serve(connection: Connection, parts: list[list[tuple[str, int]]], place: tuple[int, int],
-           seed: list[tuple[str, float]], given: Any, answers: Any) -> None:
+           seed: list[tuple[str, float]], shared: tuple[Any, Any, Any]) -> None:
     """Worker `place` = (number, of how many): build its chunks (every how-many-th from its
     number on), then answer requests (method name, args) until None.
 
-    The request's vector is read from `given`; chunk i's answer goes to slot i of `answers`.
+    `shared` = (given, answers, sums): the request's vector is read from `given`; chunk i's
+    answer goes to slot i of `answers`; a "sum" request adds them up into `sums` at the
+    worker's share of the positions.
     """
+    given, answers, sums = shared
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
     gc.disable()  # see _no_collection; the worker ends with the training
     worker, workers = place
@@ -870,6 +905,15 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], place: tu
             if method == "removal_losses":  # not per chunk: the worker's share of the pieces
                 *common, ids = args
                 connection.send(("ok", removal_losses(sub_pieces, *common, _share(ids, worker, workers))))
+                continue
+            if method in ("sum", "map_sums"):  # not per chunk: the worker's share of the positions
+                low, high = size * worker // workers, size * (worker + 1) // workers
+                if method == "sum":
+                    rows = [_doubles(answers)[index * stride : index * stride + size] for index in range(CHUNKS)]
+                    _doubles(sums)[low:high] = array("d", chunk_sums(rows, low, high))
+                else:  # into `given`, whose request every worker has read
+                    _doubles(given)[low:high] = array("d", map(args[0], _doubles(sums)[low:high]))
+                connection.send(("ok", True))
                 continue
             if size is None:  # args per chunk id, results through the pipe
                 connection.send(("ok", {index: getattr(chunk, method)(*args[index])
