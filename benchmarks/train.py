@@ -1,13 +1,15 @@
 """Training time and peak memory of hfcompat against `tokenizers` and sentencepiece.
 
-Run: .venv/bin/python benchmarks/train.py [--quick] [--only KEYS] [--workers N] [--json]
+Run: .venv/bin/python benchmarks/train.py [--quick] [--only KEYS] [--workers N] [--repeat N] [--json]
 
 The corpus is every text of ../shared/corpora (English, Japanese, Chinese: about 5.7 MB),
 written to one temporary file that both sides train on. Each measurement runs in its own
 process, so its peak memory (max RSS) is its own. `tokenizers` and sentencepiece use their
 default threads (all cores); hfcompat counts words in `--workers` processes (default: all
 cores) and trains in one. Rows with a reference model also say how much of it hfcompat
-reproduced (merges in the same order, or tokens in common).
+reproduced (merges in the same order, or tokens in common). With --repeat N the two sides run
+N times each, taking turns, and each side's fastest run is reported (on a shared machine, a
+single run of either side can be slowed by the neighbours).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Measure:
     peak_mb: float | None
     output: str | None
     error: str | None = None
+    cpu_seconds: float | None = None  # every thread and child process
 
 
 def build_corpus(directory: Path, quick: bool) -> Path:
@@ -127,9 +130,10 @@ def child(side: str, model: str, corpus: Path, output: Path, workers: int) -> No
     else:
         run_sentencepiece(corpus, output)
     seconds = time.perf_counter() - start
-    peak_kb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                  resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024}))
+    usages = [resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)]
+    peak_kb = max(usage.ru_maxrss for usage in usages)
+    cpu = sum(usage.ru_utime + usage.ru_stime for usage in usages)
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024, "cpu_seconds": cpu}))
 
 
 # --------------------------------------------------------------------------- the parent
@@ -143,7 +147,13 @@ def measure(side: str, model: str, corpus: Path, output: Path, workers: int) -> 
         lines = (result.stderr.strip() or "failed").splitlines()
         return Measure(None, None, None, lines[-1])
     data = json.loads(result.stdout.strip().splitlines()[-1])
-    return Measure(data["seconds"], data["peak_mb"], str(output))
+    return Measure(data["seconds"], data["peak_mb"], str(output), cpu_seconds=data["cpu_seconds"])
+
+
+def fastest(measures: list[Measure]) -> Measure:
+    """The fastest of one side's runs (the last one if every run failed)."""
+    done = [measure for measure in measures if measure.seconds is not None]
+    return min(done, key=lambda measure: measure.seconds) if done else measures[-1]
 
 
 def agreement(ours: str | None, reference: str | None) -> str:
@@ -170,6 +180,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help=f"first {QUICK_LINES} lines of each corpus")
     parser.add_argument("--only", help="comma-separated row keys: " + ",".join(r.key for r in ROWS))
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each side, taking turns; the fastest counts")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -189,28 +200,34 @@ def main() -> None:
         for row in rows:
             print(f"  {row.name} ...", file=sys.stderr)
             suffix = ".model" if row.reference == "sentencepiece" else ".json"
-            reference = measure(row.reference, row.model, corpus, directory / f"{row.key}-ref{suffix}", 0)
-            ours = measure("hfcompat", row.model, corpus, directory / f"{row.key}-ours.json", args.workers)
+            references, ourses = [], []
+            for _ in range(max(1, args.repeat)):
+                references.append(measure(row.reference, row.model, corpus, directory / f"{row.key}-ref{suffix}", 0))
+                ourses.append(measure("hfcompat", row.model, corpus, directory / f"{row.key}-ours.json", args.workers))
+            reference, ours = fastest(references), fastest(ourses)
             results.append((row, ours, reference, agreement(ours.output, reference.output)))
     if args.json:
         print(json.dumps([{"row": asdict(r), "hfcompat": asdict(o), "reference": asdict(f), "agreement": a}
                           for r, o, f, a in results], indent=2))
         return
-    print_table(results, size_mb)
+    print_table(results, size_mb, max(1, args.repeat))
 
 
-def print_table(results: list, size_mb: float) -> None:
+def print_table(results: list, size_mb: float, repeat: int) -> None:
     """The side-by-side table, then the reasons of failed rows."""
-    print(f"Training on {size_mb:.1f} MB, vocab {VOCAB_SIZE}")
-    header = f"{'trainer':36} {'hfcompat s':>10} {'ref s':>7} {'ratio':>6} {'target':>6} " \
+    runs = f", fastest of {repeat} runs per side" if repeat > 1 else ""
+    print(f"Training on {size_mb:.1f} MB, vocab {VOCAB_SIZE}{runs}")
+    header = f"{'trainer':36} {'hfcompat s':>10} {'ref s':>7} {'ratio':>6} {'target':>6} {'cpu x':>6} " \
              f"{'ours MB':>8} {'ref MB':>7}  reference / agreement"
     print(header)
     print("-" * len(header))
     notes = []
     for row, ours, ref, agree in results:
         ratio = ours.seconds / ref.seconds if ours.seconds and ref.seconds else None
+        cpu_ratio = ours.cpu_seconds / ref.cpu_seconds if ours.cpu_seconds and ref.cpu_seconds else None
         cells = [f"{row.name:36}", _num(ours.seconds, 10), _num(ref.seconds, 7), _num(ratio, 6, "x"),
-                 f"{'<=' + str(row.target) + 'x' if row.target else '-':>6}", _num(ours.peak_mb, 8, "", 0),
+                 f"{'<=' + str(row.target) + 'x' if row.target else '-':>6}", _num(cpu_ratio, 6, "x"),
+                 _num(ours.peak_mb, 8, "", 0),
                  _num(ref.peak_mb, 7, "", 0)]
         print(" ".join(cells) + f"  {row.reference} / {agree}")
         for side, result in (("hfcompat", ours), (row.reference, ref)):
