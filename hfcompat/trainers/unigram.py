@@ -17,9 +17,9 @@ the vocabulary enough, the dead pieces' spans go, pieces are renumbered to the l
 and the words are cut again, so the work shrinks with the vocabulary (a long Japanese or
 Chinese line ends up as short recurring segments). The words are dealt into CHUNKS fixed
 chunks; after each cut, a segment found in several chunks is kept (with the counts added)
-only in one of them, picked by a checksum of its text. Each chunk sums its own expected counts and the chunks' sums
-are added in chunk order: the chunks may live in worker processes (`workers`), and the
-result is the same for any number of them. Pruning's second-best segmentations (one
+only in one of them, picked by a checksum of its text. Each chunk sums its own expected
+counts and the chunks' sums are added in chunk order: the chunks may live in worker
+processes (`workers`), and the result is the same for any number of them. Pruning's second-best segmentations (one
 Viterbi per piece) are searched in the workers too, each always given the same pieces (by
 seed id), whose sub-pieces it looks up once and keeps.
 """
@@ -438,6 +438,7 @@ class UnigramTrainer:
         live = state.live_ids()
         used = [index for index in live if freq[index] != 0.0]
         kept, candidates = [], []
+        # in seed ids, which compaction leaves alone: the sub-piece spans found stay valid
         losses = chunks.removal_losses(state.by_seed_id(state.live_scores(), -math.inf), state.by_seed_id(freq, 0.0),
                                        total_count, [state.seed_ids[index] for index in used])
         for index, loss in zip(used, losses):
@@ -716,6 +717,8 @@ class _Chunks:
         self.local: list[_Chunk] = []
         self.connections: list[Connection] = []
         self.processes: list[Any] = []
+        self.local_sums: list[float] = []  # the last sum, without workers
+        self.sums_size = 0  # the length of the last sum, with workers
         if workers <= 1:
             model = Unigram(seed, unk_id=0)
             self.local = [_Chunk.of(part, model) for part in parts]
@@ -782,8 +785,8 @@ class _Chunks:
 
     def removal_losses(self, scores: list[float], freq: list[float], total_count: int,
                        ids: list[int]) -> list[float | None]:
-        """removal_losses(scores, freq, total_count, ids) over the seed pieces; a worker takes the
-        ids it is the remainder of (so that it keeps the sub-piece spans it found)."""
+        """removal_losses(scores, freq, total_count, ids) over the seed pieces, each piece always
+        sent to the same worker (see _ids_of_worker), which keeps the sub-piece spans it found."""
         if self.local:
             return removal_losses(self.sub_pieces, scores, freq, total_count, ids)
         workers = len(self.connections)
@@ -792,7 +795,7 @@ class _Chunks:
             connection.send_bytes(request)  # pickled once for all
         found: dict[int, float | None] = {}
         for worker, connection in enumerate(self.connections):
-            found.update(zip(_share(ids, worker, workers), self._result(connection)))
+            found.update(zip(_ids_of_worker(ids, worker, workers), self._result(connection)))
         return [found[index] for index in ids]
 
     def share(self) -> None:
@@ -864,8 +867,8 @@ def chunk_sums(rows: Sequence[Sequence[float]], low: int, high: int) -> list[flo
     return list(map(sum, zip(*(row[low:high] for row in rows))))
 
 
-def _share(ids: list[int], worker: int, workers: int) -> list[int]:
-    """The ids whose remainder by `workers` is `worker`: the same piece goes to the same worker every time."""
+def _ids_of_worker(ids: list[int], worker: int, workers: int) -> list[int]:
+    """The ids whose remainder by `workers` is `worker`: a piece goes to the same worker every time."""
     return [index for index in ids if index % workers == worker]
 
 
@@ -880,8 +883,9 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], place: tu
     number on), then answer requests (method name, args) until None.
 
     `shared` = (given, answers, sums): the request's vector is read from `given`; chunk i's
-    answer goes to slot i of `answers`; a "sum" request adds them up into `sums` at the
-    worker's share of the positions.
+    answer goes to slot i of `answers`; at the worker's share of the positions, a "sum"
+    request adds the answers up into `sums`, and "map_sums" writes a function of those sums
+    into `given`.
     """
     given, answers, sums = shared
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
@@ -904,7 +908,7 @@ def _serve(connection: Connection, parts: list[list[tuple[str, int]]], place: tu
         try:
             if method == "removal_losses":  # not per chunk: the worker's share of the pieces
                 *common, ids = args
-                connection.send(("ok", removal_losses(sub_pieces, *common, _share(ids, worker, workers))))
+                connection.send(("ok", removal_losses(sub_pieces, *common, _ids_of_worker(ids, worker, workers))))
                 continue
             if method in ("sum", "map_sums"):  # not per chunk: the worker's share of the positions
                 low, high = size * worker // workers, size * (worker + 1) // workers
