@@ -26,6 +26,7 @@ from hfcompat.trainers.unigram import (
     digamma,
     frequent_substrings,
     halves_of_chars,
+    most_common_first,
     shared_counts,
     suffix_nodes,
 )
@@ -317,3 +318,10 @@ def test_second_best_segmentations_are_the_best_other_ones(seed: int) -> None:
                 position += len(spelled)
             assert position == len(piece) and second != [index]
             assert sum(scores[token] for token in second) == pytest.approx(expected)
+
+
+@given(st.dictionaries(st.text(alphabet="abc", max_size=3), st.integers(0, 3) | st.floats(-3.0, 3.0)))
+def test_most_common_first_orders_by_value_then_key(counts: dict[str, float]) -> None:
+    """The order the trainer ranks chars, seed pieces and pruning candidates in: highest value
+    first, equal values by key (the one-sort definition, with ties frequent here)."""
+    assert most_common_first(counts.items()) == sorted(counts.items(), key=lambda item: (-item[1], item[0]))
