@@ -79,8 +79,9 @@ def train_hfcompat(train: list[str], vocab: int, coverage: float, threads: int) 
     from hfcompat.trainers.unigram import UnigramTrainer
 
     counts = Counter(word for line in train for word in words_of(line))
+    ends = Counter(words_of(line)[-1] for line in train if words_of(line))  # each line is a sentence
     model = UnigramTrainer(vocab, special_tokens=SPECIALS, character_coverage=coverage,
-                           show_progress=False, workers=threads).train(dict(counts))
+                           show_progress=False, workers=threads).train(dict(counts), dict(ends))
     return lambda line: sum(len(model.tokenize(word)) for word in words_of(line))
 
 

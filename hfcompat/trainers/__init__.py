@@ -46,8 +46,8 @@ TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".csv"
 SENTENCEPIECE_CHARACTER_COVERAGE = 0.9995  # sentencepiece's default, for model="unigram"
 SENTENCEPIECE_MAX_SENTENCE_LENGTH = 4192  # bytes: sentencepiece's trainer skips longer lines (default)
 
-__all__ = ["BpeTrainer", "UnigramTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words", "extend", "iter_texts",
-           "pipeline", "train", "train_tokenizer"]
+__all__ = ["BpeTrainer", "UnigramTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words",
+           "count_words_and_ends", "extend", "iter_texts", "pipeline", "train", "train_tokenizer"]
 
 
 # --------------------------------------------------------------------------- input
@@ -154,31 +154,46 @@ def _plain_words(tokenizer: "Tokenizer", text: str) -> list[str] | None:
     return None if words is None else [word for word in words if word]
 
 
-def count_chunk(tokenizer: "Tokenizer", texts: Iterable[str]) -> dict[str, int]:
-    """Word counts of some texts, in order of first appearance."""
+def count_chunk(tokenizer: "Tokenizer", texts: Iterable[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Word counts of some texts, in order of first appearance, and how often each word was a text's last."""
     counts: dict[str, int] = {}
+    ends: dict[str, int] = {}
     get = counts.get
     for text in texts:
-        for word in words_of(tokenizer, text):
+        words = words_of(tokenizer, text)
+        for word in words:
             counts[word] = get(word, 0) + 1
-    return counts
+        if words:
+            ends[words[-1]] = ends.get(words[-1], 0) + 1
+    return counts, ends
 
 
 def count_words(tokenizer: "Tokenizer", texts: Iterable[str], *, show_progress: bool = True,
                 total: int | None = None, workers: int = 1) -> dict[str, int]:
     """Count the words of every text once, in order of first appearance (streamed)."""
+    return count_words_and_ends(tokenizer, texts, show_progress=show_progress, total=total, workers=workers)[0]
+
+
+def count_words_and_ends(tokenizer: "Tokenizer", texts: Iterable[str], *, show_progress: bool = True,
+                         total: int | None = None, workers: int = 1) -> tuple[dict[str, int], dict[str, int]]:
+    """count_words, and how often each word was the last of its text (the Unigram trainer's seed
+    tells the end of a sentence from the next word, as sentencepiece's does)."""
     counts: dict[str, int] = {}
+    ends: dict[str, int] = {}
     with progress_bar(show_progress, total, "Count words", unit="lines") as bar:
-        for chunk_counts, lines in _chunk_counts(tokenizer, iter(texts), workers):
+        for (chunk_counts, chunk_ends), lines in _chunk_counts(tokenizer, iter(texts), workers):
             for word, count in chunk_counts.items():
                 counts[word] = counts.get(word, 0) + count
+            for word, count in chunk_ends.items():
+                ends[word] = ends.get(word, 0) + count
             bar.update(lines)
-    return counts
+    return counts, ends
 
 
 def _chunk_counts(tokenizer: "Tokenizer", texts: Iterator[str],
-                  workers: int) -> Iterator[tuple[dict[str, int], int]]:
-    """Counts of successive chunks of lines, in input order (in worker processes if asked)."""
+                  workers: int) -> Iterator[tuple[tuple[dict[str, int], dict[str, int]], int]]:
+    """count_chunk of successive chunks of lines and their sizes, in input order (in worker
+    processes if asked)."""
     chunks = iter(lambda: list(islice(texts, CHUNK_LINES)), [])
     if workers <= 1:
         for chunk in chunks:
@@ -214,7 +229,7 @@ def _set_worker_tokenizer(tokenizer: "Tokenizer") -> None:
     _WORKER_TOKENIZER = tokenizer
 
 
-def _count_in_worker(chunk: list[str]) -> dict[str, int]:
+def _count_in_worker(chunk: list[str]) -> tuple[dict[str, int], dict[str, int]]:
     """count_chunk in a worker process."""
     return count_chunk(_WORKER_TOKENIZER, chunk)
 
@@ -241,20 +256,21 @@ def train_tokenizer(tokenizer: "Tokenizer", texts: Iterable[str], trainer: Any =
     """Count words with the tokenizer's pipeline, train its model, add the special tokens."""
     trainer = trainer if trainer is not None else default_trainer(tokenizer.model)
     show = getattr(trainer, "show_progress", True)
-    counts = count_words(tokenizer, texts, show_progress=show, total=total, workers=workers)
-    model = _train_model(trainer, counts, tokenizer.model)
+    counts, ends = count_words_and_ends(tokenizer, texts, show_progress=show, total=total, workers=workers)
+    model = _train_model(trainer, counts, ends, tokenizer.model)
     tokenizer.model = model
     tokenizer.add_special_tokens(list(getattr(trainer, "special_tokens", ())))
     return tokenizer
 
 
-def _train_model(trainer: Any, counts: dict[str, int], current: Any) -> Any:
-    """Run a trainer; ours take the current model to carry its options over."""
+def _train_model(trainer: Any, counts: dict[str, int], ends: dict[str, int], current: Any) -> Any:
+    """Run a trainer: ours take the current model to carry its options over, Unigram's the
+    words' sentence ends (`ends`)."""
     if isinstance(trainer, (BpeTrainer, WordPieceTrainer, WordLevelTrainer)):
         kind = {BpeTrainer: "BPE", WordPieceTrainer: "WordPiece", WordLevelTrainer: "WordLevel"}
         same_kind = type(current).__name__ == kind[type(trainer)]
         return trainer.train(counts, model=current if same_kind else None)
-    return trainer.train(counts)
+    return trainer.train(counts, ends)
 
 
 def pipeline(model: str, *, lowercase: bool = True) -> "Tokenizer":

@@ -1,13 +1,14 @@
-"""Unigram training as sentencepiece's trainer does it: seed, EM, prune, finalize.
+"""Unigram training as sentencepiece's trainer (0.2.3) does it: seed, EM, prune, finalize.
 
 1. Seed: every character plus the substrings that occur at least twice and are followed
-   by more than one different character (the internal nodes of a suffix tree), ranked
-   by frequency * length; scores are log(count / total).
+   by chars of more than one different first UTF-8 byte (the nodes of the text's UTF-8
+   suffix tree that end on a char boundary), ranked by frequency * length; scores are
+   log(count / total).
 2. EM: the expected count of each piece over all segmentations (forward-backward), then
    the Bayesian update digamma(count) - digamma(total); pieces expected < 0.5 times go.
 3. Prune: each piece's loss is how much the likelihood drops if its occurrences are
-   respelled with its second-best segmentation; the least useful quarter goes, until
-   the vocabulary is within 10% of the target, then one more EM round.
+   respelled with its second-best segmentation; the least useful quarter goes. EM and
+   pruning take turns until a pruning leaves the vocabulary within 10% of the target.
 4. Finalize: the required characters, then the best-scoring pieces, up to vocab_size.
 
 Every word keeps the list of its candidate spans (start, end, seed id) from the seed
@@ -27,6 +28,7 @@ seed id), whose sub-pieces it looks up once and keeps.
 from __future__ import annotations
 
 import gc
+import logging
 import math
 import multiprocessing
 import signal
@@ -37,10 +39,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import accumulate, compress
+from itertools import accumulate, compress, islice
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
-from operator import itemgetter
+from operator import itemgetter, xor
 from typing import Any
 
 from ..errors import HfcompatError
@@ -50,13 +52,16 @@ from ..pre_tokenizers import script_of
 
 WHITESPACE = "\u2581"
 UNK_CHAR = "\udfff"  # stands for characters left out by character_coverage; never in decoded text
-END = "\0"  # end of a word in the seed keys
+SENTENCE_END = "\0"  # follows the last word of a text in the seed keys, as in sentencepiece
+SENTENCEPIECE_UNK = "\u2047"  # what sentencepiece puts in place of the chars left out
+CONTINUATION_BYTES = bytes(range(0x80, 0xC0))  # the UTF-8 bytes that do not begin a char
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
 MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
 COMPACT_BELOW = 0.6  # compact the chunks once the vocabulary fell below this share of its size at the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
 CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of workers
+LOG = logging.getLogger(__name__)  # at INFO: the sizes sentencepiece's trainer logs (seed, after each EM step)
 
 class VocabularyTooSmall(HfcompatError, ValueError):
     """The vocabulary cannot hold every required character plus the special tokens."""
@@ -99,7 +104,7 @@ class PieceRules:
                 self._script_codes[ord(char)] = ""
             else:
                 self._script_codes[ord(char)] = chr(0xE000 + script)
-        for char in (" ", END, UNK_CHAR):
+        for char in (" ", SENTENCE_END, UNK_CHAR):
             self._script_codes[ord(char)] = "\x01\x02"  # never valid
 
     def valid(self, piece: str) -> bool:
@@ -120,6 +125,25 @@ def most_common_first(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]
     ordered = sorted(items, key=itemgetter(0))
     ordered.sort(key=itemgetter(1), reverse=True)  # a reversed sort keeps equal values in order
     return ordered
+
+
+def _checked_ends(sentence_ends: dict[str, int], counts: dict[str, int]) -> dict[str, int]:
+    """The positive sentence_ends; a word cannot end more texts than it occurs in."""
+    for word, last in sentence_ends.items():
+        if last > counts.get(word, 0):
+            raise ValueError(f"sentence_ends counts {word!r} {last} times, more than word_counts "
+                             f"({counts.get(word, 0)})")
+    return {word: last for word, last in sentence_ends.items() if last > 0}
+
+
+def masked(counts: dict[str, int], kept: set[str]) -> dict[str, int]:
+    """Words with chars outside `kept` spelled as UNK_CHAR (merging words that become equal)."""
+    result: dict[str, int] = {}
+    for word, count in counts.items():
+        if not kept.issuperset(word):
+            word = "".join(char if char in kept else UNK_CHAR for char in word)
+        result[word] = result.get(word, 0) + count
+    return result
 
 
 def char_counts(word_counts: dict[str, int]) -> dict[str, int]:
@@ -145,66 +169,97 @@ def required_chars(counts: dict[str, int], coverage: float) -> list[tuple[str, i
     return chosen
 
 
-def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int,
-                        processes: int = 1) -> list[tuple[str, int]]:
-    """Up to `limit` (substring, frequency * length) of length >= 2, best first, ties by substring.
+def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: int, processes: int = 1,
+                        sentence_ends: dict[str, int] | None = None) -> list[tuple[str, int]]:
+    """Up to `limit` (substring, frequency * length) of length >= 2, best first as sentencepiece
+    ranks them: then longer in UTF-8, then by substring.
 
-    A substring qualifies when it is followed by two different chars, the end of a word
-    counting as one (in a sentence, the next word's ▁): the internal nodes of the suffix
-    tree of the text, up to max_piece_length deep (see suffix_nodes). With 2 `processes`
-    the first chars are split in two halves searched side by side: a node never holds
-    suffixes of two first chars, so the nodes are the same.
+    The substrings are sentencepiece's seed candidates, the suffix-tree nodes of the text (see
+    suffix_nodes); `sentence_ends` counts how often each word was the last of its text. With 2
+    `processes` the first chars are split in two halves searched side by side: a node never
+    holds suffixes of two first chars, so the nodes are the same.
     """
     if processes > 1:
-        found = _suffix_nodes_in_two(word_counts, rules)
+        found = _suffix_nodes_in_two(word_counts, rules, sentence_ends)
     else:
-        found = suffix_nodes(word_counts, rules)
-    ranked = most_common_first((piece, count * len(piece)) for piece, count in found.items())
+        found = suffix_nodes(word_counts, rules, sentence_ends=sentence_ends)
+    ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=itemgetter(0))
+    ranked.sort(key=lambda item: len(item[0].encode("utf-8")), reverse=True)  # reversed sorts stay stable
+    ranked.sort(key=itemgetter(1), reverse=True)
     return ranked[:limit]
 
 
-def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str] | None = None) -> dict[str, int]:
+def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str] | None = None,
+                 sentence_ends: dict[str, int] | None = None) -> dict[str, int]:
     """The valid pieces of length >= 2 at internal suffix-tree nodes and their frequencies
     (only the suffixes beginning with a char of `firsts`, if given).
 
-    Each word position gives the key of its next max_piece_length + 1 chars followed by the
-    word's count (as one integer of UTF-32 code units, so sorting and common-prefix lengths
-    run in C); sorted keys and their common-prefix lengths give the nodes bottom-up, as an
-    enhanced suffix array does. Equal windows sort side by side and share all their chars,
-    a node too deep to be reported.
+    sentencepiece builds the suffix tree of the text's UTF-8 bytes and keeps the nodes that
+    end on a char boundary, so a substring is a node when what follows it begins with two
+    different bytes: followers that share their first byte do not count as different. In a
+    text a word is followed by the next word's ▁; the last word of a text (`sentence_ends`
+    times; none if not given) by the end of the sentence.
+
+    Each word position gives the key of its next max_piece_length + 1 chars, each a 32-bit
+    unit with the char's first UTF-8 byte on top, followed by the word's count (one integer,
+    so sorting and common-prefix lengths run in C); sorted keys and their common-prefix
+    lengths give the nodes bottom-up, as an enhanced suffix array does. A common prefix that
+    ends inside a unit below its first byte is a level between two chars, where no node is
+    reported. Equal windows sort side by side and share all their chars, a node too deep to
+    be reported.
     """
     depth = rules.max_piece_length + 1
     width = 4 * depth
+    ends = sentence_ends or {}
     count_units = max(1, (max(word_counts.values(), default=1).bit_length() + 31) // 32)
     from_bytes = int.from_bytes
     keys: list[int] = []
     for word, count in word_counts.items():
-        data = (word + END * depth).encode("utf-32-be", "surrogatepass")
-        tail = count.to_bytes(4 * count_units, "big")
         offsets = range(0, 4 * len(word), 4)
         if firsts is not None:
             offsets = [offset for offset, char in zip(offsets, word) if char in firsts]
-        keys += [from_bytes(data[offset : offset + width] + tail, "big") for offset in offsets]
+        last = ends.get(word, 0)
+        for follower, times in ((WHITESPACE, count - last), (SENTENCE_END, last)):
+            if times:
+                text = word + follower * depth
+                data = bytearray(text.encode("utf-32-be", "surrogatepass"))
+                data[::4] = first_utf8_bytes(text)
+                tail = times.to_bytes(4 * count_units, "big")
+                keys += [from_bytes(data[offset : offset + width] + tail, "big") for offset in offsets]
     keys.sort()
     count_mask = (1 << 32 * count_units) - 1
-    totals = list(accumulate((key & count_mask for key in keys), initial=0))
+    totals = list(accumulate(map(count_mask.__and__, keys), initial=0))
     key_bytes = 4 * (depth + count_units)
     total_bits = 8 * key_bytes
-    commons = [(total_bits - (left ^ right).bit_length()) // 32 for left, right in zip(keys, keys[1:])]
+    # The level of two keys' common prefix, by the bit length of their xor: 2 per char, + 1 if
+    # it ends inside a char; the levels too deep to be reported are one level.
+    deepest = 2 * rules.max_piece_length + 1
+    level_of = [min(deepest, 2 * (size // 4) + (size % 4 > 0))
+                for size in ((total_bits - bits) >> 3 for bits in range(total_bits + 1))]
+    commons = list(map(level_of.__getitem__, map(int.bit_length, map(xor, keys, islice(keys, 1, None)))))
     commons.append(0)
     found: dict[str, int] = {}
-    stack: list[tuple[int, int]] = [(0, 0)]  # (common prefix length, first key) of open intervals
+    stack: list[tuple[int, int]] = [(0, 0)]  # (level of the common prefix, first key) of open intervals
     for index, common in enumerate(commons, 1):
         first = index - 1
         while stack[-1][0] > common:
-            node_depth, first = stack.pop()
-            if 2 <= node_depth <= rules.max_piece_length:
-                piece = keys[first].to_bytes(key_bytes, "big")[: 4 * node_depth].decode("utf-32-be", "surrogatepass")
-                if END not in piece and rules.valid(piece):
+            level, first = stack.pop()
+            node_depth = level // 2
+            if level % 2 == 0 and 2 <= node_depth <= rules.max_piece_length:
+                units = bytearray(keys[first].to_bytes(key_bytes, "big")[: 4 * node_depth])
+                units[::4] = bytes(node_depth)
+                piece = units.decode("utf-32-be", "surrogatepass")
+                if rules.valid(piece):
                     found[piece] = totals[index] - totals[first]
         if stack[-1][0] < common:
             stack.append((common, first))
     return found
+
+
+def first_utf8_bytes(text: str) -> bytes:
+    """The first UTF-8 byte of each char; the unk stand-in's is that of the char sentencepiece
+    puts in place of left-out chars (U+2047)."""
+    return text.replace(UNK_CHAR, SENTENCEPIECE_UNK).encode("utf-8", "surrogatepass").translate(None, CONTINUATION_BYTES)
 
 
 def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:
@@ -219,16 +274,18 @@ def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:
     return halves
 
 
-def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules) -> dict[str, int]:
+def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules,
+                         sentence_ends: dict[str, int] | None) -> dict[str, int]:
     """suffix_nodes of the two halves_of_chars, the second in a child process."""
     mine, theirs = halves_of_chars(word_counts)
     context = multiprocessing.get_context()
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_send_suffix_nodes, args=(sender, word_counts, rules, theirs), daemon=True)
+    process = context.Process(target=_send_suffix_nodes, args=(sender, word_counts, rules, theirs, sentence_ends),
+                              daemon=True)
     process.start()
     sender.close()
     try:
-        found = suffix_nodes(word_counts, rules, mine)
+        found = suffix_nodes(word_counts, rules, mine, sentence_ends)
         found.update(receiver.recv())
     except EOFError:
         raise RuntimeError("the Unigram seed's second process ended without an answer") from None
@@ -241,10 +298,11 @@ def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules) -> dict
     return found
 
 
-def _send_suffix_nodes(sender: Connection, word_counts: dict[str, int], rules: PieceRules, firsts: set[str]) -> None:
+def _send_suffix_nodes(sender: Connection, word_counts: dict[str, int], rules: PieceRules, firsts: set[str],
+                       sentence_ends: dict[str, int] | None) -> None:
     """The child of _suffix_nodes_in_two: send suffix_nodes of `firsts`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
-    sender.send(suffix_nodes(word_counts, rules, firsts))
+    sender.send(suffix_nodes(word_counts, rules, firsts, sentence_ends))
     sender.close()
 
 
@@ -356,9 +414,15 @@ class UnigramTrainer:
             meta.extend(f"<0x{byte:02X}>" for byte in range(256))
         return meta
 
-    def train(self, word_counts: dict[str, int]) -> Unigram:
-        """Learn the vocabulary of `word_counts` (pre-tokenized words, e.g. "▁the": 12)."""
+    def train(self, word_counts: dict[str, int], sentence_ends: dict[str, int] | None = None) -> Unigram:
+        """Learn the vocabulary of `word_counts` (pre-tokenized words, e.g. "▁the": 12).
+
+        `sentence_ends` says how often each word was the last of its text (sentence): the seed
+        tells the end of a sentence from the next word's ▁, as sentencepiece's does. Without
+        it every word is taken to be followed by another.
+        """
         counts = {word: count for word, count in word_counts.items() if word and count > 0}
+        ends = _checked_ends(sentence_ends or {}, counts)
         if not counts:
             return self._finalize(_State.of_seed([(UNK_CHAR, 0.0)]), [], self.meta_pieces())
         frequencies = char_counts(counts)
@@ -371,11 +435,13 @@ class UnigramTrainer:
                 f"and {len(meta)} special pieces: raise vocab_size or lower character_coverage"
             )
         kept = {char for char, _ in chars}
-        words = self._mask_rare_chars(counts, kept)
+        self.rules.learn_chars(kept)
+        words = most_common_first(masked(counts, kept).items())
         # masking leaves the counts of the kept chars as they were
-        seed = self._seed(words, {char: count for char, count in frequencies.items()
-                                  if char in kept and char != UNK_CHAR})
+        seed = self._seed(words, masked(ends, kept), {char: count for char, count in frequencies.items()
+                                                      if char in kept and char != UNK_CHAR})
         state = _State.of_seed(seed)
+        LOG.info("seed: %d pieces", len(seed) - 1)  # not the unk stand-in
         total_count = sum(count for _, count in words)
         desired = int(self.vocab_size * 1.1)
         compacted_size = len(state.pieces)
@@ -384,31 +450,22 @@ class UnigramTrainer:
                 for _ in range(self.n_sub_iterations):
                     expected = self._expectation(state, chunks)
                     self._maximize(state, expected, chunks.map_sums(count_digamma))
+                    LOG.info("EM step: %d pieces", sum(state.alive) - 1)
                     bar.update(1)
-                if len(state.live_ids()) <= desired:
-                    break
                 self._prune(state, chunks, total_count)
+                if len(state.live_ids()) <= desired:
+                    break  # pruned last, as sentencepiece 0.2.3 does: no EM round after it
                 if len(state.live_ids()) < COMPACT_BELOW * compacted_size:
                     state = chunks.compact(state)
                     compacted_size = len(state.pieces)
         self._drop_unreachable(state)
         return self._finalize(state, chars, meta)
 
-    def _mask_rare_chars(self, counts: dict[str, int], kept: set[str]) -> list[tuple[str, int]]:
-        """Words with chars outside `kept` spelled as UNK_CHAR (merging words that become equal)."""
-        self.rules.learn_chars(kept)
-        masked: dict[str, int] = {}
-        for word, count in counts.items():
-            if not kept.issuperset(word):
-                word = "".join(char if char in kept else UNK_CHAR for char in word)
-            masked[word] = masked.get(word, 0) + count
-        return most_common_first(masked.items())
-
-    def _seed(self, words: list[tuple[str, int]], chars: dict[str, int]) -> list[tuple[str, float]]:
+    def _seed(self, words: list[tuple[str, int]], ends: dict[str, int], chars: dict[str, int]) -> list[tuple[str, float]]:
         """The seed vocabulary: the unk stand-in, the words' `chars` (with their counts), then
         frequent substrings, scored log(count / total)."""
         seed = most_common_first(chars.items())
-        seed += frequent_substrings(dict(words), self.rules, self.seed_size, self.workers)
+        seed += frequent_substrings(dict(words), self.rules, self.seed_size, self.workers, ends)
         return [(UNK_CHAR, 1.0)] + to_log_probs(seed)
 
     def _expectation(self, state: _State, chunks: "_Chunks") -> list[float]:
@@ -954,7 +1011,7 @@ def _progress(show: bool, state: _State, desired: int):
         return _NoProgress()
     from tqdm import tqdm
 
-    rounds = 1 + max(0, math.ceil(math.log(desired / max(2, len(state.pieces))) / math.log(0.75)))
+    rounds = max(1, math.ceil(math.log(desired / max(2, len(state.pieces))) / math.log(0.75)))
     return tqdm(total=rounds * 2, desc="Unigram EM", unit="step")
 
 

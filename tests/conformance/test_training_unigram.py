@@ -2,9 +2,10 @@
 
 "SentencePiece-grade", measured: with the same corpus sample, vocabulary size, character
 coverage and whitespace handling (identity normalization, words split on spaces with ▁ in
-front), hfcompat's vocabulary shares most of sentencepiece's learned pieces (the least share
-per case below, a little under what was measured), and on held-out lines it spends at most
-TOKEN_RATIO times sentencepiece's tokens. These samples are small to keep the suite fast;
+front), hfcompat's trainer follows sentencepiece's step by step (the seed size and the
+vocabulary size after each EM step, as sentencepiece logs them), its vocabulary shares most of
+sentencepiece's learned pieces (the least share per case below, a little under what was
+measured), and on held-out lines it spends at most TOKEN_RATIO times sentencepiece's tokens. These samples are small to keep the suite fast;
 on whole files and on the 6.4 MB mix (benchmarks/train_unigram.py) the token counts come
 within 1%. Training on very long unsegmented lines (the case behind the "likelihood is NAN"
 abort DESIGN.md reports for tokenizers' trainer) gives finite scores and a working model.
@@ -13,14 +14,18 @@ abort DESIGN.md reports for tokenizers' trainer) gives finite scores and a worki
 from __future__ import annotations
 
 import io
+import logging
 import math
+import re
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 import sentencepiece as spm
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
+import hfcompat
 from hfcompat.models.unigram import Unigram
 from hfcompat.trainers.unigram import UnigramTrainer
 
@@ -30,13 +35,14 @@ pytestmark = pytest.mark.conformance
 
 SPECIALS = ["<unk>", "<s>", "</s>"]
 HELD_OUT_EVERY = 10
-TOKEN_RATIO = 1.015  # hfcompat's held-out tokens / sentencepiece's, at most (measured up to 1.012)
+STEP_SIZE_TOLERANCE = 0.01  # at most this share of sentencepiece's size apart after each EM step
+TOKEN_RATIO = 1.01  # hfcompat's held-out tokens / sentencepiece's, at most (measured up to 1.007)
 # corpus -> (lines used, vocab size, character coverage, least share of sentencepiece's
 # learned pieces that hfcompat also learns, set a little under the measured share).
 CASES = {
-    "botchan": (1500, 1000, 0.9995, 0.84),  # measured 0.866
-    "wagahaiwa": (200, 1500, 0.98, 0.84),  # measured 0.868
-    "pku_test": (500, 2500, 0.98, 0.90),  # measured 0.920
+    "botchan": (1500, 1000, 0.9995, 0.95),  # measured 0.970
+    "wagahaiwa": (200, 1500, 0.98, 0.95),  # measured 0.971
+    "pku_test": (500, 2500, 0.98, 0.92),  # measured 0.941
 }
 
 
@@ -59,14 +65,56 @@ def trained(name: str) -> tuple[Unigram, spm.SentencePieceProcessor]:
     lines, vocab, coverage, _ = CASES[name]
     train, _ = sample(name, lines)
     counts = Counter(word for line in train for word in words_of(line))
+    ends = Counter(words_of(line)[-1] for line in train if words_of(line))  # each line is a sentence
     ours = UnigramTrainer(vocab, special_tokens=SPECIALS, character_coverage=coverage,
-                          show_progress=False).train(dict(counts))
+                          show_progress=False).train(dict(counts), dict(ends))
     proto = io.BytesIO()
     spm.SentencePieceTrainer.train(
         sentence_iterator=iter(train), model_writer=proto, vocab_size=vocab, model_type="unigram",
         normalization_rule_name="identity", character_coverage=coverage, num_threads=1,
         max_sentence_length=1 << 20, minloglevel=2)
     return ours, spm.SentencePieceProcessor(model_proto=proto.getvalue())
+
+
+def sentencepiece_sizes(name: str, capfd: pytest.CaptureFixture[str]) -> list[int]:
+    """The sizes sentencepiece's trainer logs on a sample (as `trained` trains it): the seed's,
+    then the vocabulary's after each EM step."""
+    lines, vocab, coverage, _ = CASES[name]
+    train, _ = sample(name, lines)
+    capfd.readouterr()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(train), model_writer=io.BytesIO(), vocab_size=vocab, model_type="unigram",
+        normalization_rule_name="identity", character_coverage=coverage, num_threads=1,
+        max_sentence_length=1 << 20, minloglevel=0)
+    log = capfd.readouterr().err
+    return [int(size) for size in re.findall(r"Initialized (\d+) seed pieces|EM sub_iter=\d+ size=(\d+)", log)
+            for size in size if size]
+
+
+def hfcompat_sizes(name: str, caplog: pytest.LogCaptureFixture) -> list[int]:
+    """The same sizes from hfcompat's trainer on the same sample (its INFO log)."""
+    lines, vocab, coverage, _ = CASES[name]
+    train, _ = sample(name, lines)
+    counts = Counter(word for line in train for word in words_of(line))
+    ends = Counter(words_of(line)[-1] for line in train if words_of(line))
+    with caplog.at_level(logging.INFO, logger="hfcompat.trainers.unigram"):
+        UnigramTrainer(vocab, special_tokens=SPECIALS, character_coverage=coverage,
+                       show_progress=False).train(dict(counts), dict(ends))
+    return [int(re.search(r"\d+", record.getMessage()).group()) for record in caplog.records
+            if record.name == "hfcompat.trainers.unigram"]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_training_follows_sentencepiece_step_by_step(name: str, capfd: pytest.CaptureFixture[str],
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """The same seed size as sentencepiece 0.2.3 (the nodes of its UTF-8 suffix array), then
+    the same number of EM steps, each leaving nearly the same number of pieces."""
+    theirs, ours = sentencepiece_sizes(name, capfd), hfcompat_sizes(name, caplog)
+    print(f"{name}: sentencepiece {theirs}\n{name}: hfcompat      {ours}")
+    assert ours[0] == theirs[0], "seed sizes differ"
+    assert len(ours) == len(theirs), "numbers of EM steps differ"
+    for step, (mine, reference) in enumerate(zip(ours[1:], theirs[1:]), 1):
+        assert abs(mine - reference) <= STEP_SIZE_TOLERANCE * reference, f"EM step {step}: {mine} vs {reference}"
 
 
 def learned(processor: spm.SentencePieceProcessor) -> set[str]:
@@ -109,7 +157,8 @@ def test_held_out_compression_against_tokenizers() -> None:
     theirs = {piece for piece in tokenizer.get_vocab()}
     overlap = len(theirs & {piece for piece, _ in ours.vocab}) / len(theirs)
     print(f"{overlap:.4f} of tokenizers' pieces learned")
-    assert overlap >= 0.8, f"{overlap:.4f} of tokenizers' pieces learned"  # measured 0.843
+    # measured 0.777: tokenizers seeds from the suffix tree of chars, not of UTF-8 bytes as sentencepiece
+    assert overlap >= 0.75, f"{overlap:.4f} of tokenizers' pieces learned"
     our_tokens = sum(len(ours.tokenize(word)) for line in held for word in words_of(line))
     their_tokens = sum(len(encoding.ids) for encoding in tokenizer.encode_batch(list(held)))
     print(f"{our_tokens} held-out tokens vs tokenizers' {their_tokens}")
@@ -127,3 +176,20 @@ def test_trains_on_long_unsegmented_lines() -> None:
     tokens = model.tokenize("\u2581" + long_lines[0])
     assert "".join(token.value for token in tokens) == "\u2581" + long_lines[0]
     assert len(tokens) < len(long_lines[0]) / 1.2  # it learned multi-char pieces
+
+
+def test_train_seeds_from_a_file_as_sentencepiece(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """hfcompat.train(model="unigram") on a file, sentencepiece's defaults on the same file: the
+    same seed size, so the counted words' sentence ends reach the trainer."""
+    path = tmp_path / "corpus.txt"
+    lines = [line.replace("\r", "") for name in ("botchan", "pku_test") for line in corpus_lines(name)[:400]]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with caplog.at_level(logging.INFO, logger="hfcompat.trainers.unigram"):
+        hfcompat.train(str(path), model="unigram", vocab_size=3000, show_progress=False)
+    ours = int(re.search(r"seed: (\d+) pieces", caplog.text).group(1))
+    capfd.readouterr()
+    spm.SentencePieceTrainer.train(input=str(path), model_writer=io.BytesIO(), vocab_size=3000,
+                                   model_type="unigram", num_threads=1, minloglevel=0)
+    theirs = int(re.search(r"Initialized (\d+) seed pieces", capfd.readouterr().err).group(1))
+    assert ours == theirs

@@ -9,7 +9,7 @@ import pytest
 import hfcompat
 import hfcompat.trainers
 from hfcompat.errors import FormatError
-from hfcompat.trainers import BpeTrainer, count_words, iter_texts, pipeline
+from hfcompat.trainers import BpeTrainer, count_words, count_words_and_ends, iter_texts, pipeline
 
 TEXTS = ["Hello, how are  you?", "The quick brown fox jumps over the lazy dog.", "héllo wörld 12345"] * 5
 
@@ -40,9 +40,17 @@ def test_count_words_in_processes_equals_one_process() -> None:
     """Counting in two worker processes gives the same counts in the same order."""
     tokenizer = pipeline("bytelevel_bpe")
     texts = [f"{text} {i}" for i in range(3000) for text in TEXTS[:3]]
-    one = count_words(tokenizer, texts, show_progress=False)
-    two = count_words(tokenizer, texts, show_progress=False, workers=2)
-    assert list(one.items()) == list(two.items())
+    one = count_words_and_ends(tokenizer, texts, show_progress=False)
+    two = count_words_and_ends(tokenizer, texts, show_progress=False, workers=2)
+    assert [list(counts.items()) for counts in one] == [list(counts.items()) for counts in two]
+    assert count_words(tokenizer, texts, show_progress=False) == one[0]
+
+
+def test_count_words_and_ends() -> None:
+    """Each text's last word is counted as a sentence end; a text without words ends none."""
+    counts, ends = count_words_and_ends(pipeline("unigram"), ["a b a", "b a", "  ", "c"], show_progress=False)
+    assert counts == {"▁a": 3, "▁b": 2, "▁c": 1}
+    assert ends == {"▁a": 2, "▁c": 1}
 
 
 @pytest.mark.parametrize("model", ["bpe", "bytelevel_bpe", "wordpiece", "wordlevel"])

@@ -113,42 +113,75 @@ def test_digamma() -> None:
     assert digamma(11.5) == pytest.approx(digamma(10.5) + 1 / 10.5, abs=1e-9)
 
 
-def brute_force_nodes(word_counts: dict[str, int], max_length: int) -> dict[str, int]:
-    """Substrings (length >= 2) followed by two different chars, a word's end counting as one."""
+def first_byte(char: str) -> int:
+    """A char's first UTF-8 byte (the unk stand-in's is that of sentencepiece's U+2047)."""
+    return ("\u2047" if char == UNK_CHAR else char).encode("utf-8")[0]
+
+
+def brute_force_nodes(word_counts: dict[str, int], max_length: int,
+                      sentence_ends: dict[str, int] | None = None) -> dict[str, int]:
+    """Substrings (length >= 2) followed by chars or ends of two different first UTF-8 bytes: a
+    word's end is the next word's ▁, a sentence's end (sentence_ends) the byte 0."""
+    ends = sentence_ends or {}
     occurrences: dict[str, int] = {}
-    followers: dict[str, set[str]] = {}
+    followers: dict[str, set[int]] = {}
     for word, count in word_counts.items():
         for start in range(len(word)):
             for end in range(start + 2, min(len(word), start + max_length) + 1):
                 piece = word[start:end]
                 occurrences[piece] = occurrences.get(piece, 0) + count
-                follower = word[end] if end < len(word) else None
-                followers.setdefault(piece, set()).add(follower)
-    return {piece: count for piece, count in occurrences.items()
-            if len(followers[piece]) >= 2}
+                if end < len(word):
+                    next_bytes = {first_byte(word[end])}
+                else:
+                    last = ends.get(word, 0)
+                    next_bytes = {byte for byte, times in ((first_byte("▁"), count - last), (0, last)) if times}
+                followers.setdefault(piece, set()).update(next_bytes)
+    return {piece: count for piece, count in occurrences.items() if len(followers[piece]) >= 2}
 
 
-@given(st.dictionaries(st.text(alphabet="abc▁", min_size=1, max_size=9), st.integers(1, 4) | st.integers(1, 2**70),
-                       max_size=12))
-def test_frequent_substrings_are_the_suffix_tree_nodes(word_counts: dict[str, int]) -> None:
-    """Every internal node of depth 2..max with its frequency * length, best first."""
+SEED_CHARS = "ab▁éè—" + UNK_CHAR  # é and è, ▁ — and the unk stand-in share their first UTF-8 byte
+
+
+@st.composite
+def words_and_ends(draw: st.DrawFn) -> tuple[dict[str, int], dict[str, int]]:
+    """Word counts (some beyond 64 bits) and how many of each word's occurrences ended a sentence."""
+    counts = draw(st.dictionaries(st.text(alphabet=SEED_CHARS, min_size=1, max_size=9),
+                                  st.integers(1, 4) | st.integers(1, 2**70), max_size=12))
+    ends = {word: draw(st.integers(0, count)) for word, count in counts.items() if draw(st.booleans())}
+    return counts, ends
+
+
+@given(words_and_ends())
+def test_frequent_substrings_are_the_suffix_tree_nodes(case: tuple[dict[str, int], dict[str, int]]) -> None:
+    """Every node of depth 2..max of the UTF-8 suffix tree that ends on a char, with its
+    frequency * length, best first as sentencepiece ranks them."""
+    word_counts, ends = case
     rules = PieceRules(max_piece_length=5, split_by_unicode_script=False)
-    rules.learn_chars("abc▁")
-    found = frequent_substrings(word_counts, rules, 10_000)
-    nodes = {piece: count for piece, count in brute_force_nodes(word_counts, 5).items() if rules.valid(piece)}
+    rules.learn_chars(SEED_CHARS.replace(UNK_CHAR, ""))
+    found = frequent_substrings(word_counts, rules, 10_000, sentence_ends=ends)
+    nodes = {piece: count for piece, count in brute_force_nodes(word_counts, 5, ends).items() if rules.valid(piece)}
     assert dict(found) == {piece: count * len(piece) for piece, count in nodes.items()}
-    assert found == sorted(found, key=lambda item: (-item[1], item[0]))
+    assert found == sorted(found, key=lambda item: (-item[1], -len(item[0].encode("utf-8")), item[0]))
     first, second = halves_of_chars(word_counts)
     assert not first & second and first | second == set("".join(word_counts))
-    assert {**suffix_nodes(word_counts, rules, first), **suffix_nodes(word_counts, rules, second)} == suffix_nodes(word_counts, rules)
+    assert {**suffix_nodes(word_counts, rules, first, ends), **suffix_nodes(word_counts, rules, second, ends)} \
+        == suffix_nodes(word_counts, rules, sentence_ends=ends)
 
 
 def test_frequent_substrings_in_two_processes() -> None:
     """The seed's suffix-tree nodes searched in two processes are the ones of one process."""
     words = {"".join(random.Random(seed).choices("▁abcdeé漢字", k=1 + seed % 30)): 1 + seed % 5 for seed in range(300)}
+    ends = {word: count // 2 for word, count in list(words.items())[::3]}
     rules = PieceRules(max_piece_length=6)
     rules.learn_chars("▁abcdeé漢字")
-    assert frequent_substrings(words, rules, 500, processes=2) == frequent_substrings(words, rules, 500)
+    assert frequent_substrings(words, rules, 500, processes=2, sentence_ends=ends) \
+        == frequent_substrings(words, rules, 500, sentence_ends=ends)
+
+
+def test_sentence_ends_cannot_exceed_the_counts() -> None:
+    """A word cannot end more sentences than it occurs in: a clear ValueError."""
+    with pytest.raises(ValueError, match="'▁b' 3 times, more than word_counts"):
+        UnigramTrainer(20, show_progress=False).train({"▁a": 2, "▁b": 2}, {"▁b": 3})
 
 
 def test_piece_rules() -> None:
