@@ -676,7 +676,7 @@ class _Chunk:
 
     def compact(self, new_ids: list[float]) -> None:
         """Renumber the spans' pieces (new_ids[old id], -1 drops the span), then cut anew."""
-        ids = [int(new_id) for new_id in new_ids]
+        ids = list(map(int, new_ids))
         self.singles = {ids[piece]: count for piece, count in self.singles.items()}  # chars are never dropped
         self.cut(ids)
 
