@@ -184,7 +184,7 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
     else:
         found = suffix_nodes(word_counts, rules, sentence_ends=sentence_ends)
     ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=itemgetter(0))
-    ranked.sort(key=lambda item: len(item[0].encode("utf-8")), reverse=True)  # reversed sorts stay stable
+    ranked.sort(key=lambda item: len(item[0].encode("utf-8", "surrogatepass")), reverse=True)  # reversed: still stable
     ranked.sort(key=itemgetter(1), reverse=True)
     return ranked[:limit]
 
@@ -259,7 +259,8 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
 def first_utf8_bytes(text: str) -> bytes:
     """The first UTF-8 byte of each char; the unk stand-in's is that of the char sentencepiece
     puts in place of left-out chars (U+2047)."""
-    return text.replace(UNK_CHAR, SENTENCEPIECE_UNK).encode("utf-8", "surrogatepass").translate(None, CONTINUATION_BYTES)
+    utf8 = text.replace(UNK_CHAR, SENTENCEPIECE_UNK).encode("utf-8", "surrogatepass")
+    return utf8.translate(None, CONTINUATION_BYTES)
 
 
 def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:

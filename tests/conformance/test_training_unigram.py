@@ -5,10 +5,11 @@ coverage and whitespace handling (identity normalization, words split on spaces 
 front), hfcompat's trainer follows sentencepiece's step by step (the seed size and the
 vocabulary size after each EM step, as sentencepiece logs them), its vocabulary shares most of
 sentencepiece's learned pieces (the least share per case below, a little under what was
-measured), and on held-out lines it spends at most TOKEN_RATIO times sentencepiece's tokens. These samples are small to keep the suite fast;
-on whole files and on the 6.4 MB mix (benchmarks/train_unigram.py) the token counts come
-within 1%. Training on very long unsegmented lines (the case behind the "likelihood is NAN"
-abort DESIGN.md reports for tokenizers' trainer) gives finite scores and a working model.
+measured), and on held-out lines it spends at most TOKEN_RATIO times sentencepiece's tokens.
+These samples are small to keep the suite fast; on whole files and on the 6.4 MB mix
+(benchmarks/train_unigram.py) the token counts come within 1%. Training on very long
+unsegmented lines (the case behind the "likelihood is NAN" abort DESIGN.md reports for
+tokenizers' trainer) gives finite scores and a working model.
 """
 
 from __future__ import annotations
@@ -87,8 +88,8 @@ def sentencepiece_sizes(name: str, capfd: pytest.CaptureFixture[str]) -> list[in
         normalization_rule_name="identity", character_coverage=coverage, num_threads=1,
         max_sentence_length=1 << 20, minloglevel=0)
     log = capfd.readouterr().err
-    return [int(size) for size in re.findall(r"Initialized (\d+) seed pieces|EM sub_iter=\d+ size=(\d+)", log)
-            for size in size if size]
+    sizes = re.findall(r"Initialized (\d+) seed pieces|EM sub_iter=\d+ size=(\d+)", log)
+    return [int(seed or step) for seed, step in sizes]
 
 
 def hfcompat_sizes(name: str, caplog: pytest.LogCaptureFixture) -> list[int]:
