@@ -108,6 +108,7 @@ PLAIN_SPLITTERS = [
 @settings(max_examples=60, deadline=None)
 @given(text=RANDOM_TEXT)
 def test_plain_string_splits_match_tokenizers(text: str) -> None:
+    """Each plain-string split (the counting fast path) equals tokenizers' pre_tokenize_str."""
     for spec in PLAIN_SPLITTERS:
         words = ours_pre.from_dict(spec).words(text)
         assert words is not None, spec
