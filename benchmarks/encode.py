@@ -30,7 +30,7 @@ SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO))
 
 import hfcompat  # noqa: E402
-from hfcompat.bytelevel import bytes_to_chars  # noqa: E402
+from hfcompat.pipeline.bytelevel import bytes_to_chars  # noqa: E402
 
 try:
     import tokenizers
@@ -519,7 +519,7 @@ def tiktoken_cl100k(cache: Path) -> Any:
     """tiktoken's own cl100k_base, reading the rank file from a local cache (never the network)."""
     import hashlib
 
-    from hfcompat.formats.tiktoken_encodings import KNOWN_ENCODINGS
+    from hfcompat.formats.tiktoken.encodings import KNOWN_ENCODINGS
 
     link = cache / hashlib.sha1(KNOWN_ENCODINGS["cl100k_base"].url.encode()).hexdigest()
     if not link.exists():

@@ -18,8 +18,8 @@ SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO))
 
 import hfcompat  # noqa: E402
-from hfcompat.evaluate import evaluate  # noqa: E402
-from hfcompat.evaluate_report import markdown_by_script, markdown_table  # noqa: E402
+from hfcompat.tools.evaluate import evaluate  # noqa: E402
+from hfcompat.tools.evaluate_report import markdown_by_script, markdown_table  # noqa: E402
 
 CORPORA = ["corpora/botchan.txt", "corpora/taylorswift.txt", "corpora/wagahaiwa_nekodearu.txt",
            "corpora/icwb2/pku_test.utf8"]

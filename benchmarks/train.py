@@ -97,7 +97,7 @@ def run_tokenizers(model: str, corpus: Path, output: Path) -> None:
     import tokenizers
     from tokenizers import pre_tokenizers, trainers
 
-    from hfcompat.trainers import DEFAULT_SPECIAL_TOKENS, pipeline
+    from hfcompat.tools.train import DEFAULT_SPECIAL_TOKENS, pipeline
     tokenizer = tokenizers.Tokenizer.from_str(pipeline(model).to_str())
     common = dict(vocab_size=VOCAB_SIZE, show_progress=False, special_tokens=DEFAULT_SPECIAL_TOKENS[model])
     if model == "bytelevel_bpe":

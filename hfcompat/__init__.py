@@ -1,14 +1,16 @@
-"""hfcompat: tokenizers in pure Python, token-for-token identical to the official libraries."""
+"""hfcompat: tokenizers token-for-token identical to the official libraries, in every format.
 
-from .added_vocabulary import AddedToken
-from .convert import convert
+The layers, each importing only those below it: cli/ -> tools/ -> formats/ -> the core
+(tokenizer.py, specials.py) -> the components (pipeline/, normalizers/, pre_tokenizers/, models/,
+trainers/, processors/, decoders/, segmentation/) -> errors.py, encoding.py, files.py.
+"""
+
 from .encoding import Encoding
-from .evaluate import evaluate
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
-from .load import load
+from .formats import convert, load
+from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
-from .trainers import train
-from .verify import VerifyReport, verify
+from .tools import VerifyReport, evaluate, train, verify
 
 __all__ = [
     "AddedToken",

@@ -6,18 +6,21 @@ import dataclasses
 import random
 from functools import partial
 from itertools import starmap
+from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, Union
 
-from .added_vocabulary import AddedToken, AddedVocabulary
-from .bytelevel import bytes_to_chars, first_byte_chars, last_byte_chars
-from .cache import Cache
+from .decoders.utf8 import StreamDecoder, decode_text
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
-from .normalized import NormalizedString, PreTokenizedString, char_spans
-from .padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
+from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
+from .pipeline.bytelevel import bytes_to_chars, first_byte_chars, last_byte_chars
+from .pipeline.cache import Cache
+from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans
+from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
+from .pipeline.truncation import TruncationParams, check_stride
 from .processors import post_process
-from .tiktoken_mode import SpecialSet, StreamDecoder, TiktokenMode, decode_text
-from .truncation import TruncationParams, check_stride
+from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
+from .trainers import iter_texts, train_tokenizer
 
 TextInput = Union[str, Sequence[str]]
 # Words encoded once and reused: bounded like HF's model caches, and only for short words.
@@ -25,6 +28,12 @@ WORD_CACHE_CAPACITY = 10_000
 WORD_CACHE_MAX_CHARS = 256
 
 EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
+
+# The functions behind Tokenizer's file and tool methods (from_str, from_file, to_str, save,
+# save_pretrained, explain), registered by hfcompat.formats and hfcompat.tools when they are
+# imported (`import hfcompat` imports both): the core names what it needs and never imports
+# the layers above it.
+EXTENSIONS: dict[str, Callable[..., Any]] = {}
 
 # A piece's tokens as `_into_encoding` gives them for the piece pre-tokenized alone: ids,
 # strings, char offsets within the piece, the split of the piece each token comes from, the
@@ -35,9 +44,9 @@ PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None]
 class Tokenizer:
     """A full tokenization pipeline, behaving like `tokenizers.Tokenizer`."""
 
-    # tiktoken's semantics (special tokens per call, bytes decoding) for a tokenizer read from
-    # a rank file; None for the others.
-    tiktoken: "TiktokenMode | None" = None
+    # How encode finds special tokens: HF's added vocabulary, or tiktoken's per-call sets for a
+    # tokenizer read from a rank file (see specials.py).
+    specials: AddedTokens | TiktokenSpecials = AddedTokens()
 
     def __init__(self, model: Any, *, normalizer: Any = None, pre_tokenizer: Any = None,
                  post_processor: Any = None, decoder: Any = None,
@@ -62,37 +71,30 @@ class Tokenizer:
     @classmethod
     def from_str(cls, json_text: str) -> "Tokenizer":
         """Build a tokenizer from tokenizer.json text."""
-        from .formats.tokenizer_json import tokenizer_from_json
-        return tokenizer_from_json(json_text)
+        return _extension("from_str")(json_text)
 
     @classmethod
     def from_file(cls, path: str) -> "Tokenizer":
         """Read a tokenizer.json file."""
-        from .formats.tokenizer_json import read_tokenizer_json
-        return read_tokenizer_json(path)
+        return _extension("from_file")(path)
 
     def to_str(self, pretty: bool = False) -> str:
         """This tokenizer as tokenizer.json text."""
-        from .formats.tokenizer_json import tokenizer_to_json
-        return tokenizer_to_json(self, pretty=pretty)
+        return _extension("to_str")(self, pretty=pretty)
 
     def save(self, path: str, pretty: bool = True) -> None:
         """Write the tokenizer in the format its suffix names (see `formats.save`)."""
-        from .formats import save
-        save(self, path, pretty=pretty)
+        _extension("save")(self, path, pretty=pretty)
 
     # ----- training ---------------------------------------------------------------------
 
     def train(self, files: Sequence[str], trainer: Any = None) -> None:
         """Train the model on text files (lines with their "\\n"), as `tokenizers` does."""
-        from pathlib import Path
-        from .trainers import iter_texts, train_tokenizer
         train_tokenizer(self, iter_texts([Path(path) for path in files]) if files else iter(()), trainer)
 
     def train_from_iterator(self, iterator: Iterable[Any], trainer: Any = None,
                             length: int | None = None) -> None:
         """Train the model on texts (or batches of texts), as `tokenizers` does."""
-        from .trainers import train_tokenizer
         texts = (text for item in iterator for text in ([item] if isinstance(item, str) else item))
         train_tokenizer(self, texts, trainer, total=length)
 
@@ -100,8 +102,7 @@ class Tokenizer:
 
     def save_pretrained(self, directory: str, **options: Any) -> list:
         """Write a directory transformers.AutoTokenizer loads (see formats.transformers.save_pretrained)."""
-        from .formats.transformers import save_pretrained
-        return save_pretrained(self, directory, **options)
+        return _extension("save_pretrained")(self, directory, **options)
 
     # ----- components -------------------------------------------------------------------
 
@@ -240,18 +241,15 @@ class Tokenizer:
                disallowed_special: SpecialSet | None = None) -> Encoding:
         """Encode one sequence, or a pair, into an Encoding with original char offsets.
 
-        A tokenizer read from a rank file treats special tokens as tiktoken does:
-        `allowed_special` (default none) become tokens, `disallowed_special` (default "all"
+        A tokenizer read from a rank file treats the special tokens of a single text as tiktoken
+        does: `allowed_special` (default none) become tokens, `disallowed_special` (default "all"
         not allowed) raise SpecialTokenError, the others are plain text; with
         `encode_special_tokens` set, every special token is plain text.
         """
-        if self.tiktoken is not None and pair is None and not is_pretokenized:
-            if self.encode_special_tokens:  # special tokens are plain text, as in `tokenizers`
-                allowed_special, disallowed_special = frozenset(), ()
-            encoding = self.tiktoken.encode(self, sequence, allowed_special or frozenset(),
-                                            "all" if disallowed_special is None else disallowed_special)
-            return self.post_process(encoding, None, add_special_tokens)
-        encoding = self._encode_sequence(sequence, 0, is_pretokenized)
+        if pair is None and not is_pretokenized:
+            encoding = self._encode_single(sequence, allowed_special, disallowed_special)
+        else:
+            encoding = self._encode_sequence(sequence, 0, is_pretokenized)
         pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
         return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
 
@@ -260,35 +258,23 @@ class Tokenizer:
                      disallowed_special: SpecialSet | None = None) -> list[Encoding]:
         """Encode many inputs (each a sequence or a (sequence, pair) tuple), then pad them.
 
-        Texts given to a tokenizer read from a rank file follow tiktoken, as in `encode`.
+        Single texts follow the special-token policy, as in `encode`.
         """
-        if self.tiktoken is not None and not is_pretokenized:
-            inputs = list(inputs)
-            if all(isinstance(item, str) for item in inputs):
-                encodings = [self.encode(item, add_special_tokens=add_special_tokens,
-                                         allowed_special=allowed_special,
-                                         disallowed_special=disallowed_special) for item in inputs]
-                if self.padding is not None:
-                    pad_encodings(encodings, self.padding)
-                return encodings
         # Without padding each encoding is packed at once, so the batch never holds many
         # unpacked ones (their lists would all be walked by every garbage collection).
         finish = PackedEncoding.pack if self.padding is None else (lambda encoding: encoding)
         encodings = []
         for item in inputs:
-            if isinstance(item, (tuple, list)) and not is_pretokenized:
+            pair = None
+            if isinstance(item, tuple) or (isinstance(item, list) and not is_pretokenized):
                 first, second = item
-                encoding = self._encode_sequence(first, 0, False)
-                pair = self._encode_sequence(second, 1, False)
-                encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
-            elif is_pretokenized and isinstance(item, tuple):
-                first, second = item
-                encoding = self._encode_sequence(first, 0, True)
-                pair = self._encode_sequence(second, 1, True)
-                encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
+                encoding = self._encode_sequence(first, 0, is_pretokenized)
+                pair = self._encode_sequence(second, 1, is_pretokenized)
+            elif is_pretokenized:
+                encoding = self._encode_sequence(item, 0, True)
             else:
-                encoding = self._encode_sequence(item, 0, is_pretokenized)
-                encodings.append(finish(self._post_process_unpadded(encoding, None, add_special_tokens)))
+                encoding = self._encode_single(item, allowed_special, disallowed_special)
+            encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
         if self.padding is None:
             return encodings
         pad_encodings(encodings, self.padding)
@@ -307,6 +293,35 @@ class Tokenizer:
         rng = random.Random(seed)
         encoding = self._encode_text(text, 0, None, partial(sampler, alpha=alpha, nbest_size=nbest_size, rng=rng))
         return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
+
+    def _encode_single(self, text: TextInput, allowed_special: SpecialSet | None,
+                       disallowed_special: SpecialSet | None) -> Encoding:
+        """One text, no pair: its special tokens found as the special-token policy says."""
+        if not isinstance(text, str):
+            raise TypeError("TextInputSequence must be str")
+        found = self.specials.segments(text, allowed_special, disallowed_special,
+                                       self.encode_special_tokens)
+        if found is None:
+            return self._encode_text(text, 0, None)
+        return self._encode_segments(*found)
+
+    def _encode_segments(self, text: str, segments: Segments) -> Encoding:
+        """A text the policy cut into segments: a special token's id, or text that goes through
+        the pre-tokenizer and the model."""
+        pretokenized = PreTokenizedString(text)
+        whole = pretokenized.splits[0].normalized
+        splits = []
+        for start, stop, special_id in segments:
+            part = whole.slice(start, stop)
+            if special_id is None:
+                splits.append(Split(part))
+            else:
+                content = text[start:stop]
+                splits.append(Split(part, [Token(special_id, content, (0, len(content.encode())))]))
+        pretokenized.splits = splits
+        if self.pre_tokenizer is not None:
+            self.pre_tokenizer.pre_tokenize(pretokenized)
+        return self._into_encoding(pretokenized, 0, None)
 
     def _encode_sequence(self, sequence: TextInput, type_id: int,
                          is_pretokenized: bool) -> Encoding:
@@ -500,9 +515,8 @@ class Tokenizer:
         return result
 
     def explain(self, text: str, add_special_tokens: bool = True) -> Any:
-        """Every stage of encoding `text`, the model's steps per word included (see explain.py)."""
-        from .explain import explain
-        return explain(self, text, add_special_tokens)
+        """Every stage of encoding `text`, the model's steps per word included (see tools/explain.py)."""
+        return _extension("explain")(self, text, add_special_tokens)
 
     def post_process(self, encoding: Encoding, pair: Encoding | None = None,
                      add_special_tokens: bool = True) -> Encoding:
@@ -526,7 +540,7 @@ class Tokenizer:
         which decodes as tiktoken: specials kept, an unknown id is a KeyError, and invalid UTF-8
         follows `errors` ("replace" by default, "strict", or "recover": the most whole chars).
         """
-        if self.tiktoken is not None or errors is not None:
+        if self.specials.decodes_bytes or errors is not None:
             data = self.decode_bytes([i for i in ids if not (skip_special_tokens and
                                                            self.added_vocabulary.id_to_token(i))])
             return decode_text(data, errors or "replace")
@@ -555,38 +569,43 @@ class Tokenizer:
 
     # ----- tiktoken's interface (tokenizers read from a rank file) ----------------------
 
-    def _tiktoken_mode(self) -> "TiktokenMode":
+    @property
+    def tiktoken(self) -> TiktokenSpecials | None:
+        """tiktoken's policy and interface, for a tokenizer read from a rank file; else None."""
+        return self.specials if isinstance(self.specials, TiktokenSpecials) else None
+
+    def _tiktoken_mode(self) -> TiktokenSpecials:
         """The tiktoken semantics of this tokenizer, or an error saying it has none."""
-        if self.tiktoken is None:
+        if not isinstance(self.specials, TiktokenSpecials):
             raise TokenizationError("this tokenizer was not read from a tiktoken rank file")
-        return self.tiktoken
+        return self.specials
 
     def encode_ordinary(self, text: str) -> list[int]:
         """tiktoken's encode_ordinary: the ids of `text`, special tokens treated as text."""
-        return self._tiktoken_mode().encode_ordinary(self, text)
+        return self._tiktoken_mode().encode_ordinary(self.model, text)
 
     def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
                    disallowed_special: SpecialSet = "all") -> list[int]:
         """tiktoken's encode as a plain list of ids (the fast path of `encode(...).ids`)."""
-        return self._tiktoken_mode().encode_ids(self, text, allowed_special, disallowed_special)
+        return self._tiktoken_mode().encode_ids(self.model, text, allowed_special, disallowed_special)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""
-        return self._tiktoken_mode().token_bytes(self, token_id)
+        return self._tiktoken_mode().token_bytes(self.model, token_id)
 
     def decode_tokens_bytes(self, ids: Sequence[int]) -> list[bytes]:
         """The bytes of each token."""
         mode = self._tiktoken_mode()
-        return [mode.token_bytes(self, token_id) for token_id in ids]
+        return [mode.token_bytes(self.model, token_id) for token_id in ids]
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """The bytes of the tokens joined (not necessarily valid UTF-8)."""
-        return self._tiktoken_mode().decode_bytes(self, ids)
+        return self._tiktoken_mode().decode_bytes(self.model, ids)
 
     def stream_decoder(self) -> StreamDecoder:
         """A decoder fed one id at a time that returns text once it forms whole chars."""
         mode = self._tiktoken_mode()
-        return StreamDecoder(lambda token_id: mode.token_bytes(self, token_id))
+        return StreamDecoder(lambda token_id: mode.token_bytes(self.model, token_id))
 
 
 def _word_entry(ids: list[int], tokens: list[str], spans: list[tuple[int, int]]) -> PieceEntry:
@@ -601,3 +620,11 @@ def _word_columns(text: str, model_tokens: list, byte_offsets: bool = True
     spans = [t[2] for t in model_tokens]
     return ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
             char_spans(text, spans) if byte_offsets else spans)
+
+
+def _extension(name: str) -> Callable[..., Any]:
+    """The function registered for a Tokenizer method (`import hfcompat` registers them all)."""
+    found = EXTENSIONS.get(name)
+    if found is None:
+        raise RuntimeError(f"Tokenizer.{name} is provided by hfcompat's formats and tools: import hfcompat")
+    return found

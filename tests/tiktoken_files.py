@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from hfcompat.formats.tiktoken_encodings import KNOWN_ENCODINGS
+from hfcompat.formats.tiktoken.encodings import KNOWN_ENCODINGS
 
 from conftest import shared_file
 

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .. import decoders, normalizers, pre_tokenizers, processors
-from ..added_vocabulary import AddedToken
-from ..errors import FormatError
+from ..errors import FormatError, UnsupportedConversion
+from ..files import atomic_write_text
 from ..models import model_from_dict
-from ..padding import PaddingParams
+from ..normalizers.charsmap import sentencepiece_normalized
+from ..pipeline.added_vocabulary import AddedToken
+from ..pipeline.padding import PaddingParams
+from ..pipeline.truncation import TruncationParams
+from ..segmentation.pre_tokenizer import (SideFiles, pre_tokenizer_from_extension_dict,
+                                          pre_tokenizer_to_extension_dict)
 from ..tokenizer import Tokenizer
-from ..truncation import TruncationParams
-from .atomic import atomic_write_text
 from .json_numbers import serde_json_f64
-
-if TYPE_CHECKING:
-    from ..segmentation.pre_tokenizer import SideFiles
 
 VERSION = "1.0"
 _COMPONENTS: dict[str, Callable[[Any], Any]] = {
@@ -88,7 +88,6 @@ def _extension_builders(extensions: SideFiles | None) -> dict[str, Callable[[Any
     """The component readers that replace the plain ones when extensions are allowed."""
     if extensions is None:
         return {}
-    from ..segmentation.pre_tokenizer import pre_tokenizer_from_extension_dict
     return {"pre_tokenizer": lambda data: pre_tokenizer_from_extension_dict(data, extensions)}
 
 
@@ -131,7 +130,6 @@ def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None)
     def dump_pre_tokenizer(component: Any) -> Any:
         if component is None or extensions is None:
             return dump(component)
-        from ..segmentation.pre_tokenizer import pre_tokenizer_to_extension_dict
         return pre_tokenizer_to_extension_dict(component, extensions)
 
     return {
@@ -152,8 +150,6 @@ def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False, extensions: Si
 
     A tokenizer whose behaviour tokenizer.json cannot hold raises UnsupportedConversion.
     """
-    from .sentencepiece import check_json_expressible
-
     check_json_expressible(tokenizer)
     data = tokenizer_to_dict(tokenizer, extensions)
     if pretty:
@@ -164,3 +160,33 @@ def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False, extensions: Si
 def write_tokenizer_json(tokenizer: Tokenizer, path: str | Path, pretty: bool = True) -> None:
     """Write tokenizer.json atomically: a failed write leaves no partial file."""
     atomic_write_text(Path(path), tokenizer_to_json(tokenizer, pretty=pretty))
+
+
+def check_json_expressible(tokenizer: Tokenizer) -> None:
+    """Raise UnsupportedConversion where a tokenizer read from a .model does what tokenizer.json cannot say.
+
+    A user-defined symbol that the charsmap leaves as it is passes; one whose last chars begin a
+    rule running on into the next char (a combining mark after it) is the residual case that
+    the conformance tests keep as a strict xfail.
+    """
+    model = tokenizer.model
+    singles = sorted(piece for i in getattr(model, "reserved_ids", ()) if len(piece := model.id_to_token(i)) == 1)
+    if singles:
+        raise UnsupportedConversion(
+            f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
+            "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
+            "match them)")
+    unused = getattr(model, "unused_ids", frozenset())
+    if unused:
+        pieces = sorted(model.id_to_token(i) for i in unused)
+        raise UnsupportedConversion(
+            f"model: SentencePiece's BPE splits the UNUSED pieces {pieces!r} it merges back into their "
+            "parts, which tokenizer.json's BPE cannot express (it would emit them)")
+    for normalizer in normalizers.flatten(tokenizer.normalizer):
+        changed = [symbol for symbol in getattr(normalizer, "protected", ())
+                   if sentencepiece_normalized(normalizer.charsmap, symbol) != symbol]
+        if changed:
+            raise UnsupportedConversion(
+                f"normalizer: SentencePiece leaves the user-defined symbols {changed!r} unnormalized where "
+                "they occur in the input, which tokenizer.json's Precompiled normalizer cannot express "
+                "(it would normalize them)")

@@ -29,10 +29,10 @@ from functools import partial
 from itertools import accumulate, chain
 from typing import Any, Callable, Iterable, Mapping
 
-from ..cache import Cache
 from ..errors import FormatError, TokenizationError
-from ..formats.vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
-from . import Token, VocabLookup
+from ..pipeline.cache import Cache
+from .base import Token, VocabLookup
+from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
 DEFAULT_CACHE_CAPACITY = 10_000

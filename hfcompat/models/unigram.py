@@ -18,10 +18,10 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._fields import USIZE_MAX, as_bool, as_uint
-from ..cache import Cache
 from ..errors import FormatError, TokenizationError
-from . import Token
+from ..pipeline.cache import Cache
+from ..pipeline.fields import USIZE_MAX, as_bool, as_uint
+from .base import Token
 from .lattice import Lattice
 
 UNK_PENALTY = 10.0

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._fields import U32_MAX, as_str, field_value
 from ..errors import FormatError, TokenizationError
-from . import Token, VocabLookup
+from ..pipeline.fields import U32_MAX, as_str, field_value
+from .base import Token, VocabLookup
 
 
 def read_vocab_map(value: Any, field: str = "vocab") -> dict[str, int]:

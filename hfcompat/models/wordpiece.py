@@ -5,9 +5,10 @@ from __future__ import annotations
 from os import PathLike
 from typing import Any
 
-from .._fields import USIZE_MAX, as_str, as_uint, field_value
 from ..errors import TokenizationError
-from . import Token, VocabLookup
+from ..pipeline.fields import USIZE_MAX, as_str, as_uint, field_value
+from .base import Token, VocabLookup
+from .vocab_files import read_vocab_txt
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
 MISSING_UNK = "WordPiece error: Missing [UNK] token from the vocabulary"
@@ -40,8 +41,6 @@ class WordPiece(VocabLookup):
     @classmethod
     def from_vocab_file(cls, path: str | PathLike, **kwargs: Any) -> WordPiece:
         """Build from a BERT vocab.txt (one token per line, id = line number)."""
-        from ..formats.vocab_files import read_vocab_txt  # late: formats import the models
-
         return cls(read_vocab_txt(path), **kwargs)
 
     def tokenize(self, sequence: str) -> list[Token]:

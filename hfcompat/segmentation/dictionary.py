@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import FormatError
-from ..formats.atomic import atomic_write_text
+from ..files import atomic_write_text
 
 
 @dataclass
@@ -77,29 +77,18 @@ class Dictionary:
         self.total, self.max_length = total, longest
         self._log_probs = None
 
-    def add_word(self, word: str, freq: int | None = None) -> None:
-        """Add a user word; without a frequency, one just high enough for the DAG to cut it out.
+    def add_word(self, word: str, freq: int) -> None:
+        """Add a user word with its frequency (Segmenter.add_word suggests one, as jieba does).
 
         Frequency 0 deletes the word: the HMM then splits it into characters, as jieba's del_word.
         """
         if not word:
             raise ValueError("cannot add an empty word")
-        if freq is None:
-            freq = self.suggest_freq(word)
         self._insert_all([(word, int(freq))])
         if freq == 0:
             self.force_split.add(word)
         else:
             self.force_split.discard(word)
-
-    def suggest_freq(self, word: str) -> int:
-        """The smallest frequency that makes the most-probable path keep `word` whole (jieba's rule)."""
-        from .segmenter import Segmenter
-
-        probability = 1.0
-        for piece in Segmenter(self, method="dag").cut(word):
-            probability *= self.freq.get(piece, 1) / self.total
-        return max(int(probability * self.total) + 1, self.freq.get(word, 1))
 
     def __contains__(self, word: object) -> bool:
         """Whether `word` is a word (frequency above 0), not only a prefix."""

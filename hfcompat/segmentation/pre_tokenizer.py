@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from .. import pre_tokenizers
 from ..errors import FormatError, UnsupportedConversion
-from ..normalized import NormalizedString, PreTokenizedString
+from ..pipeline.normalized import NormalizedString, PreTokenizedString
 from ..pre_tokenizers import PreTokenizer
 from .bigram import BigramModel
 from .dictionary import Dictionary

@@ -69,6 +69,19 @@ class Segmenter:
                 words.extend(_other_chars(block))
         return words
 
+    def add_word(self, word: str, freq: int | None = None) -> None:
+        """Add a user word to the dictionary; without a frequency, one just high enough for the
+        DAG to cut it out (jieba's add_word). Frequency 0 deletes it."""
+        self.dictionary.add_word(word, self.suggest_freq(word) if freq is None else freq)
+
+    def suggest_freq(self, word: str) -> int:
+        """The smallest frequency that makes the most-probable path keep `word` whole (jieba's rule)."""
+        dictionary = self.dictionary
+        probability = 1.0
+        for piece in Segmenter(dictionary, method="dag").cut(word):
+            probability *= dictionary.freq.get(piece, 1) / dictionary.total
+        return max(int(probability * dictionary.total) + 1, dictionary.freq.get(word, 1))
+
     def _block_cutter(self) -> Callable[[str], list[str]]:
         """The function that cuts one block by the chosen method."""
         dictionary = self.dictionary

@@ -19,8 +19,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-from ..added_vocabulary import AddedToken
 from ..models.bpe import BPE
+from ..pipeline.added_vocabulary import AddedToken
 from .progress import progress_bar
 
 TIE_BREAKS = ("hf", "first")

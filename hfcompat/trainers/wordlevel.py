@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..added_vocabulary import AddedToken
 from ..models.wordlevel import WordLevel
+from ..pipeline.added_vocabulary import AddedToken
 from .bpe import special_contents
 
 

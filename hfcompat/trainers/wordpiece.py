@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
-from ..added_vocabulary import AddedToken
 from ..models.wordpiece import WordPiece
+from ..pipeline.added_vocabulary import AddedToken
 from .bpe import NO_LIMIT, BpeTrainer, Corpus, Pair, Vocabulary, special_contents
 from .progress import progress_bar
 

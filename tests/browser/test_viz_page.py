@@ -18,8 +18,8 @@ from typing import Any, Iterator
 import pytest
 
 import hfcompat
-from hfcompat.evaluate import evaluate
-from hfcompat.viz import page
+from hfcompat.tools.evaluate import evaluate
+from hfcompat.tools.viz import page
 from tests.conftest import mixed_sample, shared_file
 
 CHROMIUM = "/usr/bin/chromium"

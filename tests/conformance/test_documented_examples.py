@@ -14,7 +14,7 @@ from tokenizers import normalizers as N
 from tokenizers import pre_tokenizers as P
 
 import hfcompat
-from hfcompat.tiktoken_mode import recover_text
+from hfcompat.decoders.utf8 import recover_text
 
 from .harness import oracle_component, subject_module
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from tokenizers import pre_tokenizers as tk_pre
 
 from hfcompat import pre_tokenizers
-from hfcompat.bytelevel import bytes_to_chars
+from hfcompat.pipeline.bytelevel import bytes_to_chars
 
 from .harness import REFS, build_oracle, compare, load_subject, oracle_ref
 from .test_hypothesis import texts as random_texts

@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hfcompat
-from hfcompat.formats.sentencepiece import pipeline_from_proto, parse_model
+from hfcompat.formats.sentencepiece.read import pipeline_from_proto, parse_model
 
 from conftest import corpus_lines, fixture_lines, mixed_sample, shared_file
 

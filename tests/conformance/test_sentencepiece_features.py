@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat.errors import UnsupportedConversion
-from hfcompat.formats import sentencepiece_model as spm
-from hfcompat.formats.sentencepiece import parse_model, tokenizer_from_proto
+from hfcompat.formats.sentencepiece import schema as spm
+from hfcompat.formats.sentencepiece.read import parse_model, tokenizer_from_proto
 from hfcompat.models.bpe import BPE
 
 from conftest import corpus_lines, mixed_sample

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hfcompat
-from hfcompat.formats import sentencepiece_model as model
-from hfcompat.normalization_rules import precompiled_charsmap
+from hfcompat.formats.sentencepiece import schema as model
+from hfcompat.normalizers.normalization_rules import precompiled_charsmap
 from tests.conftest import corpus_sample, fixture_lines, fixture_texts
 
 spm = pytest.importorskip("sentencepiece")

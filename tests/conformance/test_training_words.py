@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from hfcompat import pre_tokenizers as ours_pre
 from hfcompat.tokenizer import Tokenizer
-from hfcompat.trainers import count_words, pipeline, words_of
+from hfcompat.tools.train import pipeline
+from hfcompat.trainers import count_words, words_of
 
 from conftest import fixture_texts, mixed_sample
 

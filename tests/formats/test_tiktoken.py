@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat.errors import FormatError, SpecialTokenError, UnsupportedConversion
-from hfcompat.formats.tiktoken import read_tiktoken, write_tiktoken
-from hfcompat.formats.tiktoken_encodings import CL100K_PATTERN, O200K_PATTERN
+from hfcompat.formats.tiktoken.ranks import read_tiktoken, write_tiktoken
+from hfcompat.formats.tiktoken.encodings import CL100K_PATTERN, O200K_PATTERN
 
 from conftest import corpus_sample, fixture_texts, shared_file
 from tiktoken_files import rank_file
@@ -248,7 +248,7 @@ def test_verbatim_pattern_would_differ() -> None:
     from tokenizers import Regex
     from tokenizers.pre_tokenizers import Split
 
-    from hfcompat.tiktoken_pattern import to_oniguruma
+    from hfcompat.pre_tokenizers.tiktoken_pattern import to_oniguruma
     verbatim = Split(Regex(CL100K_PATTERN), behavior="isolated")
     rewritten = Split(Regex(to_oniguruma(CL100K_PATTERN)), behavior="isolated")
     assert [p for p, _ in verbatim.pre_tokenize_str("1234567")] == ["1234567"]

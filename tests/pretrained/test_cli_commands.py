@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hfcompat import cli
+from hfcompat.cli import demo
 from tests.conftest import FIXTURES, fixture_lines, shared_file
 from tests.unit.test_cli import run_cli
 
@@ -96,8 +97,8 @@ def test_train_command(tmp_path: Path) -> None:
 def test_demo_training_table(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
     """The demo's training part: each algorithm trained by hfcompat.train, saved in every format
     that holds it and verified in that format's library; formats that cannot hold it show "-"."""
-    count = cli._demo_training(list(fixture_lines()))
+    count = demo._demo_training(list(fixture_lines()))
     out = capsys.readouterr().out
     assert count.compared > 0 and count.identical == count.compared and not count.failed, out
-    for algorithm in cli.DEMO_ALGORITHMS:
+    for algorithm in demo.DEMO_ALGORITHMS:
         assert algorithm in out

@@ -2,7 +2,7 @@
 
 Three directories: one hfcompat wrote (save_pretrained of RoBERTa), and two whose class rebuilds
 the pipeline (BertTokenizer over a vocab.txt, T5Tokenizer over a tokenizer.json) read by
-hfcompat.load. Texts come from the conformance suite's strategy (whitespace kinds, marks,
+hfcompat.formats.load. Texts come from the conformance suite's strategy (whitespace kinds, marks,
 digits, special-token look-alikes, the fixture's characters).
 """
 

@@ -106,7 +106,7 @@ def test_user_words_survive_the_directory(tmp_path: Path) -> None:
     """Words added at run time (frequency suggested as jieba does) cut as jieba with the same words."""
     dictionary = jieba_dictionary()
     for word in USER_WORDS:
-        dictionary.add_word(word)
+        Segmenter(dictionary).add_word(word)
     ours = bert_chinese(ChineseWordSegmentation(Segmenter(dictionary, hmm=True)))
     auto = save_and_load_auto(ours, tmp_path / "saved")
     texts = chinese_texts()

@@ -1,4 +1,4 @@
-"""hfcompat.verify: counts, first divergences with both token sequences, throughput, each library."""
+"""hfcompat.tools.verify: counts, first divergences with both token sequences, throughput, each library."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import hfcompat
-from hfcompat.verify import owner_library
+from hfcompat.tools.verify import owner_library
 from tests.conftest import fixture_lines, shared_file
 
 TEXTS = ["Hello, how are  you?", "我们相信AI可以让世界变得更美好", "x  y   z", "naïve café"]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, models
 
-from hfcompat.bytelevel import bytes_to_chars
+from hfcompat.pipeline.bytelevel import bytes_to_chars
 from hfcompat.errors import FormatError, TokenizationError
 from hfcompat.models import model_from_dict
 from hfcompat.models.bpe import BPE

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hfcompat import bytelevel
-from hfcompat.bytelevel import BYTE_TO_CHAR, bytes_to_chars, first_byte_chars, last_byte_chars
+from hfcompat.pipeline import bytelevel
+from hfcompat.pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, first_byte_chars, last_byte_chars
 
 
 def test_bytes_to_chars_maps_each_byte() -> None:

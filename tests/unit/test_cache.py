@@ -1,6 +1,6 @@
-"""hfcompat.cache.Cache: a key is kept the second time it is offered, and the cache stays bounded."""
+"""hfcompat.pipeline.cache.Cache: a key is kept the second time it is offered, and the cache stays bounded."""
 
-from hfcompat.cache import Cache
+from hfcompat.pipeline.cache import Cache
 
 
 def test_a_key_is_kept_on_its_second_offer():

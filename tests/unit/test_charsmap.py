@@ -1,4 +1,4 @@
-"""hfcompat.charsmap against tokenizers 0.23.3's Precompiled normalizer and sentencepiece 0.2.3.
+"""hfcompat.normalizers.charsmap against tokenizers 0.23.3's Precompiled normalizer and sentencepiece 0.2.3.
 
 Charsmaps: T5's (tokenizer.json), ALBERT's and XLNet's (spiece.model), Llama-2's (empty), and
 the nfkc, nfkc_cf and nmt_nfkc_cf rule sets sentencepiece builds in. HF's output text and
@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer
 from tokenizers.normalizers import Precompiled
 
-from hfcompat.charsmap import CharsMap, precompiled_normalize
+from hfcompat.normalizers.charsmap import CharsMap, precompiled_normalize
 from hfcompat.errors import FormatError
-from hfcompat.normalized import NormalizedString
+from hfcompat.pipeline.normalized import NormalizedString
 
 # Charsmaps read from ../shared; the built-in sentencepiece rule sets need no file.
 SHARED_CHARSMAPS = ("t5", "albert", "xlnet")

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hfcompat.charsmap import CharsMap, charsmap_rules, sentencepiece_normalize
-from hfcompat.charsmap_builder import build_charsmap
+from hfcompat.normalizers.charsmap import CharsMap, charsmap_rules, sentencepiece_normalize
+from hfcompat.normalizers.charsmap_builder import build_charsmap
 from hfcompat.errors import FormatError
-from hfcompat.normalization_rules import named_rules, precompiled_charsmap
-from hfcompat.normalized import NormalizedString
+from hfcompat.normalizers.normalization_rules import named_rules, precompiled_charsmap
+from hfcompat.pipeline.normalized import NormalizedString
 
 CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\0")
 RULES = st.dictionaries(st.text(CHARS, min_size=1, max_size=3), st.text(CHARS, max_size=3),
@@ -45,7 +45,7 @@ def test_built_charsmap_parses_back_and_normalizes_as_its_rules(rules: dict[str,
 def test_sentencepiece_runs_a_built_charsmap(rules: dict[str, str], tail: str) -> None:
     """sentencepiece's own darts-clone reader accepts the blob and normalizes by its rules."""
     spm = pytest.importorskip("sentencepiece")
-    from hfcompat.formats import sentencepiece_model as model
+    from hfcompat.formats.sentencepiece import schema as model
     proto = model.ModelProto()
     proto.pieces.add(piece="<unk>", score=0.0, type=model.UNKNOWN)
     proto.pieces.add(piece="a", score=-1.0, type=model.NORMAL)
@@ -88,7 +88,7 @@ def test_case_folding_rules() -> None:
 
 def test_named_charsmaps_are_kept_in_the_cache_directory(tmp_path, monkeypatch) -> None:
     """A named charsmap is built once, written to the cache directory, then read from it."""
-    from hfcompat import normalization_rules
+    from hfcompat.normalizers import normalization_rules
 
     built = []
     monkeypatch.setenv("HFCOMPAT_CACHE_DIR", str(tmp_path))
@@ -101,7 +101,7 @@ def test_named_charsmaps_are_kept_in_the_cache_directory(tmp_path, monkeypatch) 
 
 def test_a_damaged_cached_charsmap_is_built_again(tmp_path, monkeypatch) -> None:
     """A cache file whose checksum fails (cut short, overwritten) is never used as a charsmap."""
-    from hfcompat import normalization_rules
+    from hfcompat.normalizers import normalization_rules
 
     monkeypatch.setenv("HFCOMPAT_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(normalization_rules, "build_charsmap", lambda rules: b"built")

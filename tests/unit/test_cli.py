@@ -12,6 +12,7 @@ import pytest
 import tokenizers
 
 from hfcompat import cli
+from hfcompat.cli import tokens
 
 REPO = Path(__file__).resolve().parents[2]
 GPT2 = "refs/gpt2/tokenizer.json"
@@ -130,7 +131,7 @@ def test_inspect_json_matches_tokenizers(gpt2) -> None:
     assert data["added_tokens"] == len(added)
     assert data["special_tokens"] == sum(1 for _, t in added if t.special)
     assert [(t["id"], t["content"], t["special"]) for t in data["first_added_tokens"]] == [
-        (i, t.content, t.special) for i, t in added[: cli.ADDED_SHOWN]
+        (i, t.content, t.special) for i, t in added[: tokens.ADDED_SHOWN]
     ]
 
 

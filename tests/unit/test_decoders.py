@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
 from hfcompat import decoders
-from hfcompat.bytelevel import BYTE_TO_CHAR, bytes_to_chars
+from hfcompat.pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars
 from hfcompat.errors import FormatError, TokenizationError
 
 # Markers that make HF's token boundaries visible; test tokens never contain them.

@@ -1,4 +1,4 @@
-"""hfcompat.evaluate: script classes, hand-computed measures, and token counts against the oracles."""
+"""hfcompat.tools.evaluate: script classes, hand-computed measures, and token counts against the oracles."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hfcompat.cli import run
-from hfcompat.evaluate import evaluate, token_shares
+from hfcompat.tools.evaluate import evaluate, token_shares
 from hfcompat.models.bpe import BPE
 from hfcompat.models.wordpiece import WordPiece
 from hfcompat.pre_tokenizers import Whitespace
-from hfcompat.scripts import NEUTRAL, char_classes, is_code_line, words
+from hfcompat.tools.scripts import NEUTRAL, char_classes, is_code_line, words
 from hfcompat.tokenizer import Tokenizer
 from tests.conftest import mixed_sample, shared_file
 
@@ -236,7 +236,7 @@ def test_cli_passes_load_options(tmp_path, monkeypatch, capsys) -> None:
         seen.append((path, options))
         return wordpiece_tokenizer()
 
-    monkeypatch.setattr(sys.modules["hfcompat.load"], "load", fake_load)
+    monkeypatch.setattr(sys.modules["hfcompat.cli.options"], "load", fake_load)  # where the CLI calls it
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("hello world\n", "utf-8")
     assert run(["evaluate", "a.tiktoken", "b.tiktoken", "--encoding", "cl100k_base", "--pattern", r"\w+",
@@ -261,7 +261,7 @@ def test_cli_errors(tmp_path, capsys) -> None:
 def test_cli_interrupted(tmp_path, monkeypatch, capsys) -> None:
     """Ctrl-C during the evaluation: exit code 130, a one-line message and no page written."""
     import sys
-    module = sys.modules["hfcompat.evaluate"]  # the attribute hfcompat.evaluate is the function
+    module = sys.modules["hfcompat.cli.explore"]  # where the CLI calls evaluate
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat.cli import run
-from hfcompat.explain import Explanation
+from hfcompat.tools.explain import Explanation
 from tests.conftest import fixture_texts, mixed_sample, shared_file
 
 pytestmark = pytest.mark.conformance

@@ -25,7 +25,7 @@ from tokenizers import Tokenizer
 
 from hfcompat import normalizers
 from hfcompat.errors import FormatError
-from hfcompat.normalized import NormalizedString
+from hfcompat.pipeline.normalized import NormalizedString
 
 
 # --------------------------------------------------------------------------- Unicode versions

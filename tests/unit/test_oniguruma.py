@@ -1,6 +1,6 @@
-"""hfcompat.oniguruma against the Oniguruma inside tokenizers 0.23.3 (Split and Replace).
+"""hfcompat.pipeline.oniguruma against the Oniguruma inside tokenizers 0.23.3 (Split and Replace).
 
-Every pattern runs through `compile_pattern` and the match iteration of hfcompat.normalized,
+Every pattern runs through `compile_pattern` and the match iteration of hfcompat.pipeline.normalized,
 and is compared with what tokenizers finds: the non-empty matches (a Split that keeps only
 them) and all matches, empty ones included (a Replace with a marker char).
 """
@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import Regex, normalizers, pre_tokenizers
 
-from hfcompat.normalized import NormalizedString, find_matches
-from hfcompat.oniguruma import OnigurumaError, compile_pattern
+from hfcompat.pipeline.normalized import NormalizedString, find_matches
+from hfcompat.pipeline.oniguruma import OnigurumaError, compile_pattern
 
 MARK = "\ue000"  # never in the test texts
 

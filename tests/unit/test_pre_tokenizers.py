@@ -17,7 +17,7 @@ from tokenizers import pre_tokenizers as hf
 from hfcompat import pre_tokenizers as ours
 from hfcompat.errors import FormatError
 from hfcompat.models import Token as OurToken
-from hfcompat.normalized import NormalizedString, PreTokenizedString
+from hfcompat.pipeline.normalized import NormalizedString, PreTokenizedString
 from test_oniguruma import newer_than_oniguruma  # chars whose Unicode version differs
 
 GPT2 = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"

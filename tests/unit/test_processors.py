@@ -23,12 +23,12 @@ from tokenizers import Regex, Tokenizer, models, pre_tokenizers
 from tokenizers import processors as hf_processors
 
 from hfcompat import processors
-from hfcompat.bytelevel import BYTE_TO_CHAR
+from hfcompat.pipeline.bytelevel import BYTE_TO_CHAR
 from hfcompat.encoding import Encoding
 from hfcompat.errors import FormatError, TokenizationError
-from hfcompat.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
+from hfcompat.pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from hfcompat.processors import post_process
-from hfcompat.truncation import TruncationParams, check_stride
+from hfcompat.pipeline.truncation import TruncationParams, check_stride
 
 # The oracle panics on purpose in some tests; its backtraces would only add noise.
 os.environ["RUST_BACKTRACE"] = "0"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hfcompat.errors import FormatError
-from hfcompat.segmentation import Dictionary
+from hfcompat.segmentation import Dictionary, Segmenter
 
 
 def test_load_jieba_format_counts_prefixes_and_duplicates(tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def test_bad_frequency_names_file_and_line(tmp_path: Path) -> None:
 def test_add_word_with_and_without_frequency() -> None:
     """A user word without frequency gets just enough to beat the split path; 0 deletes it."""
     d = Dictionary.from_words([("今天", 10), ("天气", 10), ("今", 5), ("天", 5), ("气", 5)])
-    d.add_word("今天天气")
+    Segmenter(d).add_word("今天天气")
     assert d.freq["今天天气"] > 0 and "今天天" in d.freq
     d.add_word("天气", 0)
     assert "天气" not in d and "天气" in d.force_split
@@ -83,12 +83,11 @@ def test_user_words_as_jieba_adds_them() -> None:
     jieba.setLogLevel(60)
     reference = jieba.Tokenizer()
     d = Dictionary.from_jieba()
-    from hfcompat.segmentation import Segmenter
 
     try:
         for word, freq in [("杭研大厦", None), ("AI芯片", None), ("云计算平台", 7), ("世界", 0)]:
             reference.add_word(word, freq)
-            d.add_word(word, freq)
+            Segmenter(d).add_word(word, freq)
             assert d.freq[word] == reference.FREQ[word]
         assert d.total == reference.total
         for text in ["他来到了杭研大厦，用AI芯片搭云计算平台，改变世界", "世界杭研大厦世界"]:

@@ -8,8 +8,8 @@ import pytest
 from sentencepiece import sentencepiece_model_pb2 as upstream
 
 from hfcompat.errors import UnsupportedConversion
-from hfcompat.formats import sentencepiece_model as spm
-from hfcompat.formats.sentencepiece_export import proto_from_pipeline
+from hfcompat.formats.sentencepiece import schema as spm
+from hfcompat.formats.sentencepiece.write import proto_from_pipeline
 from hfcompat.models.unigram import Unigram
 
 

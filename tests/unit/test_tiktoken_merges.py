@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiktoken._educational import bpe_encode
 
-from hfcompat.formats.tiktoken import read_ranks
-from hfcompat.formats.tiktoken_merges import in_rank_order, merge_cuts, reference_merge_cuts
+from hfcompat.formats.tiktoken.ranks import read_ranks
+from hfcompat.formats.tiktoken.merges import in_rank_order, merge_cuts, reference_merge_cuts
 
 from tiktoken_files import rank_file
 

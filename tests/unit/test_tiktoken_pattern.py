@@ -12,8 +12,8 @@ from tokenizers import Regex
 from tokenizers.pre_tokenizers import Split
 
 from hfcompat import pre_tokenizers
-from hfcompat.formats.tiktoken_encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
-from hfcompat.tiktoken_pattern import from_oniguruma, to_ascii_python, to_oniguruma, to_python
+from hfcompat.formats.tiktoken.encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
+from hfcompat.pre_tokenizers.tiktoken_pattern import from_oniguruma, to_ascii_python, to_oniguruma, to_python
 
 PATTERNS = {"r50k": R50K_PATTERN, "cl100k": CL100K_PATTERN, "o200k": O200K_PATTERN}
 TEXTS = ["12345678", "2012", "8868", "1234567", "Ⅻ111", "x  \n\n  y", "end  ", "a\n", "He's 'LL ſ's",

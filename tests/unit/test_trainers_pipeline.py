@@ -9,7 +9,8 @@ import pytest
 import hfcompat
 import hfcompat.trainers
 from hfcompat.errors import FormatError
-from hfcompat.trainers import BpeTrainer, count_words, count_words_and_ends, iter_texts, pipeline
+from hfcompat.tools.train import pipeline
+from hfcompat.trainers import BpeTrainer, count_words, count_words_and_ends, iter_texts
 
 TEXTS = ["Hello, how are  you?", "The quick brown fox jumps over the lazy dog.", "héllo wörld 12345"] * 5
 

@@ -1,4 +1,4 @@
-"""hfcompat.viz without a browser: the page's token elements, self-containment, the terminal view."""
+"""hfcompat.tools.viz without a browser: the page's token elements, self-containment, the terminal view."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hfcompat.models.bpe import BPE
 from hfcompat.models.wordpiece import WordPiece
 from hfcompat.pre_tokenizers import Whitespace
 from hfcompat.tokenizer import Tokenizer
-from hfcompat.viz import ansi, core_span, page, pieces
+from hfcompat.tools.viz import ansi, core_span, page, pieces
 
 
 class TokenSpans(HTMLParser):

@@ -1,4 +1,4 @@
-"""hfcompat.formats.vocab_files against tokenizers' own readers (BPE.read_file, WordPiece.read_file)."""
+"""hfcompat.models.vocab_files against tokenizers' own readers (BPE.read_file, WordPiece.read_file)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from tokenizers import models
 
 from hfcompat.errors import FormatError, UnsupportedConversion
-from hfcompat.formats import atomic
-from hfcompat.formats.vocab_files import (
+from hfcompat import files as atomic
+from hfcompat.models.vocab_files import (
     read_merges_txt,
     read_vocab_json,
     read_vocab_txt,

@@ -1,0 +1,83 @@
+"""`hfcompat convert` and `verify`: move a tokenizer between formats and prove nothing changed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..formats import convert
+from ..tools.verify import LIBRARIES, verify
+from .options import add_load_options, clip, load_options, read_corpus
+
+
+def add_commands(commands: Any) -> None:
+    """The convert and verify subcommands."""
+    convert = commands.add_parser("convert", help="convert a tokenizer to another format, exactly or not at all")
+    convert.add_argument("source", metavar="SRC", help="any file or directory hfcompat reads")
+    convert.add_argument("destination", metavar="DST",
+                         help="tokenizer.json, .model, .tiktoken, or a directory (transformers)")
+    convert.add_argument("--check", metavar="CORPUS", type=Path,
+                         help="then verify DST (in its own library) against SRC (in its own) on this corpus")
+    add_load_options(convert)
+    convert.set_defaults(handler=cmd_convert)
+
+    verify = commands.add_parser("verify", help="compare hfcompat (or a converted file) with the official library")
+    verify.add_argument("tokenizer", metavar="PATH")
+    verify.add_argument("--corpus", metavar="FILE", type=Path, required=True, help="UTF-8 text, one input per line")
+    verify.add_argument("--reference", metavar="ORIGINAL",
+                        help="compare PATH in its own library with ORIGINAL in its own (a conversion)")
+    verify.add_argument("--against", default="auto", choices=("auto",) + LIBRARIES,
+                        help="the reference library (default: the owner of the file's format)")
+    verify.add_argument("--no-special", action="store_true", help="encode without special tokens")
+    verify.add_argument("--show", metavar="N", type=int, default=3, help="divergences to print (default 3)")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON before the last line")
+    verify.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bar on stderr (default: when stderr is a terminal)")
+    add_load_options(verify)
+    verify.set_defaults(handler=cmd_verify)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """`convert`: load SRC, save DST (refused with the reason when not exact), optionally check it."""
+    tokenizer = convert(args.source, args.destination, **load_options(args))
+    print(f"wrote {args.destination} ({type(tokenizer.model).__name__}, "
+          f"{tokenizer.get_vocab_size()} tokens)")
+    if args.check is None:
+        return 0
+    report = verify(args.destination, read_corpus(args.check), reference=args.source,
+                    progress=_progress(None), **load_options(args))
+    _print_divergences(report, 3)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """`verify`: every corpus line on both sides; exit 1 on any mismatch; last line "N/N identical"."""
+    report = verify(args.tokenizer, read_corpus(args.corpus), against=args.against, reference=args.reference,
+                    add_special_tokens=not args.no_special, keep=max(args.show, 1),
+                    progress=_progress(args.progress), **load_options(args))
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(f"subject:   {report.subject}  {report.subject_mb_per_s:.3f} MB/s")
+        print(f"reference: {report.reference}  {report.reference_mb_per_s:.3f} MB/s")
+        _print_divergences(report, args.show)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def _print_divergences(report: Any, limit: int) -> None:
+    """The first divergences of a report, a few lines each."""
+    for divergence in report.first_divergences[:limit]:
+        print(clip(divergence.describe(), 1200))
+    if report.mismatches > limit:
+        print(f"... {report.mismatches - limit} more texts differ")
+
+
+def _progress(asked: bool | None) -> bool:
+    """Show a progress bar: as asked, else when stderr is a terminal."""
+    return sys.stderr.isatty() if asked is None else asked
+    return 0

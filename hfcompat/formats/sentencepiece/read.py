@@ -1,0 +1,362 @@
+"""SentencePiece `.model` files read into a Tokenizer (writing them back: write.py).
+
+A model is translated into the tokenizer.json pipeline that runs it exactly (see
+`pipeline_from_proto`), so that hfcompat and HF `tokenizers` run the same components:
+
+- normalizer: the precompiled charsmap, then SentencePiece's whitespace rules as `Replace`
+  (remove_extra_whitespaces: leading and trailing spaces go, runs shrink to one; then
+  escape_whitespaces: " " -> "▁"), then the dummy prefix as `Prepend("▁")` (or a "▁" after the
+  last char with treat_whitespace_as_suffix);
+- model: Unigram over the pieces (user-defined pieces carry the score SentencePiece gives them
+  in its lattice), or BPE whose merges are every split of every piece, ranked by the piece's
+  score: SentencePiece merges the adjacent pair whose concatenation is the best-scored piece,
+  the leftmost one on ties, and ranking ties longest piece first makes runs of equal-scored
+  pieces (Llama's whitespace pieces) grow from the left as SentencePiece grows them;
+- decoder: control pieces to "", the unknown piece to its surface, byte pieces to bytes,
+  "▁" to " ", and one leading space dropped.
+
+hfcompat's own copy applies the charsmap with SentencePiece's longest-match rule (HF's
+`Precompiled` applies it per grapheme cluster, see charsmap.py). A loaded model remembers its
+ModelProto, so saving it again writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from google.protobuf.message import DecodeError
+
+from ...errors import FormatError
+from ...normalizers import Precompiled, flatten
+from ...normalizers.charsmap import rules_may_touch
+from ...tokenizer import Tokenizer
+from ..tokenizer_json import tokenizer_from_dict, tokenizer_to_dict
+from . import schema as spm
+
+SPACE = "\u2581"
+FLT_MIN = struct.unpack("<f", struct.pack("<I", 0x00800000))[0]
+_REGEX_SPECIAL = set(".^$|()[]{}*+?\\-#&~")
+# remove_extra_whitespaces: leading and trailing spaces, and each space followed by a space.
+EXTRA_SPACES = r"\A +| +\z| (?= )"
+# treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
+AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
+# A noncharacter standing for the unknown piece while decoding (see `_decoder`).
+UNKNOWN_PLACEHOLDER = "\ufdd0"
+UNK_PENALTY = 10.0  # sentencepiece's unknown-char score is the lowest normal score minus this
+MATCHABLE = (spm.NORMAL, spm.USER_DEFINED)
+
+
+@dataclass
+class SentencePieceSource:
+    """The ModelProto a tokenizer was read from, and its tokenizer.json at that time."""
+
+    proto: Any
+    pipeline: dict
+
+
+def read_sentencepiece(path: str | Path, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
+    """Read a SentencePiece .model file into a Tokenizer that encodes as sentencepiece does.
+
+    `add_bos` / `add_eos`: what sentencepiece's options of those names do, as a post-processor
+    (so `encode(..., add_special_tokens=False)` leaves them out).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FormatError("no such file", path=str(path)) from None
+    try:
+        return tokenizer_from_proto(parse_model(data), add_bos=add_bos, add_eos=add_eos)
+    except FormatError as error:
+        raise error.at(path=str(path)) from None
+
+
+def parse_model(data: bytes) -> Any:
+    """Parse and check a serialized ModelProto."""
+    proto = spm.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except (DecodeError, RuntimeError, ValueError) as error:
+        raise FormatError(f"not a SentencePiece ModelProto: {error}") from None
+    check_model(proto)
+    return proto
+
+
+def check_model(proto: Any) -> None:
+    """The checks sentencepiece makes when it loads a model."""
+    if not proto.pieces:
+        raise FormatError("the model has no pieces", field="pieces")
+    seen: set[str] = set()
+    unknowns = 0
+    for index, piece in enumerate(proto.pieces):
+        if not piece.piece:
+            raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
+        if piece.piece in seen:
+            raise FormatError(f"piece {piece.piece!r} is repeated", field=f"pieces[{index}].piece")
+        seen.add(piece.piece)
+        unknowns += piece.type == spm.UNKNOWN
+    if unknowns != 1:
+        raise FormatError(f"expected exactly one UNKNOWN piece, found {unknowns}", field="pieces")
+    model_type = proto.trainer_spec.model_type
+    if model_type not in spm.MODEL_TYPES.values():
+        raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
+
+
+def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
+    """The Tokenizer that runs a ModelProto exactly (charsmap applied as SentencePiece does)."""
+    pipeline = pipeline_from_proto(proto)
+    pipeline["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
+    tokenizer = tokenizer_from_dict(pipeline)
+    user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
+    for normalizer in flatten(tokenizer.normalizer):
+        if isinstance(normalizer, Precompiled):
+            normalizer.longest_match = True
+            normalizer.protected = tuple(piece for piece in user_defined
+                                         if rules_may_touch(normalizer.charsmap, piece))
+    if pipeline["model"]["type"] == "Unigram":
+        tokenizer.model.without_matching(frozenset(
+            i for i, p in enumerate(proto.pieces) if p.type not in MATCHABLE))
+        normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
+        tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
+    elif pipeline["model"]["type"] == "BPE":
+        tokenizer.model.merge_as_sentencepiece(
+            _merge_levels(_ranked_merges(proto)), _ids_of_type(proto, spm.UNUSED))
+    tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
+    return tokenizer
+
+
+def _ids_of_type(proto: Any, piece_type: int) -> frozenset[int]:
+    """The ids of the pieces of one type."""
+    return frozenset(i for i, p in enumerate(proto.pieces) if p.type == piece_type)
+
+
+# ----- ModelProto -> tokenizer.json ----------------------------------------------------------
+
+
+def pipeline_from_proto(proto: Any) -> dict:
+    """The tokenizer.json object that runs this SentencePiece model exactly."""
+    trainer, spec = proto.trainer_spec, proto.normalizer_spec
+    user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
+    # BPE never merges a user symbol with its neighbours: each is isolated before the model.
+    frozen = user_defined if trainer.model_type == spm.BPE else []
+    model = _model(proto)
+    if frozen:
+        model["ignore_merges"] = True
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [],
+        "normalizer": _normalizer(spec, trainer.treat_whitespace_as_suffix),
+        "pre_tokenizer": _pre_tokenizer(proto, frozen),
+        "post_processor": None,
+        "decoder": _decoder(proto),
+        "model": model,
+    }
+
+
+def _bos_eos_template(proto: Any, add_bos: bool, add_eos: bool) -> dict | None:
+    """A TemplateProcessing adding the bos and/or eos control pieces, or None."""
+    trainer = proto.trainer_spec
+    controls = {p.piece: i for i, p in enumerate(proto.pieces) if p.type == spm.CONTROL}
+    wanted = [(flag, name, piece) for flag, name, piece in
+              ((add_bos, "bos", trainer.bos_piece), (add_eos, "eos", trainer.eos_piece)) if flag]
+    for _, name, piece in wanted:
+        if piece not in controls:
+            raise FormatError(f"add_{name}: the {name} piece {piece!r} is not a control piece",
+                              field=f"trainer_spec.{name}_piece")
+    if not wanted:
+        return None
+
+    def template(type_id: int, sequence: str) -> list[dict]:
+        items = [{"Sequence": {"id": sequence, "type_id": type_id}}]
+        if add_bos:
+            items.insert(0, {"SpecialToken": {"id": trainer.bos_piece, "type_id": type_id}})
+        if add_eos:
+            items.append({"SpecialToken": {"id": trainer.eos_piece, "type_id": type_id}})
+        return items
+
+    return {"type": "TemplateProcessing", "single": template(0, "A"), "pair": template(0, "A") + template(1, "B"),
+            "special_tokens": {piece: {"id": piece, "ids": [controls[piece]], "tokens": [piece]}
+                               for _, _, piece in wanted}}
+
+
+def _normalizer(spec: Any, as_suffix: bool) -> dict | None:
+    """Charsmap, whitespace rules, escaping and the dummy prefix, as normalizers."""
+    space = SPACE if spec.escape_whitespaces else " "
+    steps: list[dict] = []
+    if spec.precompiled_charsmap:
+        steps.append({"type": "Precompiled",
+                      "precompiled_charsmap": base64.b64encode(spec.precompiled_charsmap).decode("ascii")})
+    if spec.remove_extra_whitespaces:
+        steps.append(_replace(EXTRA_SPACES, "", regex=True))
+    if spec.escape_whitespaces:
+        steps.append(_replace(" ", SPACE))
+    if spec.add_dummy_prefix:
+        if as_suffix:
+            steps.append(_replace(AFTER_LAST_CHAR, space, regex=True))
+        else:
+            steps.append({"type": "Prepend", "prepend": space})
+    if not steps:
+        return None
+    return steps[0] if len(steps) == 1 else {"type": "Sequence", "normalizers": steps}
+
+
+def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
+    """BPE user symbols isolated (longest first, as sentencepiece matches them), then words.
+
+    sentencepiece runs its model over the whole text. For BPE, when no piece has a "▁" past its
+    first char, no piece spans the place before a "▁", so cutting the text there (Metaspace)
+    changes no result and lets words be cached; but not with UNUSED pieces, which sentencepiece
+    splits by the pair last queued anywhere in the text. Unigram is not cut: its float32 path scores
+    round differently from a word's start than from the text's.
+    """
+    model_type = proto.trainer_spec.model_type
+    steps = []
+    if frozen:
+        alternatives = "|".join(_escape(piece) for piece in sorted(frozen, key=len, reverse=True))
+        steps.append({"type": "Split", "pattern": {"Regex": alternatives}, "behavior": "Isolated",
+                      "invert": False})
+    if model_type == spm.WORD:
+        steps.append({"type": "Split", "pattern": {"String": SPACE}, "behavior": "MergedWithNext",
+                      "invert": False})
+    elif model_type == spm.BPE and words_are_cuts(p.piece for p in proto.pieces if p.type in MATCHABLE) \
+            and proto.normalizer_spec.escape_whitespaces and not proto.trainer_spec.treat_whitespace_as_suffix \
+            and not any(p.type == spm.UNUSED for p in proto.pieces):
+        steps.append({"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True})
+    if not steps:
+        return None
+    return steps[0] if len(steps) == 1 else {"type": "Sequence", "pretokenizers": steps}
+
+
+def words_are_cuts(pieces: Iterable[str]) -> bool:
+    """True when no piece holds a "▁" past its first char: then a text may be cut before each "▁"."""
+    return not any(SPACE in piece[1:] for piece in pieces)
+
+
+def _replace(pattern: str, content: str, regex: bool = False) -> dict:
+    """A Replace component (normalizer or decoder)."""
+    return {"type": "Replace", "pattern": {"Regex" if regex else "String": pattern}, "content": content}
+
+
+def _escape(text: str) -> str:
+    """`text` as an Oniguruma regex that matches it literally."""
+    return "".join("\\" + char if char in _REGEX_SPECIAL else char for char in text)
+
+
+def _decoder(proto: Any) -> dict:
+    """Control pieces vanish, the unknown piece shows its surface, bytes and "▁" become text.
+
+    sentencepiece drops one leading "▁" of the first pieces but keeps the unknown surface's
+    leading space, so the unknown piece passes the Strip step as a placeholder char.
+    """
+    trainer, spec = proto.trainer_spec, proto.normalizer_spec
+    steps: list[dict] = []
+    controls = [p.piece for p in proto.pieces if p.type == spm.CONTROL]
+    if controls:
+        steps.append(_replace(r"\A(?:" + "|".join(map(_escape, controls)) + r")\z", "", regex=True))
+    unknown = next(p.piece for p in proto.pieces if p.type == spm.UNKNOWN)
+    steps.append(_replace(r"\A" + _escape(unknown) + r"\z", UNKNOWN_PLACEHOLDER, regex=True))
+    if trainer.byte_fallback:
+        steps.append({"type": "ByteFallback"})
+    if spec.escape_whitespaces:
+        steps.append(_replace(SPACE, " "))
+    steps.append({"type": "Fuse"})
+    if (spec.add_dummy_prefix or spec.remove_extra_whitespaces) and not trainer.treat_whitespace_as_suffix:
+        steps.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+    steps.append(_replace(UNKNOWN_PLACEHOLDER, trainer.unk_surface))
+    return {"type": "Sequence", "decoders": steps}
+
+
+def _model(proto: Any) -> dict:
+    """The Unigram or BPE model of the pieces (CHAR as Unigram, WORD as WordLevel)."""
+    model_type = proto.trainer_spec.model_type
+    unknown = next(i for i, p in enumerate(proto.pieces) if p.type == spm.UNKNOWN)
+    if model_type == spm.BPE:
+        return _bpe_model(proto, unknown)
+    if model_type == spm.WORD:
+        vocab = {p.piece: i for i, p in enumerate(proto.pieces)}
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": proto.pieces[unknown].piece}
+    return {"type": "Unigram", "unk_id": unknown, "vocab": _unigram_vocab(proto),
+            "byte_fallback": proto.trainer_spec.byte_fallback}
+
+
+def _f32(value: float) -> float:
+    """`value` rounded to float32, as SentencePiece computes."""
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def _unigram_vocab(proto: Any) -> list[list]:
+    """[piece, score] per piece, with the scores SentencePiece's lattice effectively uses.
+
+    A user-defined piece scores `bytes * max(normal scores, FLT_MIN) - 0.1` (float32). Pieces
+    SentencePiece never matches in text (control, unknown, byte, unused) get a score below any
+    spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
+    every segmentation of a text holds the same unknown chars.
+    """
+    normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
+    max_score = max(FLT_MIN, *normal_scores)
+    reserved = [p.piece for p in proto.pieces if p.type not in MATCHABLE]
+    unreachable = min(normal_scores) * (max(map(len, reserved), default=0) + 1) - 1000.0
+    vocab = []
+    for p in proto.pieces:
+        score = p.score
+        if p.type == spm.USER_DEFINED:
+            score = _f32(_f32(len(p.piece.encode("utf-8")) * max_score) - _f32(0.1))
+        elif p.type not in MATCHABLE:
+            score = unreachable
+        vocab.append([p.piece, score])
+    return vocab
+
+
+def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:
+    """(piece score, left, right) for every split of every mergeable piece, best score first."""
+    return ranked_splits({p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)})
+
+
+def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
+    """Per merge, the rank of its piece's score among the distinct scores (sentencepiece's order)."""
+    levels: list[int] = []
+    for index, (score, _, _) in enumerate(ranked):
+        same = index and score == ranked[index - 1][0]
+        levels.append(levels[-1] if same else len(set(levels)))
+    return levels
+
+
+def _bpe_model(proto: Any, unknown: int) -> dict:
+    """BPE with a merge for every split of every mergeable piece, best piece score first."""
+    ranked = _ranked_merges(proto)
+    return {
+        "type": "BPE", "dropout": None, "unk_token": proto.pieces[unknown].piece,
+        "continuing_subword_prefix": None, "end_of_word_suffix": None,
+        # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
+        "fuse_unk": not proto.trainer_spec.byte_fallback,
+        "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
+        "vocab": {p.piece: i for i, p in enumerate(proto.pieces)},
+        "merges": [[left, right] for _, left, right in ranked],
+    }
+
+
+def ranked_splits(scores: dict[str, float]) -> list[tuple[float, str, str]]:
+    """SentencePiece's BPE as merges (score, left, right): two pieces merge when together they
+    spell a piece, the best-scored piece first (then the longer, the earlier, the shorter left part)."""
+    ranked = []
+    for index, (piece, score) in enumerate(scores.items()):
+        for cut in range(1, len(piece)):
+            left, right = piece[:cut], piece[cut:]
+            if left in scores and right in scores:
+                ranked.append((-score, -len(piece), index, cut, left, right))
+    ranked.sort()
+    return [(-negated, left, right) for negated, *_, left, right in ranked]
+
+
+def every_split_merges(scores: dict[str, float]) -> list[tuple[str, str]]:
+    """The (left, right) pairs of `ranked_splits`, in their order."""
+    return [(left, right) for _, left, right in ranked_splits(scores)]
+
+
+__all__ = ["pipeline_from_proto", "read_sentencepiece", "parse_model", "tokenizer_from_proto"]

@@ -1,0 +1,459 @@
+"""transformers directories: the pipelines its classes build from slow files, and `save_pretrained`.
+
+A directory `transformers.AutoTokenizer.from_pretrained` loads holds tokenizer.json, and
+tokenizer_config.json naming the class and the special tokens. `save_pretrained` writes both
+(plus the legacy special_tokens_map.json) so that transformers 5.x rebuilds exactly this
+tokenizer: it names the class that takes tokenizer.json as it is, declares as special tokens
+only tokens that are already added tokens (so transformers adds nothing), and writes
+add_bos_token/add_eos_token only when transformers' own post-processor for those flags is the
+one the tokenizer has (writing them makes transformers rebuild it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ... import decoders, normalizers, pre_tokenizers, processors
+from ...errors import FormatError
+from ...files import atomic_write_text
+from ...models.bpe import BPE
+from ...models.vocab_files import read_merges_txt, read_vocab_json, read_vocab_txt
+from ...models.wordpiece import WordPiece
+from ...pipeline.added_vocabulary import AddedToken
+from ...segmentation.pre_tokenizer import SideFiles
+from ...tokenizer import Tokenizer
+from ..sentencepiece.read import read_sentencepiece
+from ..tokenizer_json import tokenizer_from_dict, tokenizer_to_dict, tokenizer_to_json
+from . import classes
+from .classes import token_text
+
+BERT_SPECIALS = ("[UNK]", "[SEP]", "[CLS]", "[PAD]", "[MASK]")
+# The class AutoTokenizer maps to transformers 5's TokenizersBackend (and 4.x's fast base class):
+# it loads tokenizer.json as it is, without rebuilding any component.
+TOKENIZER_CLASS = "PreTrainedTokenizerFast"
+VERY_LARGE_INTEGER = int(1e30)  # transformers' "no maximum" model_max_length
+SPECIAL_ROLES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token",
+                 "mask_token")
+# Usual spellings of a role, used when neither the post-processor nor the model names it.
+CONVENTIONAL_NAMES = {
+    "pad_token": ("[PAD]", "<pad>", "<|pad|>", "<|padding|>"),
+    "mask_token": ("[MASK]", "<mask>", "<|mask|>"),
+    "unk_token": ("[UNK]", "<unk>", "<|unk|>"),
+    "bos_token": ("<s>", "<|startoftext|>", "<|begin_of_text|>", "<bos>"),
+    "eos_token": ("</s>", "<|endoftext|>", "<|end_of_text|>", "<eos>"),
+    "cls_token": ("[CLS]", "<cls>"),
+    "sep_token": ("[SEP]", "<sep>"),
+}
+CONFIG_FILE = "tokenizer_config.json"
+# The files of a directory whose tokenizer runs in hfcompat inside transformers (hf_tokenizer_class).
+HFCOMPAT_FILE = "hfcompat_tokenizer.json"
+REMOTE_CLASS = "HfcompatTokenizer"
+LOADER_MODULE = "tokenization_hfcompat"
+LOADER_SOURCE = (
+    '"""Loads the hfcompat tokenizer of this directory into transformers (needs `pip install hfcompat`)."""\n\n'
+    "from hfcompat.formats.transformers.remote_code import HfcompatTokenizer\n\n"
+    '__all__ = ["HfcompatTokenizer"]\n'
+)
+SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
+TOKENIZER_FILE = "tokenizer.json"
+
+
+# ---------------------------------------------------------------- slow files
+
+
+def bert_tokenizer(vocab_path: str | Path, lowercase: bool = True, *, tokenize_chinese_chars: bool = True,
+                   strip_accents: bool | None = None) -> Tokenizer:
+    """BERT's WordPiece pipeline over a vocab.txt, as BertTokenizer builds it (defaults: uncased)."""
+    vocab = read_vocab_txt(vocab_path)
+    for token in ("[UNK]", "[CLS]", "[SEP]"):
+        if token not in vocab:
+            raise FormatError(f"a BERT vocabulary needs {token}", path=str(vocab_path))
+    tokenizer = Tokenizer(
+        WordPiece(vocab, unk_token="[UNK]", continuing_subword_prefix="##",
+                  max_input_chars_per_word=100),
+        normalizer=normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=tokenize_chinese_chars,
+                                              strip_accents=strip_accents, lowercase=lowercase),
+        pre_tokenizer=pre_tokenizers.BertPreTokenizer(),
+        post_processor=processors.BertProcessing(sep=("[SEP]", vocab["[SEP]"]),
+                                                 cls=("[CLS]", vocab["[CLS]"])),
+        decoder=decoders.WordPiece(prefix="##", cleanup=True),
+    )
+    tokenizer.add_special_tokens(
+        [AddedToken(t, normalized=False, special=True) for t in BERT_SPECIALS if t in vocab])
+    return tokenizer
+
+
+def gpt2_tokenizer(vocab_path: str | Path, merges_path: str | Path) -> Tokenizer:
+    """GPT-2's byte-level BPE pipeline over vocab.json + merges.txt, as GPT2TokenizerFast builds it."""
+    vocab = read_vocab_json(vocab_path)
+    merges = read_merges_txt(merges_path)
+    try:
+        model = BPE(vocab, merges, continuing_subword_prefix="", end_of_word_suffix="")
+    except FormatError as error:
+        raise error.at(path=str(merges_path)) from None
+    tokenizer = Tokenizer(
+        model,
+        pre_tokenizer=pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=True),
+        post_processor=processors.ByteLevel(add_prefix_space=True, trim_offsets=False),
+        decoder=decoders.ByteLevel(),
+    )
+    if "<|endoftext|>" in vocab:
+        tokenizer.add_special_tokens([AddedToken("<|endoftext|>", normalized=True, special=True)])
+    return tokenizer
+
+
+# ---------------------------------------------------------------- save_pretrained
+
+
+def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
+                    special_tokens: dict[str, str] | None = None,
+                    chat_template: str | None = None, remote_code: bool = False) -> list[Path]:
+    """Write tokenizer.json, tokenizer_config.json and special_tokens_map.json into `directory`.
+
+    `special_tokens` overrides the roles found in the tokenizer (e.g. {"pad_token": "<pad>"}); a
+    role's token must already be an added token. With `remote_code`, the directory holds
+    hfcompat's own file and a transformers class that runs hfcompat (for pipelines tokenizer.json
+    cannot hold); AutoTokenizer then needs trust_remote_code=True and hfcompat installed.
+    Returns the paths written.
+    """
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise FormatError("save_pretrained needs a directory, and this is a file", path=str(directory))
+    roles = named_special_tokens(tokenizer)
+    for role, content in (special_tokens or {}).items():
+        _check_role(tokenizer, role, content)
+        roles[role] = content
+    config = tokenizer_config(tokenizer, roles, chat_template)
+    # Everything is serialized before any write: a failure leaves nothing.
+    if remote_code:
+        config.pop("add_bos_token", None)
+        config.pop("add_eos_token", None)
+        config["tokenizer_class"] = REMOTE_CLASS
+        config["auto_map"] = {"AutoTokenizer": [f"{LOADER_MODULE}.{REMOTE_CLASS}", None]}
+        files = remote_code_files(tokenizer)
+    else:
+        files = {TOKENIZER_FILE: tokenizer_to_json(tokenizer, pretty=True)}
+    files[CONFIG_FILE] = _json_text(config)
+    files[SPECIAL_TOKENS_MAP_FILE] = _json_text(roles)
+    for name, content in files.items():
+        atomic_write_text(directory / name, content)
+    return [directory / name for name in files]
+
+
+def remote_code_files(tokenizer: Tokenizer, prefix: str = "") -> dict[str, str]:
+    """name -> text of hfcompat's own files in a remote-code directory.
+
+    hfcompat_tokenizer.json may hold hfcompat's own components (Chinese word segmentation),
+    whose data files (a dictionary, an HMM) come beside it; then the loader module.
+    """
+
+    side_files = SideFiles(prefix=prefix)
+    text = tokenizer_to_json(tokenizer, pretty=True, extensions=side_files)
+    return {prefix + HFCOMPAT_FILE: text, **side_files.written, f"{LOADER_MODULE}.py": LOADER_SOURCE}
+
+
+def read_hfcompat_file(path: str | Path) -> Tokenizer:
+    """Read hfcompat_tokenizer.json with the files its extension entries name beside it."""
+
+    path = Path(path)
+    try:
+        return tokenizer_from_dict(_read_json(path), extensions=SideFiles(directory=path.parent))
+    except FormatError as error:
+        raise error.at(path=error.path or str(path)) from None
+
+
+def tokenizer_config(tokenizer: Tokenizer, roles: dict[str, str],
+                     chat_template: str | None = None) -> dict[str, Any]:
+    """The tokenizer_config.json object for `tokenizer` with these special-token roles."""
+    truncation = tokenizer.truncation
+    config: dict[str, Any] = {
+        "tokenizer_class": TOKENIZER_CLASS,
+        "model_max_length": truncation.max_length if truncation is not None else VERY_LARGE_INTEGER,
+        # hfcompat's decode never runs transformers' clean-up; with it on, WordPiece text would differ.
+        "clean_up_tokenization_spaces": False,
+        **roles,
+    }
+    flags = bos_eos_flags(tokenizer.post_processor, roles)
+    if flags is not None:
+        config.update(flags)
+    template = chat_template or getattr(tokenizer, "chat_template", None)
+    if template:
+        config["chat_template"] = template
+    return config
+
+
+def named_special_tokens(tokenizer: Tokenizer) -> dict[str, str]:
+    """The roles (bos_token, eos_token, ...) of the tokenizer's added tokens, in SPECIAL_ROLES order.
+
+    From, in order of trust: roles the tokenizer was loaded with, the post-processor, the model's
+    unknown token, the padding token, and the usual spellings of each role. Only added tokens count.
+    """
+    added = set(tokenizer.added_vocabulary.token_to_id)
+    found: dict[str, str] = {}
+
+    def offer(role: str, content: str | None) -> None:
+        if content is not None and content in added and role not in found:
+            found[role] = content
+
+    for role, content in (getattr(tokenizer, "named_special_tokens", None) or {}).items():
+        offer(role, content)
+    for role, content in _post_processor_roles(tokenizer.post_processor):
+        offer(role, content)
+    offer("unk_token", _model_unk_token(tokenizer.model))
+    if tokenizer.padding is not None:
+        offer("pad_token", tokenizer.padding.pad_token)
+    specials = [t.content for _, t in sorted(tokenizer.get_added_tokens_decoder().items()) if t.special]
+    for role, names in CONVENTIONAL_NAMES.items():
+        for name in names:
+            if name in specials:
+                offer(role, name)
+    return {role: found[role] for role in SPECIAL_ROLES if role in found}
+
+
+def _check_role(tokenizer: Tokenizer, role: str, content: str) -> None:
+    """A role given by the caller must be a known role naming an existing added token."""
+    if role not in SPECIAL_ROLES:
+        raise ValueError(f"unknown special-token role {role!r}; expected one of {', '.join(SPECIAL_ROLES)}")
+    if content not in tokenizer.added_vocabulary.token_to_id:
+        raise ValueError(f"{role}={content!r} is not an added token of this tokenizer: transformers "
+                         "would add it and tokenize differently; add it with add_special_tokens first")
+
+
+def _post_processor_roles(processor: Any) -> list[tuple[str, str]]:
+    """(role, token) pairs a post-processor implies: CLS/SEP for BERT, <s>/</s> around a template."""
+    if processor is None:
+        return []
+    return _roles_from_dict(processor.to_dict())
+
+
+def _roles_from_dict(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The roles of a post-processor's tokenizer.json form."""
+    kind = data.get("type")
+    if kind == "Sequence":
+        return [role for inner in data.get("processors", []) for role in _roles_from_dict(inner)]
+    if kind == "BertProcessing":
+        return [("cls_token", data["cls"][0]), ("sep_token", data["sep"][0])]
+    if kind == "RobertaProcessing":
+        cls, sep = data["cls"][0], data["sep"][0]
+        return [("bos_token", cls), ("eos_token", sep), ("cls_token", cls), ("sep_token", sep)]
+    if kind != "TemplateProcessing":
+        return []
+    single = data.get("single", [])
+    position = next((i for i, item in enumerate(single) if "Sequence" in item), len(single))
+    before = [item["SpecialToken"]["id"] for item in single[:position] if "SpecialToken" in item]
+    after = [item["SpecialToken"]["id"] for item in single[position:] if "SpecialToken" in item]
+    tokens = data.get("special_tokens", {})
+
+    def content(name: str) -> str:
+        entry = tokens.get(name, {})
+        return entry["tokens"][0] if len(entry.get("tokens", [])) == 1 else name
+
+    roles = []
+    if before:
+        first = content(before[0])
+        roles.append(("cls_token" if first in CONVENTIONAL_NAMES["cls_token"] else "bos_token", first))
+    if after:
+        last = content(after[-1])
+        roles.append(("sep_token" if last in CONVENTIONAL_NAMES["sep_token"] else "eos_token", last))
+    return roles
+
+
+def _model_unk_token(model: Any) -> str | None:
+    """The model's unknown token (Unigram names it by id)."""
+    unk = getattr(model, "unk_token", None)
+    if unk is None and getattr(model, "unk_id", None) is not None:
+        unk = model.id_to_token(model.unk_id)
+    return unk
+
+
+def bos_eos_flags(processor: Any, roles: dict[str, str]) -> dict[str, bool] | None:
+    """add_bos_token/add_eos_token when transformers would rebuild this very post-processor, else None.
+
+    transformers (TokenizersBackend.update_post_processor) builds single "[bos:0] $A:0 [eos:0]" and
+    pair "<single> [bos:1] $B:1 [eos:1]" with one id per token.
+    """
+    if processor is None or not isinstance(processor, processors.TemplateProcessing):
+        return None
+    data = processor.to_dict()
+    bos, eos = roles.get("bos_token"), roles.get("eos_token")
+    for add_bos in (False, True):
+        for add_eos in (False, True):
+            if (add_bos and bos is None) or (add_eos and eos is None):
+                continue
+            if _template_dict(bos if add_bos else None, eos if add_eos else None, data) == data:
+                return {"add_bos_token": add_bos, "add_eos_token": add_eos}
+    return None
+
+
+def _template_dict(bos: str | None, eos: str | None, like: dict[str, Any]) -> dict[str, Any]:
+    """The TemplateProcessing transformers builds for these tokens, ids taken from `like`."""
+    def side(type_id: int, sequence: str) -> list[dict[str, Any]]:
+        items = [{"SpecialToken": {"id": bos, "type_id": type_id}}] if bos else []
+        items.append({"Sequence": {"id": sequence, "type_id": type_id}})
+        if eos:
+            items.append({"SpecialToken": {"id": eos, "type_id": type_id}})
+        return items
+
+    known = like.get("special_tokens", {})
+    special = {}
+    for name in sorted({t for t in (bos, eos) if t}):
+        ids = known.get(name, {}).get("ids", [])
+        special[name] = {"id": name, "ids": ids if len(ids) == 1 else None, "tokens": [name]}
+    return {"type": "TemplateProcessing", "single": side(0, "A"), "pair": side(0, "A") + side(1, "B"),
+            "special_tokens": special}
+
+
+def _json_text(data: dict[str, Any]) -> str:
+    """Indented JSON, as transformers writes its configs."""
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+# ---------------------------------------------------------------- reading transformers directories
+
+SENTENCEPIECE_FILES = ("tokenizer.model", "spiece.model", "sentencepiece.bpe.model")
+EXTRA_SPECIALS = ("additional_special_tokens", "extra_special_tokens")
+SLOW_FILES = "slow files"
+SENTENCEPIECE = "SentencePiece model"
+
+
+def is_pretrained_directory(directory: Path) -> bool:
+    """True when the directory holds a tokenizer_config.json (what transformers writes)."""
+    return (directory / CONFIG_FILE).is_file()
+
+
+def load_pretrained(directory: str | Path) -> Tokenizer:
+    """The tokenizer AutoTokenizer.from_pretrained(directory) builds, without transformers.
+
+    Reads tokenizer.json, or the slow files (vocab.txt; vocab.json + merges.txt; a SentencePiece
+    .model) with tokenizer_config.json, and builds the pipeline of the class the config names
+    (formats.transformers_classes). A SentencePiece model follows sentencepiece itself; where
+    transformers' own conversion is not exact, a warning says so.
+    """
+
+    directory = Path(directory)
+    config = read_config(directory)
+    name = classes.class_name(config)
+    data, source = _pipeline_data(directory, name, config)
+    data, name = _class_pipeline(directory, name, source, config, data)
+    # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
+    explicit_flags = "add_bos_token" in config or "add_eos_token" in config
+    if name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
+        data["post_processor"] = classes.bos_eos_template(config, data)
+    # Only hfcompat's own file may hold hfcompat's components (read with the files beside it).
+    own_file = (directory / HFCOMPAT_FILE).exists()
+    extensions = SideFiles(directory=directory) if own_file else None
+    try:
+        tokenizer = tokenizer_from_dict(data, extensions=extensions)
+    except FormatError as error:
+        raise error.at(path=error.path or str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))) from None
+    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
+        _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
+              "before punctuation; hfcompat's decode does not (encoding is unaffected)")
+    roles = classes.class_roles(config, name, SPECIAL_ROLES)
+    _add_config_tokens(tokenizer, config, roles)
+    tokenizer.named_special_tokens = roles
+    template = config.get("chat_template")
+    tokenizer.chat_template = template if isinstance(template, str) else None
+    return tokenizer
+
+
+def _class_pipeline(directory: Path, name: str | None, source: str, config: dict[str, Any],
+                    data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The tokenizer.json dict of the pipeline the class builds, and the class that built it."""
+
+    if source == SENTENCEPIECE:
+        if name in classes.SENTENCEPIECE_POST_PROCESSORS:
+            data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
+        return data, name
+    if name in classes.CLASSES:
+        return classes.CLASSES[name](config, data), name
+    if source == SLOW_FILES:
+        fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
+        if name is not None:
+            _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
+                  f"it builds {fallback}'s from these files")
+        return classes.CLASSES[fallback](config, data), fallback
+    if name is not None and name not in classes.AS_IS_CLASSES:
+        _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
+              "it follows tokenizer.json as it is")
+    return data, name
+
+
+def read_config(directory: Path) -> dict[str, Any]:
+    """tokenizer_config.json as a dict ({} when absent)."""
+    path = directory / CONFIG_FILE
+    return _read_json(path) if path.exists() else {}
+
+
+def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The tokenizer.json dict to start from, and its source: TOKENIZER_FILE, SLOW_FILES or
+    SENTENCEPIECE (a pipeline that already follows its owner library)."""
+
+    for file_name in (HFCOMPAT_FILE, TOKENIZER_FILE):
+        if (directory / file_name).exists():
+            return _read_json(directory / file_name), TOKENIZER_FILE
+    if (directory / "vocab.txt").exists():
+        vocab = read_vocab_txt(directory / "vocab.txt")
+        return {"model": {"type": "WordPiece", "vocab": vocab}, "added_tokens": []}, SLOW_FILES
+    if (directory / "vocab.json").exists() and (directory / "merges.txt").exists():
+        vocab = read_vocab_json(directory / "vocab.json")
+        merges = [list(pair) for pair in read_merges_txt(directory / "merges.txt")]
+        return {"model": {"type": "BPE", "vocab": vocab, "merges": merges}, "added_tokens": []}, SLOW_FILES
+    for file_name in SENTENCEPIECE_FILES:
+        if (directory / file_name).exists():
+            tokenizer = read_sentencepiece(directory / file_name)
+            _warn_if_transformers_differs(directory / file_name, tokenizer, name)
+            return tokenizer_to_dict(tokenizer), SENTENCEPIECE
+    raise FormatError("no tokenizer.json, vocab.txt, vocab.json + merges.txt or SentencePiece model "
+                      f"({', '.join(SENTENCEPIECE_FILES)}) in this directory", path=str(directory))
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    """A JSON object file, errors as FormatError."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FormatError(f"not valid JSON: {error}", path=str(path)) from None
+    if not isinstance(data, dict):
+        raise FormatError("expected a JSON object", path=str(path))
+    return data
+
+
+def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | None) -> None:
+    """Say so where transformers' class does not encode a SentencePiece model as sentencepiece does.
+
+    A BPE model becomes Metaspace + BPE, which splits runs of spaces differently ("▁▁" + "You"
+    against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
+    quote replacement). hfcompat follows sentencepiece.
+    """
+    if type(tokenizer.model).__name__ == "BPE":
+        _warn(f"{path}: transformers' {name or 'tokenizer'} converts this SentencePiece BPE model "
+              "inexactly (runs of spaces split differently); hfcompat follows sentencepiece")
+    elif name not in (None, "T5Tokenizer", "TokenizersBackend", "PreTrainedTokenizerFast"):
+        _warn(f"{path}: transformers' {name} adds its own normalization to this SentencePiece model; "
+              "hfcompat follows sentencepiece")
+
+
+def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str]) -> None:
+    """Add the config's added_tokens_decoder, then its named and extra special tokens, as transformers does."""
+    decoder = config.get("added_tokens_decoder") or {}
+    if isinstance(decoder, dict):
+        entries = sorted(decoder.items(), key=lambda item: int(item[0]))
+        tokenizer.add_tokens([AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
+                              for _, entry in entries if isinstance(entry, dict)])
+    known = tokenizer.added_vocabulary.token_to_id
+    wanted = list(roles.values())
+    for key in EXTRA_SPECIALS:
+        extra = config.get(key) or []
+        wanted += [token_text(t) for t in (extra.values() if isinstance(extra, dict) else extra)]
+    new = [t for t in dict.fromkeys(wanted) if t and t not in known]
+    if new:
+        tokenizer.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in new])
+
+
+def _warn(message: str) -> None:
+    """A UserWarning pointing at the caller of hfcompat.formats.load."""
+    import warnings
+    warnings.warn(message, UserWarning, stacklevel=4)

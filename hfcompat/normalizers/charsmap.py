@@ -1,0 +1,742 @@
+"""SentencePiece's precompiled charsmap, and HF's `Precompiled` normalizer built on it.
+
+A SentencePiece model carries its normalization rules as one blob (`normalizer_spec.
+precompiled_charsmap`, base64-encoded in tokenizer.json's "Precompiled" normalizer):
+
+    u32 LE size T | T bytes: a Darts-clone double-array trie | pool of NUL-terminated UTF-8
+
+The trie maps UTF-8 keys to byte offsets in the pool, where each replacement runs to the next
+NUL. An empty blob means identity. `CharsMap` answers prefix queries on it; SentencePiece's own
+normalizer takes the longest match, HF's `Precompiled` a stranger rule (see
+`precompiled_normalize`).
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import repeat
+from typing import Iterable
+
+import regex
+
+from ..errors import FormatError
+from ..pipeline.normalized import NormalizedString
+
+FIELD = "precompiled_charsmap"
+
+# Unit layout of a Darts-clone double array (32-bit units).
+_LEAF_BIT = 1 << 8
+_VALUE_MASK = 0x7FFFFFFF
+_LABEL_MASK = 0x800000FF
+
+# HF's Precompiled replaces a whole grapheme cluster only when it is shorter than this (bytes).
+_CLUSTER_BYTES_LIMIT = 6
+_CACHE_LIMIT = 1 << 16
+
+_CLUSTER = regex.compile(r"\X")
+# Where `regex`'s \X joins chars that Rust's unicode-segmentation (in tokenizers 0.23.3) keeps
+# apart; `_clusters` splits there.
+# 1. `regex` applies GB9c (Indic conjuncts) to any char before a linker, not only to a
+#    consonant: "a" + virama + consonant stays together. A real conjunct is 9+ bytes, as are all
+#    its pieces but lone consonants, so splitting every such join changes nothing for them
+#    (clusters of 6+ bytes go char by char anyway).
+# 2. Marks newer than the Unicode data of HF's segmenter are unassigned there, so they do not
+#    join the char before them (but a Prepend char joins anything). Found by probing every
+#    char `regex` calls Extend or SpacingMark after "A" and "ª" (tests check the list).
+_NEWER_MARKS = ("\u05c8\u05c9\u0b53\u0b54\u1ade\u1adf\u1aec-\u1af0"
+                "\U00010ecb-\U00010ecf\U00010ef0-\U00010ef9\U00011df0\U0001d127\U0001d128"
+                "\U0001d250-\U0001d252\U0001d25b\U0001d25c\U0001d25f\U0001d280\U0001d281")
+_HF_CLUSTER_SPLIT = regex.compile(
+    r"(?<=[\p{InCB=Linker}\p{InCB=Extend}])(?=\p{InCB=Consonant})"
+    rf"|(?<!\p{{GCB=Prepend}})(?=[{_NEWER_MARKS}])"
+)
+# Chars that can join the char before or after them into one grapheme cluster. A text without
+# any of these, astral chars or CR LF is made of one-char clusters.
+_JOINER_CLASS = (r"\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}\p{GCB=Prepend}"
+                 r"\p{GCB=L}\p{GCB=V}\p{GCB=T}\p{GCB=Regional_Indicator}")
+
+Match = tuple[str, int]
+# What HF's stream makes of a window: its new text, and the changes of the untouched char
+# before it (if any) then of each new char; None when the window maps char for char.
+_WindowResult = tuple[str, "tuple[int, ...] | None"]
+# Window start, end, then its result.
+_Edit = tuple[int, int, str, "tuple[int, ...] | None"]
+# The changes of a window whose removals HF charges to no char (see `_window_result`);
+# compared by identity.
+_UNCHARGED: tuple[int, ...] = (0,)
+
+
+def _offset(unit: int) -> int:
+    """The XOR offset a unit leads to (Darts-clone packs it in 21 bits with an 8-bit shift)."""
+    return (unit >> 10) << ((unit & 0x200) >> 6)
+
+
+def _fail(message: str) -> FormatError:
+    """A FormatError about the charsmap blob."""
+    return FormatError(message, field=FIELD)
+
+
+class _CharTable(dict):
+    """ord(char) -> what HF's Precompiled makes of that char alone (itself if no rule applies).
+
+    Filled on first use: a dict lookup is the cost of a char seen before.
+    """
+
+    def __init__(self, charsmap: "CharsMap"):
+        super().__init__()
+        self.charsmap = charsmap
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        match = self.charsmap.shortest_match(char.encode("utf-8", "surrogatepass"))
+        replacement = char if match is None else match[0]
+        self[code] = replacement
+        return replacement
+
+
+@dataclass(frozen=True)
+class _Scanner:
+    """Patterns that find where a text may need work, so untouched text costs no Python loop.
+
+    "Simple" chars have a one-char rule and cannot join a neighbour's cluster: a text with no
+    other scanned char only needs them mapped in place.
+    """
+
+    complex: "re.Pattern[str]"  # a char that may join a cluster or has a rule not 1:1
+    simple: "re.Pattern[str]"  # runs of simple chars
+    simple_map: dict[int, str]  # ord -> replacement of each simple char, for str.translate
+    attention: "re.Pattern[str]"  # runs of every scanned char
+    joiners: "re.Pattern[str]"  # a char that may join a cluster
+
+
+class CharsMap:
+    """A parsed precompiled charsmap: prefix search over its normalization rules."""
+
+    __slots__ = ("_blob", "_units", "_pool", "_root", "_replacements", "_chars", "_clusters",
+                 "_scanner", "_windows")
+
+    def __init__(self, blob: bytes, units: list[int], pool: bytes):
+        self._blob = blob
+        self._units = units
+        self._pool = pool
+        self._root = _offset(units[0]) if units else 0
+        self._replacements: dict[int, str] = {}
+        self._chars = _CharTable(self)
+        self._clusters: dict[str, str | None] = {}
+        self._scanner: _Scanner | None = None
+        self._windows: dict[tuple[str, bool], _WindowResult] = {}
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> "CharsMap":
+        """Parse a charsmap blob; raise FormatError if it is malformed."""
+        blob = bytes(blob)
+        if not blob:
+            return cls(blob, [], b"")
+        if len(blob) < 4:
+            raise _fail(f"blob of {len(blob)} bytes is too short for its 4-byte trie size")
+        (trie_size,) = struct.unpack_from("<I", blob)
+        if trie_size == 0:
+            raise _fail("trie size is 0 but the blob is not empty")
+        if trie_size % 4:
+            raise _fail(f"trie size {trie_size} is not a multiple of 4 (32-bit units)")
+        if trie_size > len(blob) - 4:
+            raise _fail(f"trie size {trie_size} exceeds the {len(blob) - 4} bytes after the header")
+        units = list(struct.unpack_from(f"<{trie_size // 4}I", blob, 4))
+        pool = blob[4 + trie_size:]
+        try:
+            pool.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _fail(f"replacement pool is not valid UTF-8 (byte {error.start})") from None
+        return cls(blob, units, pool)
+
+    def to_bytes(self) -> bytes:
+        """The blob this map was read from."""
+        return self._blob
+
+    @property
+    def is_identity(self) -> bool:
+        """True for the empty blob, which has no rules."""
+        return not self._units
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CharsMap) and other._blob == self._blob
+
+    def __hash__(self) -> int:
+        return hash(self._blob)
+
+    def __repr__(self) -> str:
+        return f"CharsMap({len(self._blob)} bytes, {len(self._units)} units)"
+
+    # ----- prefix search ------------------------------------------------------------------
+
+    def _walk(self, data: bytes, start: int, first_only: bool) -> list[Match]:
+        """Common-prefix search of data[start:]: (replacement, bytes consumed) per rule found.
+
+        The walk stops at a NUL byte (no key holds one) and where the trie has no edge; an
+        index past the array, which only a malformed blob produces, also ends it.
+        """
+        units = self._units
+        size = len(units)
+        if not size:
+            return []
+        found: list[Match] = []
+        pos = self._root
+        for i in range(start, len(data)):
+            byte = data[i]
+            if not byte:
+                break
+            pos ^= byte
+            if pos >= size:
+                break
+            unit = units[pos]
+            if unit & _LABEL_MASK != byte:
+                break
+            pos ^= _offset(unit)
+            if unit & _LEAF_BIT:
+                found.append((self._leaf_replacement(pos), i + 1 - start))
+                if first_only:
+                    break
+        return found
+
+    def _leaf_replacement(self, pos: int) -> str:
+        """The replacement held by the leaf unit at `pos`."""
+        if pos >= len(self._units):
+            raise _fail(f"trie leaf at unit {pos} lies past the {len(self._units)} units")
+        return self._replacement(self._units[pos] & _VALUE_MASK)
+
+    def _replacement(self, offset: int) -> str:
+        """The NUL-terminated replacement at byte `offset` of the pool."""
+        text = self._replacements.get(offset)
+        if text is None:
+            pool = self._pool
+            if offset > len(pool):
+                raise _fail(f"rule points at byte {offset} past the {len(pool)}-byte pool")
+            end = pool.find(b"\0", offset)
+            try:
+                text = pool[offset:len(pool) if end < 0 else end].decode("utf-8")
+            except UnicodeDecodeError:
+                raise _fail(f"rule at pool byte {offset} does not start a UTF-8 char") from None
+            self._replacements[offset] = text
+        return text
+
+    def prefix_matches(self, data: bytes, start: int = 0) -> list[Match]:
+        """Every rule whose key is a prefix of data[start:], shortest first."""
+        return self._walk(data, start, first_only=False)
+
+    def shortest_match(self, data: bytes, start: int = 0) -> Match | None:
+        """The rule with the shortest key that prefixes data[start:] (HF's choice), or None."""
+        found = self._walk(data, start, first_only=True)
+        return found[0] if found else None
+
+    def longest_match(self, data: bytes, start: int = 0) -> Match | None:
+        """The rule with the longest key that prefixes data[start:] (SentencePiece's), or None."""
+        found = self._walk(data, start, first_only=False)
+        return found[-1] if found else None
+
+    def continues(self, data: bytes) -> bool:
+        """True when some key is longer than `data` and begins with it."""
+        units = self._units
+        size = len(units)
+        pos = self._root
+        for byte in data:
+            pos ^= byte
+            if not byte or pos >= size or units[pos] & _LABEL_MASK != byte:
+                return False
+            pos ^= _offset(units[pos])
+        return any(pos ^ label < size and units[pos ^ label] & _LABEL_MASK == label for label in range(1, 256))
+
+    def _edges(self) -> dict[int, list[tuple[int, int]]]:
+        """Node base -> [(byte, child unit index)] for every edge of the trie.
+
+        A unit labelled b at index i is the child by byte b of the node whose children start
+        at i ^ b: inverting that once finds the edges without probing 255 bytes per node.
+        """
+        children: dict[int, list[tuple[int, int]]] = {}
+        for index, unit in enumerate(self._units):
+            label = unit & _LABEL_MASK
+            if 0 < label < 256:
+                children.setdefault(index ^ label, []).append((label, index))
+        return children
+
+    def _char_keys(self) -> list[bytes]:
+        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included."""
+        units = self._units
+        children = self._edges()
+        keys: list[bytes] = []
+        stack = [(b"", self._root)]
+        while stack:
+            key, base = stack.pop()
+            for label, index in children.get(base, ()):
+                child_key = key + bytes((label,))
+                width = _utf8_width(child_key[0])
+                if width == 0 or width == 4:
+                    continue
+                unit = units[index]
+                if unit & _LEAF_BIT:
+                    keys.append(child_key)
+                if len(child_key) < width:
+                    stack.append((child_key, index ^ _offset(unit)))
+        return keys
+
+    # ----- HF's lookups, cached -----------------------------------------------------------
+
+    def char_replacement(self, char: str) -> str:
+        """What HF's Precompiled makes of `char` on its own (itself when no rule applies)."""
+        return self._chars[ord(char)]
+
+    def cluster_replacement(self, cluster: str) -> str | None:
+        """The shortest rule prefixing a multi-char cluster under 6 bytes, else None."""
+        clusters = self._clusters
+        if cluster in clusters:
+            return clusters[cluster]
+        key = cluster.encode("utf-8", "surrogatepass")
+        match = self.shortest_match(key) if len(key) < _CLUSTER_BYTES_LIMIT else None
+        if len(clusters) >= _CACHE_LIMIT:
+            clusters.clear()
+        replacement = clusters[cluster] = None if match is None else match[0]
+        return replacement
+
+    def _scan_patterns(self) -> _Scanner:
+        """The patterns `precompiled_normalize` scans with (built on first use)."""
+        if self._scanner is None:
+            ruled = _ruled_codepoints(self._char_keys())
+            joiners = _joiner_codepoints()
+            simple_map = {}
+            for code in ruled - joiners:
+                replacement = self._chars[code]
+                if len(replacement) == 1:
+                    simple_map[code] = replacement
+            self._scanner = _Scanner(
+                complex=_bmp_class_pattern(ruled.difference(simple_map) | joiners, "|\r\n"),
+                simple=_bmp_class_pattern(simple_map, "+"),
+                simple_map=simple_map,
+                attention=_bmp_class_pattern(ruled | joiners | {0x0D}, "+"),
+                joiners=_bmp_class_pattern(joiners | {0x0D}, ""),
+            )
+        return self._scanner
+
+
+# ----- the chars a text must be scanned for -------------------------------------------------
+
+def _utf8_width(lead: int) -> int:
+    """Length of the UTF-8 sequence a byte starts (0 if it cannot start one)."""
+    if lead < 0x80:
+        return 1
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 0
+
+
+def _ruled_codepoints(keys: Iterable[bytes]) -> set[int]:
+    """BMP code points that one of these keys (one char or part of one) prefixes."""
+    ruled: set[int] = set()
+    for key in keys:
+        width = _utf8_width(key[0])
+        if width in (0, 4):
+            continue
+        if len(key) == width:
+            try:
+                ruled.add(ord(key.decode("utf-8")))
+            except UnicodeDecodeError:
+                pass
+            continue
+        # A key ending inside a char applies to every char whose encoding starts with it.
+        low = (key[0] & (0x1F if width == 2 else 0x0F)) << (6 * (width - 1))
+        for code in range(low, low + (1 << (6 * (width - 1)))):
+            if not 0xD800 <= code < 0xE000 and chr(code).encode("utf-8").startswith(key):
+                ruled.add(code)
+    return ruled
+
+
+@lru_cache(maxsize=None)
+def _joiner_codepoints() -> frozenset[int]:
+    """BMP code points that may join a neighbour into one grapheme cluster (CR apart)."""
+    pattern = regex.compile(f"[{_JOINER_CLASS}]")
+    bmp = "".join(chr(code) for code in range(0x10000) if not 0xD800 <= code < 0xE000)
+    return frozenset(ord(m.group()) for m in pattern.finditer(bmp))
+
+
+def _bmp_class_pattern(codepoints: Iterable[int], suffix: str) -> "re.Pattern[str]":
+    """A pattern for one of these BMP code points or any astral char, then `suffix`.
+
+    This uses `re`, not `regex`: for a class of literal BMP ranges plus one astral range, `re`
+    compiles a 64K bitmap and scans ~100x faster. No Unicode property is involved.
+    """
+    return re.compile(f"{_bmp_class(codepoints)}{suffix}")
+
+
+def _bmp_class(codepoints: Iterable[int]) -> str:
+    """An `re` class of these BMP code points and every astral char."""
+    ranges: list[list[int]] = []
+    for code in sorted(codepoints):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    parts = [re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+             for a, b in ranges]
+    return f"[{''.join(parts)}\\U00010000-\\U0010ffff]"
+
+
+# ----- HF's Precompiled normalizer ------------------------------------------------------------
+
+def precompiled_normalize(charsmap: CharsMap, ns: NormalizedString) -> None:
+    """Apply HF's `Precompiled` normalizer to `ns` in place, with HF's alignments.
+
+    Per extended grapheme cluster: a cluster under 6 UTF-8 bytes that some rule prefixes is
+    replaced whole by the shortest such rule (even when the rule's key covers only part of it);
+    otherwise each char is replaced by its own rule or kept. HF feeds the result to `transform`
+    as (char, change) pairs built by `_replace`. Untouched chars pass as (char, 0), keeping their
+    alignment, so only windows around the chars that may change are rebuilt here.
+    """
+    text = ns.normalized
+    if not text or charsmap.is_identity:
+        return
+    scanner = charsmap._scan_patterns()
+    if scanner.complex.search(text) is None:
+        table = scanner.simple_map
+        mapped = scanner.simple.sub(lambda match: match.group().translate(table), text)
+        if mapped != text:
+            ns.map_chars(mapped)
+        return
+    edits: list[_Edit] = []
+    for start, end in _windows(scanner.attention, text):
+        new, changes = _window_result(charsmap, scanner, text[start:end], start > 0)
+        if changes is _UNCHARGED:
+            _transform_whole(charsmap, ns)
+            return
+        edits.append((start, end, new, changes))
+    if all(changes is None for _, _, _, changes in edits):
+        _map_one_to_one(ns, edits)
+        return
+    for start, end, new, changes in reversed(edits):
+        if changes is None:
+            ns.transform_range(start, end, zip(new, repeat(0)))
+        elif start:
+            ns.transform_range(start - 1, end, zip(text[start - 1] + new, changes))
+        else:
+            ns.transform_range(0, end, zip(new, changes))
+
+
+def _windows(attention: "re.Pattern[str]", text: str) -> list[tuple[int, int]]:
+    """Spans that hold every char that may change, each bounded by cluster boundaries.
+
+    A run of scanned chars is widened by one char on each side: two unscanned chars in a row
+    always have a cluster boundary between them. Windows are kept apart by at least one
+    untouched char, which stands before each window as HF's "previous pair".
+    """
+    windows: list[list[int]] = []
+    size = len(text)
+    for match in attention.finditer(text):
+        start, end = max(match.start() - 1, 0), min(match.end() + 1, size)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = end
+        else:
+            windows.append([start, end])
+    return [(start, end) for start, end in windows]
+
+
+def _window_result(charsmap: CharsMap, scanner: _Scanner, piece: str,
+                   has_context: bool) -> _WindowResult:
+    """What HF's stream makes of a window's text, cached (windows repeat a lot).
+
+    `has_context`: an untouched char stands before the window; its change leads `changes`.
+    Without one, removals at the very start of the text may go uncharged (HF then shifts every
+    later char onto the removed ones): `changes` is then `_UNCHARGED`.
+    """
+    cache = charsmap._windows
+    key = (piece, has_context)
+    result = cache.get(key)
+    if result is not None:
+        return result
+    clusters: Iterable[str] = _clusters(piece) if scanner.joiners.search(piece) else piece
+    # The untouched char before the window only matters through its change: "" stands for it.
+    chars, changes = ([""], [0]) if has_context else ([], [])
+    _extend_transformations(charsmap, clusters, chars, changes)
+    new = "".join(chars)
+    if not has_context and sum(1 - change for change in changes if change <= 0) != len(piece):
+        result = (new, _UNCHARGED)
+    elif len(new) == len(piece) and not any(changes):
+        result = (new, None)
+    else:
+        result = (new, tuple(changes))
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = result
+    return result
+
+
+def _map_one_to_one(ns: NormalizedString, edits: list[_Edit]) -> None:
+    """Apply edits that replace char for char (alignments, identity included, unchanged)."""
+    text = ns.normalized
+    pieces: list[str] = []
+    last = 0
+    for start, end, new, _ in edits:
+        pieces.append(text[last:start])
+        pieces.append(new)
+        last = end
+    pieces.append(text[last:])
+    mapped = "".join(pieces)
+    if mapped != text:
+        ns.map_chars(mapped)
+
+
+def _transform_whole(charsmap: CharsMap, ns: NormalizedString) -> None:
+    """HF's Precompiled as written: one stream over every cluster of the text."""
+    chars: list[str] = []
+    changes: list[int] = []
+    _extend_transformations(charsmap, _clusters(ns.normalized), chars, changes)
+    ns.transform(zip(chars, changes))
+
+
+def _clusters(text: str) -> list[str]:
+    """Extended grapheme clusters as Rust's unicode-segmentation cuts them."""
+    clusters = _CLUSTER.findall(text)
+    if _HF_CLUSTER_SPLIT.search(text) is None:
+        return clusters
+    return [part for cluster in clusters for part in _HF_CLUSTER_SPLIT.split(cluster) if part]
+
+
+def _extend_transformations(charsmap: CharsMap, clusters: Iterable[str], chars: list[str],
+                            changes: list[int]) -> None:
+    """Append the (chars, changes) HF's Precompiled builds for these clusters."""
+    table = charsmap._chars
+    for cluster in clusters:
+        if len(cluster) > 1:
+            whole = charsmap.cluster_replacement(cluster)
+            if whole is not None:
+                _replace(chars, changes, len(cluster), whole)
+                continue
+        for char in cluster:
+            replacement = table[ord(char)]
+            if replacement == char:
+                chars.append(char)
+                changes.append(0)
+            else:
+                _replace(chars, changes, 1, replacement)
+
+
+def _replace(chars: list[str], changes: list[int], old_count: int, new: str) -> None:
+    """Append `new` standing for `old_count` old chars, as HF's Precompiled does.
+
+    Extra new chars are marked inserted (1); missing ones are charged to the last pair already
+    in the stream, even one from an earlier cluster, and to none at all when the stream is
+    still empty (then later chars shift onto the removed ones, as in HF).
+    """
+    diff = len(new) - old_count
+    chars.extend(new)
+    if diff > 0:
+        changes.extend([0] * (len(new) - diff))
+        changes.extend([1] * diff)
+        return
+    changes.extend([0] * len(new))
+    if diff < 0 and changes:
+        changes[-1] += diff
+
+
+# ----- SentencePiece's own normalizer ---------------------------------------------------------
+
+@dataclass
+class _KeyChars:
+    """Which chars a rule's key may start with, and what may follow them, from a full walk."""
+
+    alone: set[int]  # chars that are a whole key
+    leading: set[int]  # first chars of keys longer than one char
+    second: set[int]  # second chars of those keys
+    longest: int  # bytes of the longest key
+
+
+def _key_chars(charsmap: CharsMap) -> _KeyChars:
+    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes)."""
+    units = charsmap._units
+    children = charsmap._edges()
+    found = _KeyChars(set(), set(), set(), 0)
+    stack = [(b"", charsmap._root, 0)]  # key so far, node, byte length of its first char
+    while stack:
+        key, base, first = stack.pop()
+        for label, index in children.get(base, ()):
+            child = key + bytes((label,))
+            found.longest = max(found.longest, len(child))
+            width = first or _utf8_width(child[0])
+            unit = units[index]
+            if width and len(child) == width and unit & _LEAF_BIT:
+                _add_char(found.alone, child)
+            if width and len(child) > width and len(child) == width + _utf8_width(child[width]):
+                _add_char(found.leading, child[:width])
+                _add_char(found.second, child[width:])
+            stack.append((child, index ^ _offset(unit), width))
+    return found
+
+
+def _add_char(chars: set[int], key: bytes) -> None:
+    """Add the char `key` spells (nothing if it is not one valid char)."""
+    try:
+        text = key.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    if len(text) == 1:
+        chars.add(ord(text))
+
+
+@dataclass(frozen=True)
+class _LongestRuleScanner:
+    """Where SentencePiece's rules of one charsmap may apply, and shortcuts past the search.
+
+    A rule applies at a char that is a key on its own, or that begins a longer key and is
+    followed by a char that is the second char of some key; so a text with no char of either
+    of those two kinds has no such place (a set test, far quicker than the pattern's search),
+    and in a text with no second char every rule that applies is a one-char key.
+    """
+
+    places: "re.Pattern[str]"  # matches each char where a rule may apply
+    rule_chars: frozenset[str]  # the one-char keys and the second chars
+    second_chars: frozenset[str]
+    one_char_rules: dict[int, str]  # a str.translate table: each one-char key -> its replacement
+    longest: int  # bytes of the longest key
+
+
+@lru_cache(maxsize=8)
+def _sentencepiece_scanner(charsmap: CharsMap) -> _LongestRuleScanner:
+    """The _LongestRuleScanner of a charsmap."""
+    keys = _key_chars(charsmap)
+    places = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
+    one_char_rules = {code: charsmap.longest_match(chr(code).encode("utf-8", "surrogatepass"))[0]
+                      for code in keys.alone}
+    return _LongestRuleScanner(re.compile(places), frozenset(map(chr, keys.alone | keys.second)),
+                               frozenset(map(chr, keys.second)), one_char_rules, keys.longest)
+
+
+def rules_may_touch(charsmap: CharsMap, text: str) -> bool:
+    """True when some rule's key begins at a char of `text` and either ends inside it or runs on
+    past its end: only then can leaving `text` as it is (SentencePiece does so for user-defined
+    symbols) change what the charsmap makes of it."""
+    for index in range(len(text)):
+        tail = text[index:].encode("utf-8", "surrogatepass")
+        if charsmap.prefix_matches(tail) or charsmap.continues(tail):
+            return True
+    return False
+
+
+def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString, protected: tuple[str, ...] = ()) -> None:
+    """Apply the charsmap as SentencePiece does, in place (see `longest_rule_rewrites`); the
+    chars a rule puts in share the span of the chars it covers."""
+    text = ns.normalized
+    rewrites = longest_rule_rewrites(charsmap, text, protected)
+    if not rewrites:
+        return
+    pieces: list[str] = []
+    sources: list[int] = []
+    done = 0
+    for start, chars, replacement in rewrites:
+        pieces += (text[done:start], replacement)
+        sources += range(done, start)
+        sources += [start] * len(replacement)
+        done = start + chars
+    pieces.append(text[done:])
+    sources += range(done, len(text))
+    ns.expand_from("".join(pieces), sources)
+
+
+def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str, ...] = ()) -> str:
+    """`text` with the charsmap applied as SentencePiece applies it (no alignments kept)."""
+    if text and not charsmap.is_identity and not protected:
+        scanner = _sentencepiece_scanner(charsmap)
+        if scanner.second_chars.isdisjoint(text):
+            return text.translate(scanner.one_char_rules) if not scanner.rule_chars.isdisjoint(text) else text
+    pieces: list[str] = []
+    done = 0
+    for start, chars, replacement in longest_rule_rewrites(charsmap, text, protected):
+        pieces += (text[done:start], replacement)
+        done = start + chars
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def longest_rule_rewrites(charsmap: CharsMap, text: str,
+                          protected: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
+    """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement).
+
+    From each position, the rule with the longest key (in bytes, ending on a char boundary)
+    replaces the chars it covers; a position no rule prefixes keeps its char. A `protected`
+    string (SentencePiece's user-defined symbols) that begins at a position reached this way
+    is kept as it is, the longest one first.
+    """
+    if not text or charsmap.is_identity:
+        return []
+    scanner = _sentencepiece_scanner(charsmap)
+    symbol_starts = _protected_starts(protected, text)
+    if not symbol_starts and scanner.rule_chars.isdisjoint(text):
+        return []
+    longest = scanner.longest
+    rewrites = []
+    done = 0
+    for start in sorted(symbol_starts.keys() | {match.start() for match in scanner.places.finditer(text)}):
+        if start < done:
+            continue
+        symbol = symbol_starts.get(start)
+        if symbol is not None:
+            done = start + len(symbol)
+            continue
+        found = _longest_on_boundary(charsmap, text[start:start + longest])
+        if found is None:
+            done = start + 1
+            continue
+        replacement, chars = found
+        rewrites.append((start, chars, replacement))
+        done = start + chars
+    return rewrites
+
+
+def _protected_starts(protected: tuple[str, ...], text: str) -> dict[int, str]:
+    """Each position of `text` where a protected string begins -> the longest one there."""
+    if not protected:
+        return {}
+    return {match.start(): match.group(1) for match in _protected_pattern(protected).finditer(text)}
+
+
+@lru_cache(maxsize=8)
+def _protected_pattern(protected: tuple[str, ...]) -> "re.Pattern[str]":
+    """A zero-width pattern capturing the longest protected string at every position."""
+    alternatives = "|".join(map(re.escape, sorted(protected, key=len, reverse=True)))
+    return re.compile(f"(?=({alternatives}))")
+
+
+def _longest_on_boundary(charsmap: CharsMap, window: str) -> tuple[str, int] | None:
+    """The longest rule prefixing `window` whose key ends between chars: (replacement, chars)."""
+    data = window.encode("utf-8", "surrogatepass")
+    ends = {0: 0}
+    position = 0
+    for count, char in enumerate(window, 1):
+        position += len(char.encode("utf-8", "surrogatepass"))
+        ends[position] = count
+    for replacement, length in reversed(charsmap.prefix_matches(data)):
+        if length in ends:
+            return replacement, ends[length]
+    return None
+
+
+def charsmap_rules(charsmap: CharsMap) -> dict[str, str]:
+    """Every rule of a charsmap, {source: replacement} (keys that are not UTF-8 left out)."""
+    units = charsmap._units
+    children = charsmap._edges()
+    rules: dict[str, str] = {}
+    stack = [(b"", charsmap._root)]
+    while stack:
+        key, base = stack.pop()
+        for label, index in children.get(base, ()):
+            child = key + bytes((label,))
+            unit = units[index]
+            child_base = index ^ _offset(unit)
+            if unit & _LEAF_BIT:
+                try:
+                    rules[child.decode("utf-8")] = charsmap._leaf_replacement(child_base)
+                except UnicodeDecodeError:
+                    pass
+            stack.append((child, child_base))
+    return rules

@@ -1,0 +1,168 @@
+"""`hfcompat.train`: a tokenizer of a named kind trained on files or texts.
+
+`train(files_or_iterator, model="bpe", vocab_size=...)` builds the pipeline the model name
+stands for (see `pipeline`), counts its words once and hands the counts to the model's trainer
+(hfcompat.trainers). The SentencePiece kinds ("unigram", "sentencepiece_bpe") end as the
+tokenizer their .model reads as, so they sit above the formats.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Sequence
+
+from .. import decoders, normalizers, pre_tokenizers, processors
+from ..formats.sentencepiece import proto_from_tokenizer
+from ..formats.sentencepiece import schema as spm
+from ..formats.sentencepiece import tokenizer_from_proto
+from ..formats.sentencepiece.read import SPACE, every_split_merges
+from ..models import BPE, WordLevel, WordPiece
+from ..normalizers.normalization_rules import precompiled_charsmap
+from ..pipeline.added_vocabulary import AddedToken
+from ..tokenizer import Tokenizer
+from ..trainers import (BpeTrainer, UnigramTrainer, WordLevelTrainer, WordPieceTrainer, iter_texts,
+                        source_size, train_tokenizer)
+
+MODELS = ("bpe", "bytelevel_bpe", "wordpiece", "wordlevel", "unigram", "sentencepiece_bpe")
+# The special tokens each model name adds when the caller names none.
+DEFAULT_SPECIAL_TOKENS = {
+    "bpe": ["<unk>"],
+    "bytelevel_bpe": ["<|endoftext|>"],
+    "wordpiece": ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
+    "wordlevel": ["<unk>"],
+    "unigram": ["<unk>"],
+    "sentencepiece_bpe": ["<unk>"],
+}
+SENTENCEPIECE_CHARACTER_COVERAGE = 0.9995  # sentencepiece's default, for model="unigram"
+SENTENCEPIECE_MAX_SENTENCE_LENGTH = 4192  # bytes: sentencepiece's trainer skips longer lines (default)
+
+
+def pipeline(model: str, *, lowercase: bool = True) -> Tokenizer:
+    """An untrained tokenizer with the pipeline a model name stands for (see README "Training")."""
+    if model == "bpe":
+        return Tokenizer(BPE({}, [], unk_token="<unk>"), normalizer=normalizers.NFKC(),
+                         pre_tokenizer=pre_tokenizers.Metaspace(), decoder=decoders.Metaspace())
+    if model == "bytelevel_bpe":
+        return Tokenizer(BPE({}, []), pre_tokenizer=pre_tokenizers.ByteLevel(add_prefix_space=False),
+                         post_processor=processors.ByteLevel(trim_offsets=False),
+                         decoder=decoders.ByteLevel())
+    if model == "wordpiece":
+        return Tokenizer(WordPiece({}, unk_token="[UNK]"),
+                         normalizer=normalizers.BertNormalizer(lowercase=lowercase),
+                         pre_tokenizer=pre_tokenizers.BertPreTokenizer(), decoder=decoders.WordPiece())
+    if model == "wordlevel":
+        return Tokenizer(WordLevel({}, unk_token="<unk>"), pre_tokenizer=pre_tokenizers.Whitespace())
+    if model in ("unigram", "sentencepiece_bpe"):
+        return sentencepiece_pipeline("nmt_nfkc")
+    raise ValueError(f"unknown model {model!r}: expected one of {', '.join(MODELS)}")
+
+
+def sentencepiece_pipeline(rule_name: str) -> Tokenizer:
+    """sentencepiece's default setup around an untrained Unigram: the pipeline a .model with
+    this normalization rule reads as (charsmap, extra spaces removed, "▁" for spaces, dummy
+    prefix), with words cut before each "▁" for counting (sentencepiece trains on such words)."""
+    proto = spm.ModelProto()
+    proto.pieces.add(piece="<unk>", score=0.0, type=spm.UNKNOWN)
+    proto.trainer_spec.model_type = spm.UNIGRAM
+    spec = proto.normalizer_spec
+    spec.name = rule_name
+    spec.precompiled_charsmap = precompiled_charsmap(rule_name)
+    spec.add_dummy_prefix = spec.remove_extra_whitespaces = spec.escape_whitespaces = True
+    tokenizer = tokenizer_from_proto(proto)
+    tokenizer.sentencepiece_source = None
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="never", split=True)
+    return tokenizer
+
+
+def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | AddedToken],
+                  options: dict[str, Any]) -> Any:
+    """The trainer of a model name, with the options the caller passed."""
+    if model in ("bpe", "bytelevel_bpe", "sentencepiece_bpe"):
+        if model == "bytelevel_bpe" and "initial_alphabet" not in options:
+            options = {**options, "initial_alphabet": pre_tokenizers.ByteLevel.alphabet()}
+        return BpeTrainer(vocab_size, special_tokens=special_tokens, **options)
+    if model == "wordpiece":
+        return WordPieceTrainer(vocab_size, special_tokens=special_tokens, **options)
+    if model == "wordlevel":
+        return WordLevelTrainer(vocab_size, special_tokens=special_tokens, **options)
+    options = {"unk_token": "<unk>", "character_coverage": SENTENCEPIECE_CHARACTER_COVERAGE, **options}
+    return UnigramTrainer(vocab_size, special_tokens=special_tokens, **options)
+
+
+def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
+          special_tokens: Sequence[str | AddedToken] | None = None, lowercase: bool = True,
+          workers: int = 1, **options: Any) -> Tokenizer:
+    """Train a tokenizer of the named kind on files or texts; options go to its trainer.
+
+    model="unigram" also takes max_sentence_length (UTF-8 bytes, sentencepiece's default 4192):
+    longer lines are left out as sentencepiece's trainer leaves them out (None keeps them).
+    """
+    tokenizer = pipeline(model, lowercase=lowercase)
+    if special_tokens is None:
+        special_tokens = DEFAULT_SPECIAL_TOKENS[model]
+    texts = iter_texts(files_or_iterator)
+    if model == "unigram":
+        options.setdefault("workers", workers)  # its EM rounds run in as many processes as the counting
+        limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH)
+        if limit is not None:
+            texts = ShortTexts(texts, limit)
+    trainer = model_trainer(model, vocab_size, list(special_tokens), dict(options))
+    train_tokenizer(tokenizer, texts, trainer, total=source_size(files_or_iterator), workers=workers)
+    if isinstance(texts, ShortTexts) and texts.left_out and not texts.kept:
+        raise ValueError(f"every one of the {texts.left_out} lines is longer than max_sentence_length="
+                         f"{texts.limit} UTF-8 bytes, so nothing was trained on: pass a larger "
+                         "max_sentence_length, or None to keep every line")
+    if model == "wordpiece":
+        _add_bert_processing(tokenizer)
+    if model == "sentencepiece_bpe":
+        tokenizer.model = _merged_as_sentencepiece(tokenizer.model)
+    if model in ("unigram", "sentencepiece_bpe"):
+        tokenizer = _as_sentencepiece(tokenizer)
+    return tokenizer
+
+
+class ShortTexts:
+    """The texts of at most `limit` UTF-8 bytes (a line's "\\n" not counted), as sentencepiece's
+    trainer skips longer lines (its max_sentence_length, 4192 by default); counts both kinds."""
+
+    def __init__(self, texts: Iterable[str], limit: int):
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"max_sentence_length must be a positive number of UTF-8 bytes or None, not {limit!r}")
+        self.texts = texts
+        self.limit = limit
+        self.kept = self.left_out = 0
+
+    def __iter__(self) -> Iterator[str]:
+        """The short texts, in order."""
+        limit = self.limit
+        for text in self.texts:
+            line = text[:-1] if text.endswith("\n") else text
+            if len(line) <= limit // 4 or (len(line) <= limit and len(line.encode("utf-8", "surrogatepass")) <= limit):
+                self.kept += 1
+                yield text
+            else:
+                self.left_out += 1
+
+
+def _merged_as_sentencepiece(model: Any) -> Any:
+    """The trained BPE as sentencepiece runs its pieces: each merged piece scored by its merge's
+    rank, and two pieces merging wherever together they spell a piece (not only as trained)."""
+    scores = {token: 0.0 for token in model.vocab if len(token) == 1}
+    for rank, (left, right) in enumerate(model.merges):
+        scores.setdefault(left + right, -float(rank))
+    unk_token = DEFAULT_SPECIAL_TOKENS["sentencepiece_bpe"][0]
+    vocab = dict(model.vocab)
+    vocab.setdefault(unk_token, len(vocab))
+    return BPE(vocab, every_split_merges(scores), unk_token=unk_token, fuse_unk=True)
+
+
+def _as_sentencepiece(tokenizer: Tokenizer) -> Tokenizer:
+    """The tokenizer its .model reads as, so that it encodes and decodes as sentencepiece runs
+    that file (the whole text at once, special pieces not matched in text)."""
+    return tokenizer_from_proto(proto_from_tokenizer(tokenizer))
+
+
+def _add_bert_processing(tokenizer: Tokenizer) -> None:
+    """BERT's [CLS] A [SEP] post-processor, when both tokens are in the vocabulary."""
+    cls_id, sep_id = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+    if cls_id is not None and sep_id is not None:
+        tokenizer.post_processor = processors.BertProcessing(sep=("[SEP]", sep_id), cls=("[CLS]", cls_id))

@@ -1,0 +1,402 @@
+"""`hfcompat.verify`: encode texts on two sides and report every difference, and the speed of each.
+
+A side is hfcompat itself or an official library running a file it owns: `tokenizers`
+(tokenizer.json), `sentencepiece` (.model), `tiktoken` (.tiktoken) or `transformers` (a directory
+AutoTokenizer loads). `verify(tok, texts)` checks hfcompat against the owner library of the file;
+`verify(converted, texts, reference=original)` checks a conversion: each file in its own library.
+The official libraries are imported here only, when asked; the core never calls them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from ..errors import FormatError
+from ..formats.load import load
+from ..formats.tiktoken.ranks import rank_file_spec
+from ..tokenizer import Tokenizer
+
+LIBRARIES = ("tokenizers", "sentencepiece", "tiktoken", "transformers")
+DIVERGENCES_KEPT = 5
+TIKTOKEN_SUFFIXES = (".tiktoken",)
+SENTENCEPIECE_SUFFIXES = (".model",)
+
+Piece = tuple[int, str]  # (id, the token's text) as the side shows it
+
+
+@dataclass
+class Divergence:
+    """The first difference on one text: where the token sequences part, and both sequences."""
+
+    text: str
+    position: int  # index of the first differing token (or -1 when only the decoded text differs)
+    expected: list[Piece]  # the reference's tokens
+    actual: list[Piece]  # the subject's tokens
+    expected_text: str | None = None  # decode(ids) on each side, when the ids agree but the text does not
+    actual_text: str | None = None
+
+    def describe(self, context: int = 3) -> str:
+        """A few lines naming the text, the token index and the tokens around it on both sides."""
+        if self.position < 0:
+            return (f"text {self.text!r}: same ids, decoded differently:\n"
+                    f"  reference {self.expected_text!r}\n  subject   {self.actual_text!r}")
+        start = max(0, self.position - context)
+        end = self.position + context + 1
+
+        def show(pieces: list[Piece]) -> str:
+            shown = " ".join(f"{piece!r}={token_id}" for token_id, piece in pieces[start:end])
+            return ("... " if start else "") + shown + (" ..." if len(pieces) > end else "")
+
+        return (f"text {self.text!r}: token {self.position} differs\n"
+                f"  reference {show(self.expected)}\n  subject   {show(self.actual)}")
+
+
+@dataclass
+class VerifyReport:
+    """What `verify` found: counts, the first divergences, and the throughput of both sides."""
+
+    subject: str
+    reference: str
+    total: int = 0
+    mismatches: int = 0
+    first_divergences: list[Divergence] = field(default_factory=list)
+    input_bytes: int = 0
+    subject_seconds: float = 0.0
+    reference_seconds: float = 0.0
+
+    @property
+    def identical(self) -> int:
+        """Texts on which both sides agree."""
+        return self.total - self.mismatches
+
+    @property
+    def ok(self) -> bool:
+        """True when every text agrees."""
+        return self.mismatches == 0
+
+    @property
+    def subject_mb_per_s(self) -> float:
+        """Encoding throughput of the subject (MB of UTF-8 input per second)."""
+        return _rate(self.input_bytes, self.subject_seconds)
+
+    @property
+    def reference_mb_per_s(self) -> float:
+        """Encoding throughput of the reference."""
+        return _rate(self.input_bytes, self.reference_seconds)
+
+    def summary(self) -> str:
+        """The closing line: "N/N identical"."""
+        return f"{self.identical}/{self.total} identical"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (for `hfcompat verify --json`)."""
+        return {
+            "subject": self.subject, "reference": self.reference, "total": self.total,
+            "identical": self.identical, "mismatches": self.mismatches,
+            "subject_mb_per_s": round(self.subject_mb_per_s, 4),
+            "reference_mb_per_s": round(self.reference_mb_per_s, 4),
+            "first_divergences": [
+                {"text": d.text, "position": d.position, "reference": [list(p) for p in d.expected],
+                 "subject": [list(p) for p in d.actual], "reference_text": d.expected_text,
+                 "subject_text": d.actual_text}
+                for d in self.first_divergences],
+        }
+
+
+def _rate(size: int, seconds: float) -> float:
+    """MB per second (0 when nothing was timed)."""
+    return size / 1e6 / seconds if seconds > 0 else 0.0
+
+
+# ---------------------------------------------------------------- sides
+
+
+@dataclass
+class Side:
+    """One tokenizer under comparison: how it encodes to (id, piece) lists and decodes ids."""
+
+    name: str
+    encode: Callable[[str], list[Piece]]
+    decode: Callable[[list[int]], str]
+
+
+def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
+    """hfcompat's own tokenizer (one read from a rank file matches every special token, as the
+    tiktoken and tokenizers sides do)."""
+    specials = {"allowed_special": "all"} if tokenizer.tiktoken is not None else {}
+
+    def encode(text: str) -> list[Piece]:
+        encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens, **specials)
+        return list(zip(encoding.ids, encoding.tokens))
+
+    return Side("hfcompat", encode, lambda ids: tokenizer.decode(ids, skip_special_tokens=False))
+
+
+def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lowercase: bool = True) -> Side:
+    """HF `tokenizers` on a tokenizer.json (or on hfcompat's tokenizer written as one), or on the
+    plain vocabulary files with the pipelines `tokenizers` builds for them."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import tokenizers
+
+    if isinstance(source, Tokenizer):
+        official = tokenizers.Tokenizer.from_str(source.to_str())
+    else:
+        official = _official_tokenizer(tokenizers, Path(source), lowercase)
+
+    def encode(text: str) -> list[Piece]:
+        encoding = official.encode(text, add_special_tokens=add_special_tokens)
+        return list(zip(encoding.ids, encoding.tokens))
+
+    return Side(f"tokenizers {tokenizers.__version__}", encode,
+                lambda ids: official.decode(ids, skip_special_tokens=False))
+
+
+def _official_tokenizer(tokenizers: Any, path: Path, lowercase: bool) -> Any:
+    """`tokenizers` reading a tokenizer.json (or a directory's), a BERT vocab.txt or GPT-2 vocab.json."""
+    if path.is_dir():
+        path = path / "tokenizer.json"
+    if path.suffix == ".txt" and path.name != "merges.txt":
+        from tokenizers.implementations import BertWordPieceTokenizer
+        return BertWordPieceTokenizer(str(path), lowercase=lowercase)._tokenizer
+    if path.name in ("vocab.json", "merges.txt"):
+        from tokenizers.implementations import ByteLevelBPETokenizer
+        official = ByteLevelBPETokenizer(str(path.with_name("vocab.json")), str(path.with_name("merges.txt")))
+        official.add_special_tokens(["<|endoftext|>"])
+        return official._tokenizer
+    return tokenizers.Tokenizer.from_file(str(path))
+
+
+def sentencepiece_side(path: str | Path) -> Side:
+    """`sentencepiece` on a .model file (it adds no special tokens by itself)."""
+    import sentencepiece
+
+    processor = sentencepiece.SentencePieceProcessor(model_file=str(path))
+
+    def encode(text: str) -> list[Piece]:
+        ids = processor.encode(text)
+        return [(i, processor.id_to_piece(i)) for i in ids]
+
+    return Side(f"sentencepiece {sentencepiece.__version__}", encode, lambda ids: processor.decode(ids))
+
+
+def tiktoken_side(path: str | Path, *, encoding: str | None = None, pattern: str | None = None,
+                  special_tokens: dict[str, int] | None = None) -> Side:
+    """`tiktoken` on a rank file; the pattern and special tokens come from the arguments or from
+    tiktoken's own definition of `encoding` (which needs that encoding in tiktoken's cache)."""
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+
+    if pattern is None and encoding is None:  # the file's own: a known encoding, else its sidecar
+        spec = rank_file_spec(path)
+        encoding = spec.name
+        if encoding is None:
+            pattern = spec.pattern
+            special_tokens = spec.special_tokens if special_tokens is None else special_tokens
+    if pattern is None:
+        definition = _tiktoken_definition(encoding)
+        pattern = definition["pat_str"]
+        special_tokens = definition["special_tokens"] if special_tokens is None else special_tokens
+    official = tiktoken.Encoding(name=encoding or Path(path).stem, pat_str=pattern,
+                                 mergeable_ranks=load_tiktoken_bpe(str(path)),
+                                 special_tokens=special_tokens or {})
+
+    def encode(text: str) -> list[Piece]:
+        ids = official.encode(text, allowed_special="all")
+        return [(i, official.decode_single_token_bytes(i).decode("utf-8", errors="backslashreplace"))
+                for i in ids]
+
+    return Side(f"tiktoken {tiktoken.__version__}", encode, lambda ids: official.decode(ids))
+
+
+def _tiktoken_definition(encoding: str) -> dict[str, Any]:
+    """tiktoken's own definition of a named encoding (pattern, special tokens), without its ranks.
+
+    tiktoken's constructors download the rank file; the ranks come from the file under test here,
+    so the constructor runs with its rank loader answering an empty table.
+    """
+    from unittest import mock
+
+    import tiktoken.registry as registry
+
+    if getattr(registry, "ENCODING_CONSTRUCTORS", None) is None:
+        registry._find_constructors()
+    constructor = registry.ENCODING_CONSTRUCTORS.get(encoding)
+    if constructor is None:
+        known = ", ".join(sorted(registry.ENCODING_CONSTRUCTORS))
+        raise FormatError(f"tiktoken knows no encoding {encoding!r} (it knows {known}); pass pattern=")
+    module = sys.modules[constructor.__module__]
+    with mock.patch.object(module, "load_tiktoken_bpe", lambda *args, **kwargs: {}):
+        return constructor()
+
+
+def transformers_side(directory: str | Path | Tokenizer, add_special_tokens: bool) -> Side:
+    """transformers.AutoTokenizer on a local directory (offline); an hfcompat Tokenizer is first
+    written with save_pretrained into a temporary directory."""
+    if isinstance(directory, Tokenizer):
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="hfcompat-verify-") as scratch:
+            directory.save_pretrained(scratch)
+            return transformers_side(scratch, add_special_tokens)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    import transformers
+
+    path = Path(directory)
+    if path.is_file():  # a bare tokenizer.json: transformers' class that takes it as it is
+        auto = transformers.PreTrainedTokenizerFast(tokenizer_file=str(path))
+    else:
+        auto = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+
+    def encode(text: str) -> list[Piece]:
+        ids = auto(text, add_special_tokens=add_special_tokens)["input_ids"]
+        return list(zip(ids, auto.convert_ids_to_tokens(ids)))
+
+    return Side(f"transformers {transformers.__version__}", encode,
+                lambda ids: auto.decode(ids, skip_special_tokens=False))
+
+
+def owner_library(path: str | Path) -> str:
+    """The library that owns a file's format: what `against="auto"` picks."""
+    path = Path(path)
+    if path.is_dir():
+        return "transformers"
+    if path.suffix in SENTENCEPIECE_SUFFIXES:
+        return "sentencepiece"
+    if path.suffix in TIKTOKEN_SUFFIXES:
+        return "tiktoken"
+    return "tokenizers"
+
+
+def library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
+                 options: dict[str, Any]) -> Side:
+    """The side of `library` running `source` (a path; a Tokenizer only for `tokenizers`)."""
+    if library not in LIBRARIES:
+        raise ValueError(f"unknown library {library!r}: expected auto or one of {', '.join(LIBRARIES)}")
+    try:
+        return _library_side(library, source, add_special_tokens, options)
+    except (ValueError, FormatError):
+        raise
+    except Exception as error:  # noqa: BLE001 - the official library's own error, with the file named
+        where = "" if isinstance(source, Tokenizer) else f"{source}: "
+        raise FormatError(f"{where}{library} cannot load it: {error}") from None
+
+
+def _library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
+                  options: dict[str, Any]) -> Side:
+    """library_side without the error translation."""
+    if library == "tokenizers":
+        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True))
+    if library == "transformers":
+        return transformers_side(source, add_special_tokens)
+    if isinstance(source, Tokenizer):
+        raise ValueError(f"{library} needs a file: pass the path, or verify against tokenizers or transformers")
+    if library == "sentencepiece":
+        return sentencepiece_side(source)
+    if library == "tiktoken":
+        return tiktoken_side(source, **{k: options[k] for k in ("encoding", "pattern", "special_tokens")
+                                        if options.get(k) is not None})
+    raise ValueError(f"unknown library {library!r}")
+
+
+# ---------------------------------------------------------------- verify
+
+
+def verify(tokenizer_or_path: Tokenizer | str | Path, texts: Iterable[str], against: str = "auto",
+           reference: str | Path | None = None, *, add_special_tokens: bool = True,
+           keep: int = DIVERGENCES_KEPT, progress: bool = False, **load_options: Any) -> VerifyReport:
+    """Encode every text on both sides and report the differences.
+
+    - `verify(tok_or_path, texts)`: hfcompat (the tokenizer, or `hfcompat.load(path, **load_options)`)
+      against the owner library of the file (`against` names another library).
+    - `verify(path, texts, reference=original)`: the file in its own library against the original
+      in its own (`against` picks the original's library): a conversion checked end to end.
+    A text agrees when the ids are equal and each side decodes them to the same text.
+    """
+    subject, reference_side = _sides(tokenizer_or_path, against, reference, add_special_tokens, load_options)
+    report = VerifyReport(subject.name, reference_side.name)
+    items = list(texts)
+    for text in _with_progress(items, progress):
+        report.total += 1
+        report.input_bytes += len(text.encode("utf-8"))
+        started = time.perf_counter()
+        actual = _outcome(subject.encode, text)
+        middle = time.perf_counter()
+        expected = _outcome(reference_side.encode, text)
+        report.subject_seconds += middle - started
+        report.reference_seconds += time.perf_counter() - middle
+        divergence = _compare(text, expected, actual, reference_side, subject)
+        if divergence is not None:
+            report.mismatches += 1
+            if len(report.first_divergences) < keep:
+                report.first_divergences.append(divergence)
+    return report
+
+
+def _sides(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: str | Path | None,
+           add_special_tokens: bool, options: dict[str, Any]) -> tuple[Side, Side]:
+    """(subject, reference) for verify's arguments."""
+    if reference is not None:
+        if isinstance(tokenizer_or_path, Tokenizer):
+            subject = hfcompat_side(tokenizer_or_path, add_special_tokens)
+        else:
+            subject = library_side(owner_library(tokenizer_or_path), tokenizer_or_path, add_special_tokens, options)
+        library = owner_library(reference) if against == "auto" else against
+        return subject, library_side(library, reference, add_special_tokens, options)
+    if isinstance(tokenizer_or_path, Tokenizer):
+        ours = tokenizer_or_path
+        library = "tokenizers" if against == "auto" else against
+        return hfcompat_side(ours, add_special_tokens), library_side(library, ours, add_special_tokens, options)
+    ours = load(tokenizer_or_path, **{k: v for k, v in options.items() if v is not None})
+    library = owner_library(tokenizer_or_path) if against == "auto" else against
+    return (hfcompat_side(ours, add_special_tokens),
+            library_side(library, tokenizer_or_path, add_special_tokens, options))
+
+
+def _outcome(encode: Callable[[str], list[Piece]], text: str) -> list[Piece] | Exception:
+    """The pieces of a text, or the exception the side raised (a result to compare)."""
+    try:
+        return encode(text)
+    except Exception as error:  # noqa: BLE001 - a side that raises is a result
+        return error
+
+
+def _compare(text: str, expected: Any, actual: Any, reference: Side, subject: Side) -> Divergence | None:
+    """The divergence of one text, or None when ids and decoded text agree."""
+    if isinstance(expected, Exception) or isinstance(actual, Exception):
+        if isinstance(expected, Exception) and isinstance(actual, Exception):
+            return None
+        return Divergence(text, 0, _error_pieces(expected), _error_pieces(actual))
+    expected_ids = [i for i, _ in expected]
+    actual_ids = [i for i, _ in actual]
+    if expected_ids != actual_ids:
+        position = next((k for k, (a, b) in enumerate(zip(expected_ids, actual_ids)) if a != b),
+                        min(len(expected_ids), len(actual_ids)))
+        return Divergence(text, position, expected, actual)
+    want = _outcome(lambda _: reference.decode(expected_ids), text)
+    got = _outcome(lambda _: subject.decode(actual_ids), text)
+    if str(want) != str(got):
+        return Divergence(text, -1, expected, actual, str(want), str(got))
+    return None
+
+
+def _error_pieces(result: Any) -> list[Piece]:
+    """Pieces of a result for a report; an exception shows as one pseudo-piece."""
+    if isinstance(result, Exception):
+        return [(-1, f"<raises {type(result).__name__}: {result}>")]
+    return result
+
+
+def _with_progress(items: Sequence[str], progress: bool) -> Iterable[str]:
+    """items, under a tqdm bar on stderr when asked and tqdm is installed."""
+    if not progress:
+        return items
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, desc="verify", unit="text", leave=False)
