@@ -38,6 +38,7 @@ class AddedTokens:
     own path); per-call sets do not apply, and decoding goes through the decoder."""
 
     decodes_bytes = False
+    skips_specials = False  # when decoding goes through bytes (errors=...): specials kept by default
 
     def segments(self, text: str, allowed_special: SpecialSet | None,
                  disallowed_special: SpecialSet | None, as_text: bool) -> tuple[str, Segments] | None:
@@ -55,6 +56,10 @@ class TiktokenSpecials:
     name: str | None
     pattern: str  # as tiktoken (fancy-regex) reads it
     special_tokens: dict[str, int]
+    # What a call that names no sets does: tiktoken disallows every special (SpecialTokenError);
+    # mistral-common's tekken reads them as plain text (()) and drops them when decoding.
+    disallowed_default: SpecialSet = "all"
+    skips_specials: bool = False
 
     def __post_init__(self) -> None:
         self._findall = regex.compile(to_python(self.pattern)).findall
@@ -93,13 +98,13 @@ class TiktokenSpecials:
 
     def segments(self, text: str, allowed_special: SpecialSet | None,
                  disallowed_special: SpecialSet | None, as_text: bool) -> tuple[str, Segments]:
-        """The text (lone surrogates replaced) and its spans, tiktoken's defaults filled in:
-        no special allowed, all others disallowed; with `as_text` every special is plain text."""
+        """The text (lone surrogates replaced) and its spans, the defaults filled in: no special
+        allowed, `disallowed_default` disallowed; with `as_text` every special is plain text."""
         if as_text:  # special tokens are plain text, as `encode_special_tokens` makes them in `tokenizers`
             allowed_special, disallowed_special = frozenset(), ()
         text = scrub_surrogates(text)
         return text, self.spans(text, allowed_special or frozenset(),
-                                "all" if disallowed_special is None else disallowed_special)
+                                self.disallowed_default if disallowed_special is None else disallowed_special)
 
     def spans(self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet) -> Segments:
         """(start, stop, special id or None) spans covering `text`; raises on a disallowed special."""

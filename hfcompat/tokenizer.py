@@ -537,12 +537,13 @@ class Tokenizer:
         """Turn ids back into text; unknown ids are skipped, as HF does.
 
         `skip_special_tokens` defaults to True, except for a tokenizer read from a rank file,
-        which decodes as tiktoken: specials kept, an unknown id is a KeyError, and invalid UTF-8
-        follows `errors` ("replace" by default, "strict", or "recover": the most whole chars).
+        which decodes as tiktoken: specials kept (dropped for a tekken.json, as mistral-common
+        does), an unknown id is a KeyError, and invalid UTF-8 follows `errors` ("replace" by
+        default, "strict", or "recover": the most whole chars).
         """
         if self.specials.decodes_bytes or errors is not None:
-            data = self.decode_bytes([i for i in ids if not (skip_special_tokens and
-                                                           self.added_vocabulary.id_to_token(i))])
+            skip = self.specials.skips_specials if skip_special_tokens is None else skip_special_tokens
+            data = self.decode_bytes([i for i in ids if not (skip and self.added_vocabulary.id_to_token(i))])
             return decode_text(data, errors or "replace")
         if skip_special_tokens is None:
             skip_special_tokens = True
@@ -585,9 +586,12 @@ class Tokenizer:
         return self._tiktoken_mode().encode_ordinary(self.model, text)
 
     def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
-                   disallowed_special: SpecialSet = "all") -> list[int]:
-        """tiktoken's encode as a plain list of ids (the fast path of `encode(...).ids`)."""
-        return self._tiktoken_mode().encode_ids(self.model, text, allowed_special, disallowed_special)
+                   disallowed_special: SpecialSet | None = None) -> list[int]:
+        """tiktoken's encode as a plain list of ids (the fast path of `encode(...).ids`); the
+        disallowed specials default to the policy's ("all" for a rank file, none for tekken)."""
+        mode = self._tiktoken_mode()
+        disallowed = mode.disallowed_default if disallowed_special is None else disallowed_special
+        return mode.encode_ids(self.model, text, allowed_special, disallowed)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""

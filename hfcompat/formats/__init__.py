@@ -2,9 +2,10 @@
 Tokenizer back, or refuses with the reason (UnsupportedConversion).
 
 tokenizer_json.py (HF tokenizer.json), sentencepiece/ (.model), tiktoken/ (rank files),
-transformers/ (save_pretrained directories and the classic vocab files); `load` picks the reader
-by what a path holds, `save` the writer by the suffix, `convert` does both. Importing this
-package registers them as Tokenizer's file methods (`Tokenizer.save`, `from_file`, ...).
+tekken.py (Mistral's tekken.json), transformers/ (save_pretrained directories and the classic
+vocab files); `load` picks the reader by what a path holds, `save` the writer by the file name,
+`convert` does both. Importing this package registers them as Tokenizer's file methods
+(`Tokenizer.save`, `from_file`, ...).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..tokenizer import EXTENSIONS, Tokenizer
 from .convert import convert
 from .load import load
 from .sentencepiece import write_sentencepiece
+from .tekken import write_tekken
 from .tiktoken import write_tiktoken
 from .tokenizer_json import read_tokenizer_json, tokenizer_from_json, tokenizer_to_json, write_tokenizer_json
 from .transformers import save_pretrained
@@ -25,11 +27,13 @@ __all__ = ["convert", "load", "save"]
 
 
 def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:
-    """Write `tokenizer` in the format the file suffix names (.json, .model, .tiktoken); a path
-    without a suffix (or an existing directory) gets a transformers directory (save_pretrained)."""
+    """Write `tokenizer` in the format the file name says (*tekken.json, .json, .model, .tiktoken);
+    a path without a suffix (or an existing directory) gets a transformers directory (save_pretrained)."""
     suffix = Path(path).suffix
     if not suffix or Path(path).is_dir():
         save_pretrained(tokenizer, path)
+    elif Path(path).name.endswith("tekken.json"):
+        write_tekken(tokenizer, path)
     elif suffix == ".json":
         write_tokenizer_json(tokenizer, path, pretty=options.get("pretty", True))
     elif suffix == ".model":

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from .sentencepiece import read_sentencepiece
+from .tekken import is_tekken_file, read_tekken
 from .tiktoken import read_tiktoken
 from .tokenizer_json import read_tokenizer_json
 from .transformers.pretrained import (HFCOMPAT_FILE, bert_tokenizer, gpt2_tokenizer, is_pretrained_directory,
@@ -15,11 +16,11 @@ from .transformers.pretrained import (HFCOMPAT_FILE, bert_tokenizer, gpt2_tokeni
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
-    """Load a tokenizer.json, a directory holding one, a SentencePiece .model, a BERT vocab.txt or a
-    GPT-2 vocab.json.
+    """Load a tokenizer.json, a directory holding one, a SentencePiece .model, a tiktoken rank file,
+    a tekken.json, a BERT vocab.txt or a GPT-2 vocab.json.
 
     Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does); `add_bos`,
-    `add_eos` (.model; default False, as sentencepiece encodes); for a `.tiktoken` rank file
+    `add_eos` (.model and tekken.json; default False, as sentencepiece and Tekkenizer encode); for a `.tiktoken` rank file
     `encoding`, `pattern` and `special_tokens` (see `read_tiktoken`).
     """
     path = Path(path)
@@ -37,6 +38,8 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if name.endswith(".txt") and name != "merges.txt":
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))
     if name.endswith(".json"):
+        if is_tekken_file(path):
+            return read_tekken(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
         if name.endswith(HFCOMPAT_FILE):  # a remote-code directory's file, with the files it names
             return read_hfcompat_file(path)
         if name == "vocab.json" or _looks_like_vocab_json(path):

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
 from ... import decoders, pre_tokenizers
 from ...errors import FormatError, UnsupportedConversion
@@ -177,10 +177,11 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
 
 
 def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: str | None = None,
-                       digest: str | None = None) -> Tokenizer:
+                       digest: str | None = None, plain: Collection[str] = ()) -> Tokenizer:
     """The pipeline that encodes as tiktoken does with these ranks, pattern and special tokens.
 
-    `digest` (the rank file's sha256) lets the derived merges come from the cache.
+    `digest` (the rank file's sha256) lets the derived merges come from the cache; the special
+    tokens named in `plain` become added tokens that are not special (tekken's non-control ones).
     """
 
     ordered, values = in_rank_order(ranks)
@@ -207,7 +208,7 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                           decoder=decoders.ByteLevel(add_prefix_space=True, trim_offsets=True,
                                                      use_regex=True))
     ordered = sorted(spec.special_tokens.items(), key=lambda item: item[1])
-    tokenizer.add_special_tokens([AddedToken(content, special=True, normalized=False)
+    tokenizer.add_special_tokens([AddedToken(content, special=content not in plain, normalized=False)
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
@@ -232,7 +233,7 @@ def write_tiktoken(tokenizer: Tokenizer, path: str | Path) -> TiktokenSpec:
     ranks, spec = tiktoken_parts(tokenizer)
     data = dump_ranks(ranks)
     digest = hashlib.sha256(data).hexdigest()
-    _check_merges(tokenizer.model, ranks, digest)
+    check_merges(tokenizer.model, ranks, digest)
     known = encoding_for_sha256(digest)
     same_as_known = known is not None and _known_spec(known).pattern == spec.pattern and \
         spec.special_tokens == known.special_tokens
@@ -251,10 +252,11 @@ def dump_ranks(ranks: Mapping[bytes, int]) -> bytes:
     return b"\n".join(lines) + b"\n" if lines else b""
 
 
-def tiktoken_parts(tokenizer: Tokenizer) -> tuple[dict[bytes, int], TiktokenSpec]:
+def tiktoken_parts(tokenizer: Tokenizer, allow_plain: bool = False) -> tuple[dict[bytes, int], TiktokenSpec]:
     """The ranks and spec of a byte-level BPE tokenizer, or UnsupportedConversion.
 
-    The merges are checked apart, by `_check_merges`.
+    Added tokens that are not special are refused unless `allow_plain` (tekken.json holds them).
+    The merges are checked apart, by `check_merges`.
     """
 
     mode = getattr(tokenizer, "tiktoken", None)
@@ -271,7 +273,7 @@ def tiktoken_parts(tokenizer: Tokenizer) -> tuple[dict[bytes, int], TiktokenSpec
                                     f"({type(tokenizer.normalizer).__name__})")
     _check_post_processor(tokenizer.post_processor)
     pattern = mode.pattern if mode is not None else _pattern_of(tokenizer.pre_tokenizer)
-    specials = _special_tokens(tokenizer)
+    specials = _special_tokens(tokenizer, allow_plain)
     ranks = _ranks_of(model, specials)
     name = mode.name if mode is not None else None
     return ranks, TiktokenSpec(name, pattern, specials)
@@ -301,11 +303,11 @@ def _pattern_of(pre_tokenizer: Any) -> str:
         f"space, or Split(isolated) + ByteLevel(use_regex=false)); got {pre_tokenizer!r}")
 
 
-def _special_tokens(tokenizer: Tokenizer) -> dict[str, int]:
-    """The added tokens, which must all be special (tiktoken has no other kind)."""
+def _special_tokens(tokenizer: Tokenizer, allow_plain: bool) -> dict[str, int]:
+    """The added tokens, which must all be special (tiktoken has no other kind) unless `allow_plain`."""
     specials = {}
     for token_id, token in tokenizer.get_added_tokens_decoder().items():
-        if not token.special:
+        if not (token.special or allow_plain):
             raise UnsupportedConversion(f"added token {token.content!r} is not special; tiktoken "
                                         "has special tokens only")
         specials[token.content] = token_id
@@ -331,7 +333,7 @@ def _ranks_of(model: Any, specials: Mapping[str, int]) -> dict[bytes, int]:
     return ranks
 
 
-def _check_merges(model: Any, ranks: Mapping[bytes, int], digest: str) -> None:
+def check_merges(model: Any, ranks: Mapping[bytes, int], digest: str) -> None:
     """The merges must be the derived ones, in rank order (and reach every token unless ignore_merges)."""
     ordered, _ = in_rank_order(ranks)
     cuts = cached_merge_cuts(ordered, ranks, digest)
