@@ -3,13 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The compiled core's sources: a change rebuilds it (pip install -e . compiles it in place).
+CYTHON_SOURCES := $(wildcard hfcompat/*.pyx hfcompat/*/*.pyx)
 
 .PHONY: test demo bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(CYTHON_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	@$(PY) -c "import hfcompat; print('hfcompat backend:', hfcompat.backend)"
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -22,4 +25,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/encode.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info hfcompat/*/*.so hfcompat/*/*.c

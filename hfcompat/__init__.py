@@ -1,5 +1,6 @@
 """hfcompat: tokenizers in pure Python, token-for-token identical to the official libraries."""
 
+from ._backend import backend  # "compiled" or "python": the implementation in use
 from .added_vocabulary import AddedToken
 from .convert import convert
 from .encoding import Encoding
