@@ -15,8 +15,15 @@ $(STAMP): pyproject.toml setup.py $(CYTHON_SOURCES)
 	@$(PY) -c "import hfcompat; print('hfcompat backend:', hfcompat.backend)"
 	touch $(STAMP)
 
+# The parts of the suite that run a second time on the pure-Python backend: parity of the BPE
+# model, the real tokenizers, the trained matrix, SentencePiece and tiktoken files (~3 min).
+PURE_PYTHON_TESTS := tests/conformance/test_refs.py tests/conformance/test_trained_matrix.py \
+	tests/conformance/test_sentencepiece.py tests/conformance/test_hypothesis.py \
+	tests/conformance/test_fast_path.py tests/formats/test_tiktoken.py
+
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q
+	HFCOMPAT_PURE_PYTHON=1 $(PY) -m pytest -n 2 -q $(PURE_PYTHON_TESTS)
 
 demo: $(STAMP)
 	$(PY) -m hfcompat demo
