@@ -5,6 +5,7 @@ The layers, each importing only those below it: cli/ -> tools/ -> formats/ -> th
 trainers/, processors/, decoders/, segmentation/) -> errors.py, encoding.py, files.py.
 """
 
+from ._backend import backend  # "compiled" or "python": the implementation in use
 from .encoding import Encoding
 from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .formats import convert, load

@@ -1,4 +1,10 @@
-"""Shared test setup: where ../shared lives, corpus samples, the fixtures, hypothesis profiles."""
+"""Shared test setup: where ../shared lives, corpus samples, the fixtures, hypothesis profiles, backends.
+
+The whole suite runs on the backend the process selects (the compiled core when it is built;
+HFCOMPAT_PURE_PYTHON=1 forces pure Python). A test that takes the `backend` fixture runs once per
+backend this installation has; HFCOMPAT_REQUIRE_COMPILED=1 (CI) makes a missing compiled core
+an error instead of a skip.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from hfcompat import _backend  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 FIXTURES = REPO / "fixtures"
@@ -23,6 +31,8 @@ CORPORA = {
     "wagahaiwa": "corpora/wagahaiwa_nekodearu.txt",
     "pku_test": "corpora/icwb2/pku_test.utf8",
 }
+
+REQUIRE_COMPILED = os.environ.get("HFCOMPAT_REQUIRE_COMPILED", "") not in ("", "0")
 
 # Lines per corpus in a conformance sample; HFCOMPAT_SAMPLE_LINES scales every sample.
 SAMPLE_LINES = int(os.environ.get("HFCOMPAT_SAMPLE_LINES", "200"))
@@ -51,6 +61,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     subject = os.environ.get("HFCOMPAT_CONFORMANCE_SUBJECT", "hfcompat")
     lines = [f"shared data: {SHARED if SHARED.is_dir() else 'ABSENT (conformance tests skip)'}"]
     lines.append(f"conformance subject: {subject}, {SAMPLE_LINES} lines per corpus")
+    lines.append(f"hfcompat backend: {_backend.backend} (built: {', '.join(_backend.available())})")
     if subject == "oracle":
         lines.append("WARNING: oracle self-check mode, tokenizers is compared with itself")
     return lines
@@ -118,6 +129,24 @@ def mixed_sample(per_corpus: int = SAMPLE_LINES) -> list[str]:
     for name in CORPORA:
         texts.extend(corpus_sample(name, per_corpus))
     return texts + fixture_texts()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop at once when CI asks for the compiled core and this installation lacks it."""
+    if REQUIRE_COMPILED and _backend.COMPILED not in _backend.available():
+        raise pytest.UsageError("HFCOMPAT_REQUIRE_COMPILED is set but the compiled core is not built "
+                                "(pip install -e . printed why)")
+
+
+@pytest.fixture(params=[_backend.COMPILED, _backend.PYTHON])
+def backend(request: pytest.FixtureRequest):
+    """Run the test on each backend in turn (the compiled one skips when it is not built)."""
+    if request.param not in _backend.available():
+        pytest.skip("the compiled core is not built in this installation")
+    if request.param == _backend.COMPILED and _backend.pure_python_forced():
+        pytest.skip(f"{_backend.PURE_PYTHON_VARIABLE} is set: nothing compiled runs")
+    with _backend.use(request.param):
+        yield request.param
 
 
 @pytest.fixture(scope="session")

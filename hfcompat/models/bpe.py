@@ -17,6 +17,10 @@ result whenever no stale heap entry can pass HF's validity check (see `_scan_is_
 A model read from a SentencePiece .model runs the same loop in sentencepiece's variant
 (`merge_as_sentencepiece`): merges ordered by piece score, UNUSED pieces split back, and
 `sample` for sentencepiece's BPE-dropout.
+
+On the compiled backend (`hfcompat._backend`), `_bpe.pyx` runs `_merge_with_heap` over C arrays
+for every word without dropout or unused pieces (a plain word's symbols are found in C too) and
+`cuts`; this module stays the reference and runs the rest.
 """
 
 from __future__ import annotations
@@ -29,11 +33,19 @@ from functools import partial
 from itertools import accumulate, chain
 from typing import Any, Callable, Iterable, Mapping
 
+from .. import _backend
 from ..errors import FormatError, TokenizationError
 from ..pipeline.cache import Cache
 from .base import Token, VocabLookup
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
+
+try:
+    from . import _bpe
+except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+    pass
+else:
+    _backend.register_bpe(_bpe)
 
 DEFAULT_CACHE_CAPACITY = 10_000
 # HF caches only pre-tokens shorter than this (HF counts bytes; the results are the same either way).
@@ -56,6 +68,8 @@ class BPE(VocabLookup):
     _levels: list[int] | None = None
     unused_ids: frozenset[int] = frozenset()
     _merge_results: frozenset[int] | None = None  # the ids merges make, computed when first needed
+    # The compiled merge table (`_bpe.MergeTable`), built on first use; False when the ids do not fit it.
+    _table: Any = None
 
     def __init__(
         self,
@@ -168,6 +182,9 @@ class BPE(VocabLookup):
         """
         if not self._cuts_are_exact:
             return None
+        table = self._compiled_table()
+        if table is not None:
+            return table.cuts(ends, starts)
         joinable = self._joinable_pairs()
         alphabet = self._alphabet
         pairs = map(str.__add__, ends, starts[1:])
@@ -226,6 +243,13 @@ class BPE(VocabLookup):
 
     def _merge_word(self, word: str, dropout: float | None) -> tuple[list[int], list[int]]:
         """The merged symbols of `word`: token ids and their byte lengths."""
+        table = self._compiled_table() if dropout is None and not self.unused_ids else None
+        if table is not None:
+            if not self.continuing_subword_prefix and not self.end_of_word_suffix:
+                found = table.tokenize_word(word)
+                if found is not None:
+                    return found
+            return table.merge(*self._symbols(word))
         ids, lengths = self._symbols(word)
         if len(ids) > 1 or self.unused_ids:
             if dropout is None and self._scan_is_exact and len(ids) <= SCAN_MAX_SYMBOLS:
@@ -233,6 +257,20 @@ class BPE(VocabLookup):
             else:
                 ids, lengths = self._merge_with_heap(ids, lengths, dropout)
         return ids, lengths
+
+    def _compiled_table(self) -> Any:
+        """This model's compiled merge table on the compiled backend (built on first use); None
+        on the pure-Python backend or when the model's ids do not fit the table's 31 bits."""
+        core = _backend.bpe
+        if core is None or self._table is False:
+            return None
+        if self._table is None:
+            try:
+                self._table = core.MergeTable(self._ranks, self._new_ids, self._levels, self.vocab)
+            except OverflowError:
+                self._table = False
+                return None
+        return self._table
 
     def _tokens(self, ids: list[int], lengths: list[int]) -> list[Token]:
         """Tokens of merged symbols, with byte offsets from their lengths."""
@@ -431,6 +469,7 @@ class BPE(VocabLookup):
         i.e. equal piece scores, go leftmost first), and a piece of `unused_ids` that a merge
         makes is split back into the two symbols it was last queued from, recursively."""
         self._levels = levels
+        self._table = None  # rebuilt in sentencepiece's order
         self.unused_ids = frozenset(unused_ids)
         if self.unused_ids:
             self._scan_is_exact = False  # the scan does not split unused pieces back

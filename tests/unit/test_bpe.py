@@ -1,11 +1,16 @@
-"""hfcompat.models.bpe.BPE against tokenizers' BPE (the oracle), model by model and case by case."""
+"""hfcompat.models.bpe.BPE against tokenizers' BPE (the oracle), model by model and case by case.
+
+Every test runs on both backends (the `backend` fixture): the compiled merge loop and the
+pure-Python reference each against the oracle, and against each other on random merge tables.
+"""
 
 from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import pytest
 from conftest import shared_file
@@ -14,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer, models
 
+from hfcompat import _backend
 from hfcompat.pipeline.bytelevel import bytes_to_chars
 from hfcompat.errors import FormatError, TokenizationError
 from hfcompat.models import model_from_dict
@@ -23,6 +29,8 @@ GPT2_SPLIT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\
 CLIP_SPLIT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+""", regex.IGNORECASE)
 DEFAULTS = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False}
+pytestmark = pytest.mark.usefixtures("backend")
+T = TypeVar("T")
 EXTRA_TEXT = ["héllo wörld", "日本語のテキスト", "emoji 🤗🎉 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "tabs\tand\nnewlines  ",
               "a\u0301e\u0300 combining", "ـــ Arabic عربى", "ﬁ ligature ǅ", "\x00\x7f control"]
 
@@ -80,7 +88,18 @@ def botchan_words(pattern: regex.Pattern, lower: bool = False) -> tuple[str, ...
     return tuple(dict.fromkeys(bytes_to_chars(m.encode()) for m in pattern.findall(text)))
 
 
-@lru_cache(maxsize=None)
+def per_backend(build: Callable[[], T]) -> Callable[[], T]:
+    """`build`'s result cached once per backend (a model's caches hold what its backend computed)."""
+    cached = lru_cache(maxsize=None)(lambda backend: build())
+
+    @wraps(build)
+    def current() -> T:
+        """The result built for the backend in use."""
+        return cached(_backend.backend)
+    return current
+
+
+@per_backend
 def gpt2_pair() -> tuple[BPE, Tokenizer]:
     """GPT-2's BPE as hfcompat reads the files and as tokenizers does."""
     vocab_path, merges_path = gpt2_files()
@@ -151,7 +170,7 @@ def test_clip_tokenizer_json_model():
     assert model.to_dict() == json.loads(reference.to_str())["model"]
 
 
-@lru_cache(maxsize=None)
+@per_backend
 def phi3_pair() -> tuple[BPE, Tokenizer]:
     """Phi-3-mini's model section (Llama-2 vocab, byte_fallback, fuse_unk) in both libraries."""
     data = json.loads(shared_file("refs/phi-3-mini/tokenizer.json").read_text(encoding="utf-8"))["model"]

@@ -11,7 +11,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "hfcompat"
 # Lowest first; a module may import its own rank and the ranks below it.
 LAYERS = [
-    ("hfcompat.errors", "hfcompat.encoding", "hfcompat.files"),
+    ("hfcompat.errors", "hfcompat.encoding", "hfcompat.files", "hfcompat._backend"),
     ("hfcompat.pipeline",),
     ("hfcompat.normalizers", "hfcompat.pre_tokenizers"),
     ("hfcompat.models", "hfcompat.processors", "hfcompat.decoders"),
@@ -48,10 +48,13 @@ def rank(module: str) -> int:
 
 
 def imports(module: str) -> list[tuple[str, ast.AST, bool]]:
-    """(imported hfcompat module, node, at module level) for every import of `module`."""
+    """(imported hfcompat module, node, at module level: in no function or class) for every import
+    of `module`."""
     path = MODULES[module]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    top = {id(node) for node in tree.body}
+    inner = {id(node) for scope in ast.walk(tree)
+             if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+             for node in ast.walk(scope)}
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -70,7 +73,7 @@ def imports(module: str) -> list[tuple[str, ast.AST, bool]]:
             while name not in MODULES and "." in name:
                 name = name.rsplit(".", 1)[0]
             if name in MODULES and name != module and name.startswith("hfcompat"):
-                found.append((name, node, id(node) in top))
+                found.append((name, node, id(node) not in inner))
     return found
 
 

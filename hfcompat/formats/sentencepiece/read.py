@@ -321,9 +321,11 @@ def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:
 def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     """Per merge, the rank of its piece's score among the distinct scores (sentencepiece's order)."""
     levels: list[int] = []
+    level = -1  # the scores come best first: each new score is the next level
     for index, (score, _, _) in enumerate(ranked):
-        same = index and score == ranked[index - 1][0]
-        levels.append(levels[-1] if same else len(set(levels)))
+        if not (index and score == ranked[index - 1][0]):
+            level += 1
+        levels.append(level)
     return levels
 
 

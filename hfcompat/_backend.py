@@ -1,0 +1,81 @@
+"""Which implementation runs the hot loops: the compiled core (Cython) or the pure-Python reference.
+
+The pure-Python modules are the reference and always work. `pip install` compiles the core
+beside them when a C compiler is there (`hfcompat/models/_bpe.pyx`); the models then call it for
+the cases it covers and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the environment
+forces the pure-Python backend; `hfcompat.backend` says which one is in use.
+
+Each compiled twin registers itself when the module it accelerates imports it (this module
+imports no other: it sits at the bottom of the package). A model reads `bpe` (the compiled BPE
+module, or None) when it runs, so `use` switches a whole process at once; it is meant for tests
+and benchmarks that compare the two backends.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Iterator
+
+PURE_PYTHON_VARIABLE = "HFCOMPAT_PURE_PYTHON"
+COMPILED = "compiled"
+PYTHON = "python"
+
+
+def pure_python_forced() -> bool:
+    """True when the environment asks for the pure-Python backend (HFCOMPAT_PURE_PYTHON set, not 0)."""
+    return os.environ.get(PURE_PYTHON_VARIABLE, "").strip().lower() not in ("", "0", "false", "no")
+
+
+# The compiled BPE module, once models/bpe.py has imported it (None when it was not built), and
+# what the models call: that module on the compiled backend, None on the pure one.
+_compiled_bpe: ModuleType | None = None
+bpe: ModuleType | None = None
+backend: str = PYTHON
+
+
+def register_bpe(module: ModuleType) -> None:
+    """Called by models/bpe.py when its compiled twin imports: the compiled backend is then
+    available, and in use unless the environment forces pure Python."""
+    global _compiled_bpe
+    _compiled_bpe = module
+    if not pure_python_forced():
+        select(COMPILED)
+
+
+def available() -> list[str]:
+    """The backends this installation can run: "python" always, "compiled" when it was built."""
+    return [COMPILED, PYTHON] if _compiled_bpe is not None else [PYTHON]
+
+
+def select(name: str) -> str:
+    """Make `name` ("compiled" or "python") the backend of this process; returns the previous one.
+
+    The package's `hfcompat.backend` follows. Results cached before the switch stay cached: a
+    comparison of the backends starts from freshly loaded tokenizers.
+    """
+    global bpe, backend
+    if name not in (COMPILED, PYTHON):
+        raise ValueError(f"unknown backend {name!r}: expected {COMPILED!r} or {PYTHON!r}")
+    if name == COMPILED and _compiled_bpe is None:
+        raise RuntimeError("the compiled core is not built in this installation "
+                           "(reinstall with a C compiler: pip install .)")
+    previous = backend
+    bpe = _compiled_bpe if name == COMPILED else None
+    backend = name
+    package = sys.modules.get(__package__)
+    if package is not None:
+        package.backend = name
+    return previous
+
+
+@contextmanager
+def use(name: str) -> Iterator[str]:
+    """Run the block on backend `name`, then go back to the one before."""
+    previous = select(name)
+    try:
+        yield name
+    finally:
+        select(previous)

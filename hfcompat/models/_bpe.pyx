@@ -1,0 +1,352 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled twin of the BPE merge loop in `bpe.py`, which stays the reference.
+
+`MergeTable` holds a BPE model's merges, its single-char tokens and (when first asked) the char
+pairs its tokens hold, in C hash tables, and runs `BPE._merge_with_heap` without dropout, trace,
+BPE-dropout or unused pieces over C arrays: a binary heap of `key << 32 | position` entries over a
+linked list of symbols, with the same stale-entry rules, in HF's order (key = rank) or
+sentencepiece's (key = the rank's level). `bpe.py` keeps every other case in Python.
+
+The loop over a word longer than `NOGIL_MIN_SYMBOLS` symbols runs without the GIL.
+"""
+
+cimport cython
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+# Below this many symbols, releasing and taking back the GIL costs more than the loop.
+NOGIL_MIN_SYMBOLS = 64
+cdef Py_ssize_t _NOGIL_MIN = NOGIL_MIN_SYMBOLS
+cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
+cdef uint64_t POSITION_MASK = 0xFFFFFFFFULL
+cdef int64_t MAX_ID = 0x7FFFFFFF
+
+
+cdef struct Slot:
+    uint64_t key
+    int32_t value
+
+
+cdef inline uint64_t _hash(uint64_t key) nogil:
+    """Fibonacci hashing of a 64-bit key (the table takes the high bits)."""
+    return key * 0x9E3779B97F4A7C15ULL
+
+
+@cython.final
+cdef class _Table:
+    """An open-addressing hash table uint64 -> int32 (linear probing), sized once."""
+
+    cdef Slot* slots
+    cdef uint64_t mask
+    cdef int shift
+
+    def __cinit__(self, Py_ssize_t count) -> None:
+        """Room for `count` keys at a load factor of at most one half."""
+        cdef uint64_t size = 16
+        cdef int bits = 4
+        while size < <uint64_t>count * 2:
+            size <<= 1
+            bits += 1
+        self.slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+        if self.slots == NULL:
+            raise MemoryError()
+        memset(self.slots, 0xFF, size * sizeof(Slot))
+        self.mask = size - 1
+        self.shift = 64 - bits
+
+    def __dealloc__(self) -> None:
+        """Free the slots."""
+        PyMem_Free(self.slots)
+
+    cdef inline Slot* _find(self, uint64_t key) noexcept nogil:
+        """The slot holding `key`, or the empty slot where it would go."""
+        cdef uint64_t index = _hash(key) >> self.shift
+        while self.slots[index].key != key and self.slots[index].key != EMPTY:
+            index = (index + 1) & self.mask
+        return &self.slots[index]
+
+    cdef inline void put(self, uint64_t key, int32_t value) noexcept nogil:
+        """Set `key` to `value` (a key given twice keeps its last value, as dict.update does)."""
+        cdef Slot* slot = self._find(key)
+        slot.key = key
+        slot.value = value
+
+    cdef inline int32_t get(self, uint64_t key) noexcept nogil:
+        """The value of `key`, or -1 when absent."""
+        cdef Slot* slot = self._find(key)
+        return slot.value if slot.key == key else -1
+
+
+cdef inline Py_ssize_t _utf8_length(Py_UCS4 char) noexcept nogil:
+    """The UTF-8 byte length of one code point (a lone surrogate counts 3, as its WTF-8 form)."""
+    if char < 0x80:
+        return 1
+    if char < 0x800:
+        return 2
+    if char < 0x10000:
+        return 3
+    return 4
+
+
+cdef inline void _push(uint64_t* heap, Py_ssize_t* size, uint64_t entry) noexcept nogil:
+    """Add `entry` to the binary min-heap `heap` of `size[0]` entries."""
+    cdef Py_ssize_t child = size[0]
+    cdef Py_ssize_t parent
+    size[0] += 1
+    while child > 0:
+        parent = (child - 1) >> 1
+        if heap[parent] <= entry:
+            break
+        heap[child] = heap[parent]
+        child = parent
+    heap[child] = entry
+
+
+cdef inline uint64_t _pop(uint64_t* heap, Py_ssize_t* size) noexcept nogil:
+    """Remove and return the smallest entry of a non-empty heap."""
+    cdef uint64_t top = heap[0]
+    cdef Py_ssize_t count = size[0] - 1
+    cdef uint64_t last = heap[count]
+    cdef Py_ssize_t parent = 0
+    cdef Py_ssize_t child
+    size[0] = count
+    while True:
+        child = 2 * parent + 1
+        if child >= count:
+            break
+        if child + 1 < count and heap[child + 1] < heap[child]:
+            child += 1
+        if last <= heap[child]:
+            break
+        heap[parent] = heap[child]
+        parent = child
+    if count > 0:
+        heap[parent] = last
+    return top
+
+
+cdef struct Word:
+    int32_t* ids
+    int64_t* lengths
+    Py_ssize_t* next_of
+    Py_ssize_t* prev_of
+    uint64_t* heap
+    Py_ssize_t count
+
+
+cdef int _allocate(Word* word, Py_ssize_t count) except -1:
+    """Room for a word of `count` symbols: its arrays and a heap of 3 * count entries (the
+    seeds plus at most two entries per merge)."""
+    cdef Py_ssize_t room = count if count > 0 else 1
+    word.count = count
+    word.ids = <int32_t*>PyMem_Malloc(room * sizeof(int32_t))
+    word.lengths = <int64_t*>PyMem_Malloc(room * sizeof(int64_t))
+    word.next_of = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
+    word.prev_of = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
+    word.heap = <uint64_t*>PyMem_Malloc(3 * room * sizeof(uint64_t))
+    if not (word.ids and word.lengths and word.next_of and word.prev_of and word.heap):
+        _release(word)
+        raise MemoryError()
+    return 0
+
+
+cdef void _release(Word* word) noexcept:
+    """Free the arrays of a word."""
+    PyMem_Free(word.ids)
+    PyMem_Free(word.lengths)
+    PyMem_Free(word.next_of)
+    PyMem_Free(word.prev_of)
+    PyMem_Free(word.heap)
+
+
+cdef tuple _kept(Word* word):
+    """The ids and byte lengths of the symbols left after merging (a merged-away one has length 0)."""
+    cdef list ids = []
+    cdef list lengths = []
+    cdef Py_ssize_t i
+    for i in range(word.count):
+        if word.lengths[i]:
+            ids.append(word.ids[i])
+            lengths.append(word.lengths[i])
+    return ids, lengths
+
+
+@cython.final
+cdef class MergeTable:
+    """A BPE model's merges and single-char tokens in C, and its merge loop over C arrays."""
+
+    cdef _Table ranks  # left id << 32 | right id -> rank (the last rank of a repeated pair)
+    cdef _Table chars  # code point -> id of the single-char token
+    cdef _Table joinable  # char << 32 | next char, for every two adjacent chars of a token (lazy)
+    cdef int32_t* new_ids  # rank -> id of the merged token
+    cdef int32_t* keys  # rank -> the key that orders it: the rank, or its sentencepiece level
+    cdef bint by_level
+    cdef Py_ssize_t count
+    cdef object vocab
+
+    def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
+        """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
+
+        Raises OverflowError when an id or a rank does not fit 31 bits: the model stays in Python.
+        """
+        cdef Py_ssize_t rank
+        cdef int64_t left, right
+        self.count = len(new_ids)
+        self.by_level = levels is not None
+        if self.count > MAX_ID or max(vocab.values(), default=0) > MAX_ID or min(vocab.values(), default=0) < 0:
+            raise OverflowError("ids or ranks beyond 31 bits")
+        self.new_ids = <int32_t*>PyMem_Malloc((self.count + 1) * sizeof(int32_t))
+        self.keys = <int32_t*>PyMem_Malloc((self.count + 1) * sizeof(int32_t))
+        if self.new_ids == NULL or self.keys == NULL:
+            raise MemoryError()
+        for rank in range(self.count):
+            self.new_ids[rank] = new_ids[rank]
+            self.keys[rank] = levels[rank] if self.by_level else rank
+        self.ranks = _Table(len(ranks))
+        for (left, right), rank in ranks.items():
+            self.ranks.put(<uint64_t>left << 32 | <uint64_t>right, <int32_t>rank)
+        self.chars = _Table(len(vocab))
+        for token, token_id in vocab.items():
+            if len(token) == 1:
+                self.chars.put(<uint64_t>ord(token), <int32_t>token_id)
+        self.vocab = vocab
+        self.joinable = None
+
+    def __dealloc__(self) -> None:
+        """Free the per-rank arrays."""
+        PyMem_Free(self.new_ids)
+        PyMem_Free(self.keys)
+
+    cdef inline int32_t _rank(self, int32_t left, int32_t right) noexcept nogil:
+        """The rank of the merge of (left, right), or -1."""
+        return self.ranks.get(<uint64_t>left << 32 | <uint64_t>right)
+
+    cdef inline void _enqueue(self, Word* word, Py_ssize_t* size, Py_ssize_t left, Py_ssize_t right) noexcept nogil:
+        """Queue the pair of symbols `left` and `right` if it has a merge."""
+        cdef int32_t rank = self._rank(word.ids[left], word.ids[right])
+        if rank >= 0:
+            _push(word.heap, size, <uint64_t>self.keys[rank] << 32 | <uint64_t>left)
+
+    cdef void _merge(self, Word* word) noexcept nogil:
+        """`BPE._merge_with_heap` on a word whose ids and lengths are set: merges in place,
+        leaving merged-away symbols with length 0."""
+        cdef Py_ssize_t count = word.count
+        cdef Py_ssize_t size = 0
+        cdef Py_ssize_t pos, right, after, before
+        cdef uint64_t entry
+        cdef int32_t current, new_id
+        for pos in range(count):
+            word.next_of[pos] = pos + 1 if pos + 1 < count else -1
+            word.prev_of[pos] = pos - 1
+        for pos in range(count - 1):
+            self._enqueue(word, &size, pos, pos + 1)
+        while size:
+            entry = _pop(word.heap, &size)
+            pos = <Py_ssize_t>(entry & POSITION_MASK)
+            right = word.next_of[pos]
+            if right == -1 or not word.lengths[pos]:
+                continue
+            current = self._rank(word.ids[pos], word.ids[right])
+            if current < 0:
+                continue
+            if self.by_level:
+                # sentencepiece: the pair now here stands for the entry if it has the entry's level
+                if <uint64_t>self.keys[current] != entry >> 32:
+                    continue
+                new_id = self.new_ids[current]
+            else:
+                # HF: a stale entry is still applied when the pair now here merges into the same id
+                new_id = self.new_ids[entry >> 32]
+                if self.new_ids[current] != new_id:
+                    continue
+            word.ids[pos] = new_id
+            word.lengths[pos] += word.lengths[right]
+            word.lengths[right] = 0
+            after = word.next_of[right]
+            word.next_of[pos] = after
+            if after != -1:
+                word.prev_of[after] = pos
+            before = word.prev_of[pos]
+            if before != -1:
+                self._enqueue(word, &size, before, pos)
+            if after != -1:
+                self._enqueue(word, &size, pos, after)
+
+    cdef void _run(self, Word* word):
+        """Merge a word, without the GIL when it is long."""
+        if word.count < _NOGIL_MIN:
+            self._merge(word)
+        else:
+            with nogil:
+                self._merge(word)
+
+    def merge(self, list ids, list lengths) -> tuple:
+        """The merged symbols (ids, byte lengths) of initial symbols, as `BPE._merge_with_heap`
+        gives them with no dropout and no unused pieces."""
+        cdef Word word
+        cdef Py_ssize_t i
+        _allocate(&word, len(ids))
+        try:
+            for i in range(word.count):
+                word.ids[i] = ids[i]
+                word.lengths[i] = lengths[i]
+            self._run(&word)
+            return _kept(&word)
+        finally:
+            _release(&word)
+
+    def tokenize_word(self, str text) -> object:
+        """The merged symbols (ids, byte lengths) of an undecorated word, one symbol per char;
+        None when a char is not a token (`BPE._symbols_with_unknowns` decides then)."""
+        cdef Word word
+        cdef Py_ssize_t i = 0
+        cdef Py_UCS4 char
+        cdef int32_t token_id
+        _allocate(&word, len(text))
+        try:
+            for char in text:
+                token_id = self.chars.get(<uint64_t>char)
+                if token_id < 0:
+                    return None
+                word.ids[i] = token_id
+                word.lengths[i] = _utf8_length(char)
+                i += 1
+            self._run(&word)
+            return _kept(&word)
+        finally:
+            _release(&word)
+
+    cdef void _build_joinable(self):
+        """Every two adjacent chars inside a token (`BPE._joinable_pairs`), as char << 32 | next."""
+        cdef Py_ssize_t pairs = 0
+        cdef str token
+        cdef Py_UCS4 previous, char
+        cdef bint first
+        for token in self.vocab:
+            pairs += len(token)
+        self.joinable = _Table(pairs)
+        for token in self.vocab:
+            first = True
+            for char in token:
+                if not first:
+                    self.joinable.put(<uint64_t>previous << 32 | <uint64_t>char, 1)
+                previous = char
+                first = False
+
+    def cuts(self, str ends, str starts) -> list:
+        """`BPE.cuts`: every i where no token holds ends[i - 1] followed by starts[i] and both
+        are single-char tokens."""
+        cdef list found = []
+        cdef Py_ssize_t i, count
+        cdef Py_UCS4 left, right
+        if self.joinable is None:
+            self._build_joinable()
+        count = min(len(ends), len(starts) - 1)
+        for i in range(1, count + 1):
+            left = ends[i - 1]
+            right = starts[i]
+            if (self.joinable.get(<uint64_t>left << 32 | <uint64_t>right) < 0
+                    and self.chars.get(<uint64_t>left) >= 0 and self.chars.get(<uint64_t>right) >= 0):
+                found.append(i)
+        return found

@@ -1,0 +1,101 @@
+"""The compiled BPE merge loop (hfcompat/models/_bpe.pyx) against the pure-Python reference (bpe.py),
+on random words and random merge tables, in HF's order and in sentencepiece's."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_bpe import ALPHABET, ours, random_models
+
+from hfcompat import _backend
+from hfcompat.models.bpe import BPE
+
+_bpe = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
+WORDS = st.lists(st.text(alphabet=ALPHABET + "x", min_size=1, max_size=14), min_size=1, max_size=6)
+
+
+def table_of(model: BPE) -> object:
+    """A compiled merge table of `model`, as the model builds it."""
+    return _bpe.MergeTable(model._ranks, model._new_ids, model._levels, model.vocab)
+
+
+def sentencepiece_levels(data: st.DataObject, model: BPE) -> list[int]:
+    """Random non-decreasing levels, one per merge (merges of equal piece scores share one)."""
+    steps = data.draw(st.lists(st.booleans(), min_size=len(model._new_ids), max_size=len(model._new_ids)))
+    levels, level = [], 0
+    for step in steps:
+        level += step
+        levels.append(level)
+    return levels
+
+
+def assert_same_merges(model: BPE, word: str) -> None:
+    """The compiled loop gives the reference's merged ids and byte lengths for `word`."""
+    table = table_of(model)
+    ids, lengths = model._symbols(word)
+    expected = model._merge_with_heap(list(ids), list(lengths), None)
+    assert table.merge(list(ids), list(lengths)) == expected, word
+    if not model.continuing_subword_prefix and not model.end_of_word_suffix:
+        found = table.tokenize_word(word)
+        all_chars_known = all(char in model.vocab for char in word)
+        assert (found is not None) == all_chars_known, word
+        assert found is None or found == expected, word
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=random_models(), words=WORDS, by_level=st.booleans(), draw=st.data())
+def test_merge_loop_equals_the_reference(data: dict, words: list[str], by_level: bool,
+                                         draw: st.DataObject) -> None:
+    """Random models and words: the same symbols as `_merge_with_heap`, HF's or sentencepiece's order."""
+    model = ours(data)
+    if by_level:
+        model.merge_as_sentencepiece(sentencepiece_levels(draw, model), frozenset())
+    for word in words:
+        assert_same_merges(model, word)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=random_models(), word=st.text(alphabet="ab", min_size=60, max_size=400))
+def test_long_words_merge_alike(data: dict, word: str) -> None:
+    """Long words: many heap entries, and the loop runs without the GIL."""
+    assert_same_merges(ours(data), word)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=st.lists(st.text(alphabet="abc日é", min_size=1, max_size=4), min_size=1, max_size=20, unique=True),
+       ends=st.text(alphabet="abc日éx", max_size=12), starts=st.text(alphabet="abc日éx", max_size=12))
+def test_cuts_equal_the_reference(tokens: list[str], ends: str, starts: str) -> None:
+    """`cuts` from the compiled char-pair table, against the pure-Python frozenset of pairs."""
+    model = BPE({token: index for index, token in enumerate(tokens)}, [])
+    with _backend.use(_backend.PYTHON):
+        expected = model.cuts(ends, starts)
+    assert table_of(model).cuts(ends, starts) == expected
+
+
+def test_ids_beyond_31_bits_stay_in_python() -> None:
+    """A vocab id the C table cannot hold: the model runs the Python loop, with the same tokens."""
+    model = BPE({"a": 0, "b": 1, "ab": 2 ** 31}, [("a", "b")])
+    with _backend.use(_backend.COMPILED):
+        assert model._compiled_table() is None
+        tokens = model.tokenize("aab")
+    with _backend.use(_backend.PYTHON):
+        assert ours(model.to_dict()).tokenize("aab") == tokens == [(0, "a", (0, 1)), (2 ** 31, "ab", (1, 3))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(shared_ids=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=1, max_size=4),
+       merges=st.lists(st.sampled_from([("a", "b"), ("b", "c"), ("ab", "c"), ("a", "bc"), ("c", "a"), ("ab", "ab"),
+                                        ("c", "c"), ("ca", "b")]), min_size=1, max_size=10),
+       words=st.lists(st.text(alphabet="abc", min_size=1, max_size=16), min_size=1, max_size=4))
+def test_tokens_sharing_an_id_merge_alike(shared_ids: list[tuple[int, int]], merges: list[tuple[str, str]],
+                                          words: list[str]) -> None:
+    """Tokens that share an id make stale heap entries look valid (HF applies them at their old
+    rank): the compiled loop follows the same rule."""
+    names = ["a", "b", "c", "ab", "bc", "abc", "ca", "abab", "cc", "cab"]
+    vocab = {name: index for index, name in enumerate(names)}
+    for source, target in shared_ids:
+        vocab[names[source]] = vocab[names[target]]
+    model = BPE(vocab, merges)
+    for word in words:
+        assert_same_merges(model, word)
