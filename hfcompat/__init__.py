@@ -22,6 +22,7 @@ __all__ = [
     "Tokenizer",
     "UnsupportedConversion",
     "VerifyReport",
+    "backend",
     "convert",
     "evaluate",
     "load",

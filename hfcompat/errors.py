@@ -45,3 +45,7 @@ class SpecialTokenError(HfcompatError, ValueError):
 
 class TokenizationError(HfcompatError, ValueError):
     """The tokenizer cannot encode this input (e.g. an unknown char with no unk token)."""
+
+
+class MissingDependency(HfcompatError, ImportError):
+    """An optional extra a format needs is not installed; the message says what to install."""

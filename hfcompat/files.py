@@ -5,17 +5,26 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write `data` to a temp file beside `path`, then rename it over `path`."""
-    path = Path(path)
+    with atomic_target(Path(path)) as target:
+        target.write_bytes(data)
+
+
+@contextmanager
+def atomic_target(path: Path) -> Iterator[Path]:
+    """A temp path beside `path` for a writer that wants a file name; renamed over `path` when the
+    block ends, removed if it raises (so `path` appears complete or not at all)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
     try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
+        yield Path(temp_name)
         os.chmod(temp_name, 0o666 & ~_umask())
         os.replace(temp_name, path)
     except BaseException:

@@ -2,8 +2,8 @@
 Tokenizer back, or refuses with the reason (UnsupportedConversion).
 
 tokenizer_json.py (HF tokenizer.json), sentencepiece/ (.model), tiktoken/ (rank files),
-tekken.py (Mistral's tekken.json), transformers/ (save_pretrained directories and the classic
-vocab files); `load` picks the reader by what a path holds, `save` the writer by the file name,
+tekken.py (Mistral's tekken.json), gguf/ (llama.cpp), transformers/ (save_pretrained
+directories and the classic vocab files); `load` picks the reader by what a path holds, `save` the writer by the file name,
 `convert` does both. Importing this package registers them as Tokenizer's file methods
 (`Tokenizer.save`, `from_file`, ...).
 """
@@ -17,6 +17,7 @@ from ..errors import FormatError
 from ..tokenizer import EXTENSIONS, Tokenizer
 from .convert import convert
 from .load import load
+from .gguf import write_gguf
 from .sentencepiece import write_sentencepiece
 from .tekken import write_tekken
 from .tiktoken import write_tiktoken
@@ -27,7 +28,7 @@ __all__ = ["convert", "load", "save"]
 
 
 def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:
-    """Write `tokenizer` in the format the file name says (*tekken.json, .json, .model, .tiktoken);
+    """Write `tokenizer` in the format the file name says (*tekken.json, .json, .model, .tiktoken, .gguf);
     a path without a suffix (or an existing directory) gets a transformers directory (save_pretrained)."""
     suffix = Path(path).suffix
     if not suffix or Path(path).is_dir():
@@ -40,8 +41,10 @@ def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:
         write_sentencepiece(tokenizer, path)
     elif suffix == ".tiktoken":
         write_tiktoken(tokenizer, path)
+    elif suffix == ".gguf":
+        write_gguf(tokenizer, path)
     else:
-        raise FormatError(f"unknown save format {suffix!r}: expected .json, .model, .tiktoken or a directory",
+        raise FormatError(f"unknown save format {suffix!r}: expected .json, .model, .tiktoken, .gguf or a directory",
                           path=str(path))
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
+from .gguf import read_gguf
 from .sentencepiece import read_sentencepiece
 from .tekken import is_tekken_file, read_tekken
 from .tiktoken import read_tiktoken
@@ -29,6 +30,8 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if not path.exists():
         raise FormatError("no such file or directory", path=str(path))
     name = path.name
+    if name.endswith(".gguf"):
+        return read_gguf(path, pattern=options.get("pattern"))
     if name.endswith(".model"):
         return read_sentencepiece(path, add_bos=options.get("add_bos", False),
                                   add_eos=options.get("add_eos", False))

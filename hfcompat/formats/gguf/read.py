@@ -1,0 +1,333 @@
+"""GGUF files (llama.cpp) read as the Hugging Face tokenizer they were converted from.
+
+A GGUF keeps its tokenizer in metadata keys (`tokenizer.ggml.model`, `.pre`, `.tokens`,
+`.token_type`, `.scores`, `.merges`, the special ids, `add_bos_token` ...); the `gguf` package,
+llama.cpp's own reader, reads them without touching the tensors. Each tokenizer model becomes
+the tokenizer.json pipeline that transformers' converters give the original:
+
+- `gpt2`: byte-level BPE; the pre-tokenizer (and normalizer) of the `pre` name, looked up in
+  pre_tokenizers.json (an unknown name is an error naming it, unless `pattern=` gives the split);
+- `llama`: SentencePiece BPE with byte fallback as `LlamaTokenizerFast` runs it ("▁" prepended,
+  spaces as "▁"), merges in the order transformers extracts them from the scores when the file
+  has none;
+- `bert`: WordPiece with BERT's normalizer; llama.cpp stores a word-start token as "▁word" and a
+  continuation as "word", which is turned back into "word" and "##word";
+- `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it.
+
+CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import FormatError, MissingDependency
+from ...tokenizer import Tokenizer
+from ..tokenizer_json import tokenizer_from_dict
+
+try:
+    import gguf
+except ImportError:  # an optional extra: hfcompat[gguf]
+    gguf = None
+
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
+MODELS = ("llama", "gpt2", "bert", "t5")
+KEY = "tokenizer.ggml."
+SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
+FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
+SPACE = "\u2581"
+TABLE = json.loads((Path(__file__).with_name("pre_tokenizers.json")).read_text(encoding="utf-8"))
+
+
+def pre_tokenizer_names() -> dict[str, dict[str, Any]]:
+    """Every known `pre` name (aliases included) -> its pipeline entry."""
+    names = {}
+    for name, entry in TABLE["pipelines"].items():
+        for alias in (name, *entry.get("aliases", ())):
+            names[alias] = entry
+    return names
+
+
+PRE_TOKENIZERS = pre_tokenizer_names()
+
+
+def require_gguf() -> Any:
+    """The `gguf` module, or MissingDependency saying what to install."""
+    if gguf is None:
+        raise MissingDependency("GGUF files need the gguf package (llama.cpp's reader and writer): "
+                                "pip install 'hfcompat[gguf]'")
+    return gguf
+
+
+@dataclass
+class GGUFTokenizerData:
+    """The tokenizer keys of a GGUF file, as plain values."""
+
+    model: str
+    pre: str | None
+    tokens: list[str]
+    types: list[int]
+    scores: list[float] | None = None
+    merges: list[str] | None = None
+    special_ids: dict[str, int] = field(default_factory=dict)
+    flags: dict[str, bool] = field(default_factory=dict)
+    charsmap: bytes | None = None
+    chat_template: str | None = None
+
+
+# ----- the file --------------------------------------------------------------------------------
+
+def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
+    """The tokenizer keys of a GGUF file (its metadata only), checked."""
+    module = require_gguf()
+    where = str(path)
+    try:
+        reader = module.GGUFReader(path)
+    except (ValueError, OSError, IndexError, KeyError, TypeError) as error:
+        raise FormatError(f"not a readable GGUF file ({error})", path=where) from None
+    fields = reader.fields
+
+    def value(name: str, kinds: type | tuple[type, ...], required: bool = False) -> Any:
+        found = fields.get(name)
+        if found is None:
+            if required:
+                raise FormatError("missing key", path=where, field=name)
+            return None
+        try:
+            contents = found.contents()
+        except (ValueError, IndexError, TypeError) as error:
+            raise FormatError(f"unreadable value ({error})", path=where, field=name) from None
+        if not isinstance(contents, kinds) or isinstance(contents, bool) and bool not in _tuple(kinds):
+            raise FormatError(f"expected {_kind_names(kinds)}, got {type(contents).__name__}", path=where,
+                              field=name)
+        return contents
+
+    model = value(KEY + "model", str, required=True)
+    if model not in MODELS:
+        raise FormatError(f"tokenizer model {model!r} is not one hfcompat reads (known: {', '.join(MODELS)})",
+                          path=where, field=KEY + "model")
+    tokens = value(KEY + "tokens", list, required=True)
+    if not all(isinstance(token, str) for token in tokens):
+        raise FormatError("expected strings", path=where, field=KEY + "tokens")
+    types = value(KEY + "token_type", list) or [NORMAL] * len(tokens)
+    _check_list(types, len(tokens), int, KEY + "token_type", where)
+    bad = next((t for t in types if not NORMAL <= t <= BYTE), None)
+    if bad is not None:
+        raise FormatError(f"token type {bad} is out of range (1..6)", path=where, field=KEY + "token_type")
+    scores = value(KEY + "scores", list)
+    if scores is not None:
+        _check_list(scores, len(tokens), (int, float), KEY + "scores", where)
+    merges = value(KEY + "merges", list)
+    if merges is not None and not all(isinstance(m, str) and " " in m for m in merges):
+        raise FormatError('expected "left right" strings', path=where, field=KEY + "merges")
+    special_ids = {}
+    for name in SPECIAL_ID_KEYS:
+        token_id = value(f"{KEY}{name}_token_id", int)
+        if token_id is not None:
+            if not 0 <= token_id < len(tokens):
+                raise FormatError(f"id {token_id} is outside the {len(tokens)} tokens", path=where,
+                                  field=f"{KEY}{name}_token_id")
+            special_ids[name] = token_id
+    flags = {name: flag for name in FLAG_KEYS if (flag := value(KEY + name, bool)) is not None}
+    charsmap = value(KEY + "precompiled_charsmap", list)
+    return GGUFTokenizerData(
+        model, value(KEY + "pre", str), tokens, list(types), scores, merges, special_ids, flags,
+        bytes(b & 0xFF for b in charsmap) if charsmap is not None else None,
+        value("tokenizer.chat_template", str))
+
+
+def _tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
+    """`kinds` as a tuple."""
+    return kinds if isinstance(kinds, tuple) else (kinds,)
+
+
+def _kind_names(kinds: type | tuple[type, ...]) -> str:
+    """A readable 'int or float'."""
+    return " or ".join(kind.__name__ for kind in _tuple(kinds))
+
+
+def _check_list(values: list, length: int, kinds: type | tuple[type, ...], name: str, where: str) -> None:
+    """A per-token list: one value of the right kind per token."""
+    if len(values) != length:
+        raise FormatError(f"{len(values)} values for {length} tokens", path=where, field=name)
+    if not all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
+        raise FormatError(f"expected {_kind_names(kinds)} values", path=where, field=name)
+
+
+# ----- the tokenizer -------------------------------------------------------------------------
+
+def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
+    """Load the tokenizer of a GGUF file (vocab-only or a whole model: its tensors are not read).
+
+    `pattern` (a regex) replaces the pre-tokenizer of a `gpt2` file whose `pre` name is unknown.
+    """
+    data = read_gguf_data(path)
+    tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
+    tokenizer.chat_template = data.chat_template
+    tokenizer.gguf_source = data
+    return tokenizer
+
+
+def pipeline_from_gguf(data: GGUFTokenizerData, where: str | None = None, pattern: str | None = None) -> dict:
+    """The tokenizer.json pipeline of a GGUF's tokenizer keys."""
+    build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram}[data.model]
+    pipeline = build(data, where, pattern)
+    pipeline["added_tokens"] = added_tokens(data)
+    pipeline.setdefault("post_processor", _bos_eos(data))
+    return pipeline
+
+
+def added_tokens(data: GGUFTokenizerData) -> list[dict[str, Any]]:
+    """CONTROL tokens as special added tokens, USER_DEFINED ones as plain added tokens."""
+    return [{"id": i, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+             "normalized": False, "special": kind == CONTROL}
+            for i, (token, kind) in enumerate(zip(data.tokens, data.types)) if kind in (CONTROL, USER_DEFINED)]
+
+
+def _bos_eos(data: GGUFTokenizerData) -> dict | None:
+    """A template adding the bos / eos tokens the file asks for (add_bos_token, add_eos_token)."""
+    names = [(flag, key) for flag, key in (("add_bos_token", "bos"), ("add_eos_token", "eos"))
+             if data.flags.get(flag) and key in data.special_ids]
+    if not names:
+        return None
+    ids = {key: data.special_ids[key] for _, key in names}
+    before = [data.tokens[ids["bos"]]] if "bos" in ids else []
+    after = [data.tokens[ids["eos"]]] if "eos" in ids else []
+
+    def piece(token: str, type_id: int) -> dict:
+        return {"SpecialToken": {"id": token, "type_id": type_id}}
+
+    def sequence(name: str, type_id: int) -> dict:
+        return {"Sequence": {"id": name, "type_id": type_id}}
+
+    single = [piece(t, 0) for t in before] + [sequence("A", 0)] + [piece(t, 0) for t in after]
+    pair = single + [piece(t, 1) for t in before] + [sequence("B", 1)] + [piece(t, 1) for t in after]
+    specials = {data.tokens[i]: {"id": data.tokens[i], "ids": [i], "tokens": [data.tokens[i]]} for i in ids.values()}
+    return {"type": "TemplateProcessing", "single": single, "pair": pair, "special_tokens": specials}
+
+
+def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """gpt2: byte-level BPE with the pipeline of its `pre` name (or a Split of `pattern`)."""
+    if pattern is not None:
+        entry = {"pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
+            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}}
+    else:
+        entry = PRE_TOKENIZERS.get(data.pre or "")
+        if entry is None:
+            raise FormatError(f"pre-tokenizer {data.pre!r} is not one whose pipeline hfcompat knows (known: "
+                              f"{', '.join(sorted(PRE_TOKENIZERS))}); pass pattern= with its split regex",
+                              path=where, field=KEY + "pre")
+    if data.merges is None:
+        raise FormatError("a gpt2 tokenizer needs its merges", path=where, field=KEY + "merges")
+    return {
+        "normalizer": entry.get("normalizer"),
+        "pre_tokenizer": entry["pre_tokenizer"],
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                  "ignore_merges": entry.get("ignore_merges", False), "vocab": _vocab(data, where),
+                  "merges": [merge.split(" ", 1) for merge in data.merges]},
+    }
+
+
+def _sentencepiece_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """llama: SentencePiece BPE as LlamaTokenizerFast's tokenizer.json has it."""
+    if data.scores is None and data.merges is None:
+        raise FormatError("a llama tokenizer needs scores or merges", path=where, field=KEY + "scores")
+    prefix = data.flags.get("add_space_prefix", True)
+    replace = {"type": "Replace", "pattern": {"String": " "}, "content": SPACE}
+    normalizer = {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": SPACE}, replace]} \
+        if prefix else replace
+    decoders = [{"type": "Replace", "pattern": {"String": SPACE}, "content": " "}, {"type": "ByteFallback"},
+                {"type": "Fuse"}]
+    if prefix:
+        decoders.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+    unknown = data.special_ids.get("unknown")
+    merges = [m.split(" ", 1) for m in data.merges] if data.merges is not None else \
+        [list(pair) for pair in extracted_merges(data.tokens, data.scores)]
+    return {
+        "normalizer": normalizer, "pre_tokenizer": None,
+        "decoder": {"type": "Sequence", "decoders": decoders},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None if unknown is None else data.tokens[unknown],
+                  "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": True,
+                  "byte_fallback": BYTE in data.types, "ignore_merges": False, "vocab": _vocab(data, where),
+                  "merges": merges},
+    }
+
+
+def extracted_merges(pieces: list[str], scores: list[float]) -> list[tuple[str, str]]:
+    """The merges transformers' SentencePiece converter extracts from pieces and scores: every
+    split of a piece into two pieces, by the merged piece's score (best first, ties in piece
+    order), a piece's splits by the ids of their parts."""
+    ids = {piece: i for i, piece in enumerate(pieces)}
+    found = []
+    for piece, score in zip(pieces, scores):
+        local = [(ids[piece[:cut]], ids[piece[cut:]], piece[:cut], piece[cut:])
+                 for cut in range(1, len(piece)) if piece[:cut] in ids and piece[cut:] in ids]
+        found += [(score, left, right) for *_, left, right in sorted(local)]
+    found.sort(key=lambda item: item[0], reverse=True)
+    return [(left, right) for _, left, right in found]
+
+
+def _wordpiece(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """bert: WordPiece with BERT's normalizer, pre-tokenizer and template."""
+    unknown = data.special_ids.get("unknown")
+    if unknown is None:
+        raise FormatError("a bert tokenizer needs its unknown token", path=where, field=KEY + "unknown_token_id")
+    tokens = [wordpiece_token(token, kind) for token, kind in zip(data.tokens, data.types)]
+    pipeline = {
+        "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                       "strip_accents": None, "lowercase": True},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        "model": {"type": "WordPiece", "unk_token": tokens[unknown], "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": _vocab(data, where, tokens)},
+    }
+    cls, sep = data.special_ids.get("cls"), data.special_ids.get("seperator")
+    if cls is not None and sep is not None:
+        pipeline["post_processor"] = {"type": "BertProcessing", "sep": [tokens[sep], sep], "cls": [tokens[cls], cls]}
+    return pipeline
+
+
+def wordpiece_token(token: str, kind: int) -> str:
+    """A WordPiece token from llama.cpp's form: "▁word" starts a word, "word" continues one."""
+    if kind in (CONTROL, USER_DEFINED, UNKNOWN):
+        return token
+    return token[1:] if token.startswith(SPACE) else "##" + token
+
+
+def _unigram(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """t5: Unigram behind the precompiled charsmap, as T5TokenizerFast's tokenizer.json has it."""
+    if data.scores is None:
+        raise FormatError("a t5 tokenizer needs scores", path=where, field=KEY + "scores")
+    prepend = "always" if data.flags.get("add_space_prefix", True) else "never"
+    metaspace = {"type": "Metaspace", "replacement": SPACE, "prepend_scheme": prepend, "split": True}
+    return {
+        "normalizer": {"type": "Precompiled", "precompiled_charsmap": _base64(data.charsmap)} if data.charsmap
+        else None,
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]},
+        "decoder": dict(metaspace),
+        "model": {"type": "Unigram", "unk_id": data.special_ids.get("unknown"), "byte_fallback": BYTE in data.types,
+                  "vocab": [[token, float(score)] for token, score in zip(data.tokens, data.scores)]},
+    }
+
+
+def _base64(data: bytes) -> str:
+    """Base64 text, as tokenizer.json holds the charsmap."""
+    return base64.b64encode(data).decode("ascii")
+
+
+def _vocab(data: GGUFTokenizerData, where: str | None, tokens: list[str] | None = None) -> dict[str, int]:
+    """token -> id; a token that appears twice is an error naming it."""
+    tokens = data.tokens if tokens is None else tokens
+    vocab = {token: i for i, token in enumerate(tokens)}
+    if len(vocab) != len(tokens):
+        seen: set[str] = set()
+        twice = next(t for t in tokens if t in seen or seen.add(t))
+        raise FormatError(f"token {twice!r} appears twice", path=where, field=KEY + "tokens")
+    return vocab

@@ -1,0 +1,165 @@
+"""GGUF (llama.cpp): the tokenizer of each of llama.cpp's test files encodes its test strings to the
+ids the original Hugging Face tokenizer gives (the .out files), through hfcompat and through
+`tokenizers` on the tokenizer.json hfcompat converts it to; GGUFs hfcompat writes read back with
+the `gguf` package and encode as what they were written from."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+import hfcompat
+from hfcompat.errors import FormatError, MissingDependency, UnsupportedConversion
+from hfcompat.formats.gguf import read as gguf_read
+from hfcompat.formats.gguf.read import read_gguf_data
+from hfcompat.formats.gguf.write import write_gguf_data
+
+from conftest import SHARED, corpus_sample, fixture_texts, shared_file
+
+pytest.importorskip("gguf", reason="the gguf package (the extra hfcompat[gguf], a test dependency) reads GGUF")
+pytestmark = pytest.mark.conformance
+
+SEPARATOR = "\n__ggml_vocab_test__\n"
+GGUF_NAMES = ["bert-bge", "deepseek-coder", "falcon", "gpt-2", "llama-bpe", "llama-spm", "phi-3", "qwen2",
+              "starcoder"]
+# Tokenizers of ../shared/refs that GGUF holds, and what it refuses (with a word of the reason).
+WRITABLE = ["gpt2/tokenizer.json", "falcon/tokenizer.json", "llama2/tokenizer.model",
+            "bert-base-uncased/vocab.txt", "t5/tokenizer.json"]
+REFUSED = {"clip/tokenizer.json": "end_of_word_suffix", "roberta-base/tokenizer.json": "lstrip",
+           "phi-3-mini/tokenizer.json": "rstrip", "albert/spiece.model": "charsmap",
+           "tiktoken/cl100k_base.tiktoken": "no token has id"}
+
+
+def cases_of(name: str) -> list[tuple[str, list[int]]]:
+    """llama.cpp's test strings of one file and the ids the original tokenizer gives them."""
+    path = shared_file(f"refs/gguf/ggml-vocab-{name}.gguf")
+    texts = Path(f"{path}.inp").read_text(encoding="utf-8").split(SEPARATOR)
+    texts[-1] = texts[-1].removesuffix(SEPARATOR.rstrip("\n") + "\n")
+    if texts[-1] == "":
+        texts.pop()
+    ids = Path(f"{path}.out").read_text(encoding="utf-8").split("\n")[:len(texts)]
+    assert len(texts) == len(ids) > 40
+    return [(text, [int(i) for i in line.split()]) for text, line in zip(texts, ids)]
+
+
+@functools.lru_cache(maxsize=None)
+def loaded(name: str) -> hfcompat.Tokenizer:
+    """One shared GGUF's tokenizer, read once for all the tests (reading the largest takes seconds)."""
+    return hfcompat.load(shared_file(f"refs/gguf/ggml-vocab-{name}.gguf"))
+
+
+@pytest.mark.parametrize("name", GGUF_NAMES)
+def test_llama_cpp_test_strings(name: str) -> None:
+    """Every .inp string gives exactly its .out ids."""
+    tokenizer = loaded(name)
+    for text, ids in cases_of(name):
+        assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text
+
+
+@pytest.mark.parametrize("name", GGUF_NAMES)
+def test_converted_tokenizer_json_in_tokenizers(name: str) -> None:
+    """The tokenizer.json of each GGUF gives the .out ids in `tokenizers` too."""
+    tokenizers = pytest.importorskip("tokenizers")
+    theirs = tokenizers.Tokenizer.from_str(loaded(name).to_str())
+    for text, ids in cases_of(name):
+        assert theirs.encode(text, add_special_tokens=False).ids == ids, text
+
+
+@pytest.mark.parametrize("name", GGUF_NAMES)
+def test_rewritten_gguf_has_the_same_keys(name: str, tmp_path: Path) -> None:
+    """A GGUF written from a shared GGUF's own tokenizer holds the same tokenizer keys and values."""
+    path = shared_file(f"refs/gguf/ggml-vocab-{name}.gguf")
+    loaded(name).save(tmp_path / "again.gguf")
+    assert read_gguf_data(tmp_path / "again.gguf") == read_gguf_data(path)
+
+
+def corpus() -> list[str]:
+    """Corpus lines and the fixture."""
+    return [line for name in ("botchan", "wagahaiwa", "pku_test") for line in corpus_sample(name, 60)] + fixture_texts()
+
+
+@pytest.mark.parametrize("reference", WRITABLE)
+def test_written_gguf_encodes_as_its_source(reference: str, tmp_path: Path) -> None:
+    """A GGUF written from a shared tokenizer reads back (with the gguf package) and encodes every
+    corpus line as the tokenizer it was written from (truncation is a call setting, off here)."""
+    source = hfcompat.load(shared_file(f"refs/{reference}"))
+    source.no_truncation()
+    source.save(tmp_path / "out.gguf")
+    back = hfcompat.load(tmp_path / "out.gguf")
+    for text in corpus():
+        assert back.encode(text, add_special_tokens=False).ids == \
+            source.encode(text, add_special_tokens=False).ids, text
+
+
+@pytest.mark.parametrize("reference, reason", sorted(REFUSED.items()))
+def test_what_gguf_cannot_hold_is_refused(reference: str, reason: str, tmp_path: Path) -> None:
+    """UnsupportedConversion naming the reason, and no file."""
+    source = hfcompat.load(shared_file(f"refs/{reference}"))
+    with pytest.raises(UnsupportedConversion, match=reason):
+        source.save(tmp_path / "out.gguf")
+    assert not list(tmp_path.iterdir())
+
+
+def gpt2_data() -> gguf_read.GGUFTokenizerData:
+    """The tokenizer keys of llama.cpp's GPT-2 test file."""
+    return read_gguf_data(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"))
+
+
+def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
+    """An unknown pre name is a FormatError naming it; pattern= gives the split regex instead."""
+    path = tmp_path / "odd.gguf"
+    write_gguf_data(dataclasses.replace(gpt2_data(), pre="made-up"), path)
+    with pytest.raises(FormatError, match="made-up") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.pre" and str(path) in str(error.value)
+    gpt2_pattern = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+    tokenizer = hfcompat.load(path, pattern=gpt2_pattern)
+    for text, ids in cases_of("gpt-2"):
+        assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text
+
+
+@pytest.mark.parametrize("change, key", [
+    ({"model": "rwkv"}, "tokenizer.ggml.model"),
+    ({"types": [9] * 50257}, "tokenizer.ggml.token_type"),
+    ({"types": [1] * 10}, "tokenizer.ggml.token_type"),
+    ({"special_ids": {"bos": 99999}}, "tokenizer.ggml.bos_token_id"),
+    ({"merges": None}, "tokenizer.ggml.merges"),
+])
+def test_malformed_keys_name_the_key(change: dict, key: str, tmp_path: Path) -> None:
+    """A bad model name, token type, special id or a missing key: FormatError naming file and key."""
+    path = tmp_path / "bad.gguf"
+    write_gguf_data(dataclasses.replace(gpt2_data(), **change), path)
+    with pytest.raises(FormatError) as error:
+        hfcompat.load(path)
+    assert error.value.field == key and str(path) in str(error.value)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "magic", "empty"])
+def test_damaged_files(damage: str, tmp_path: Path) -> None:
+    """A truncated file, a wrong magic number or an empty file: FormatError naming the file."""
+    data = shared_file("refs/gguf/ggml-vocab-gpt-2.gguf").read_bytes()
+    damaged = {"truncated": data[:len(data) // 3], "magic": b"GGUX" + data[4:], "empty": b""}[damage]
+    path = tmp_path / "damaged.gguf"
+    path.write_bytes(damaged)
+    with pytest.raises(FormatError) as error:
+        hfcompat.load(path)
+    assert str(path) in str(error.value)
+
+
+def test_without_the_gguf_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the extra, reading says what to install."""
+    monkeypatch.setattr(gguf_read, "gguf", None)
+    with pytest.raises(MissingDependency, match=r"hfcompat\[gguf\]"):
+        hfcompat.load(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"))
+
+
+def test_shared_files_are_vocab_only() -> None:
+    """The shared files hold no tensors (what the reader reads is the metadata alone)."""
+    if not (SHARED / "refs" / "gguf").is_dir():
+        pytest.skip("../shared/refs/gguf is absent")
+    assert sorted(p for p in os.listdir(SHARED / "refs" / "gguf") if p.endswith(".gguf")) == \
+        [f"ggml-vocab-{name}.gguf" for name in GGUF_NAMES]
