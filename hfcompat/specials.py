@@ -21,6 +21,7 @@ import regex
 
 from .errors import SpecialTokenError
 from .pipeline.bytelevel import bytes_to_chars, chars_to_bytes
+from .pipeline.oniguruma import onig_view
 from .pre_tokenizers.tiktoken_pattern import to_ascii_python, to_python
 
 SpecialSet = Union[Literal["all"], AbstractSet[str], Collection[str]]
@@ -62,7 +63,8 @@ class TiktokenSpecials:
     skips_specials: bool = False
 
     def __post_init__(self) -> None:
-        self._findall = regex.compile(to_python(self.pattern)).findall
+        compiled = regex.compile(to_python(self.pattern))
+        self._findall, self._finditer = compiled.findall, compiled.finditer
         self._ascii_findall = _ascii_findall(self.pattern) or self._findall
         self._special_regexes: dict[frozenset[str], "regex.Pattern[str]"] = {}
         self._token_bytes: dict[int, bytes] | None = None
@@ -82,7 +84,10 @@ class TiktokenSpecials:
         if text.isascii():
             pieces = self._ascii_findall(text)
         else:
-            pieces = self._findall(scrub_surrogates(text))
+            text = scrub_surrogates(text)
+            view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
+            pieces = self._findall(text) if view is text else [
+                text[match.start():match.end()] for match in self._finditer(view)]
         return list(chain.from_iterable(map(cache.__getitem__, pieces)))
 
     def encode_ids(self, model: Any, text: str, allowed_special: SpecialSet = frozenset(),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import hfcompat
@@ -129,6 +129,7 @@ def test_disallowed_subset(encodings) -> None:
 
 
 @given(st.text(max_size=60))
+@example("\U0003d000/A")  # a letter to `regex`, unassigned in tiktoken's tables: the fast path once split it as one
 def test_hypothesis_cl100k(encodings, text: str) -> None:
     """Random Unicode: both paths give tiktoken's ids."""
     ours, theirs = encodings("cl100k_base")
