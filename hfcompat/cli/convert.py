@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..formats import convert
-from ..tools.verify import LIBRARIES, verify
-from .options import add_load_options, clip, load_options, read_corpus
+from ..tools.verify import LIBRARIES, llama_cpp_test_cases, verify
+from .options import CliError, add_load_options, clip, load_options, read_corpus
 
 
 def add_commands(commands: Any) -> None:
@@ -26,7 +26,8 @@ def add_commands(commands: Any) -> None:
 
     verify = commands.add_parser("verify", help="compare hfcompat (or a converted file) with the official library")
     verify.add_argument("tokenizer", metavar="PATH")
-    verify.add_argument("--corpus", metavar="FILE", type=Path, required=True, help="UTF-8 text, one input per line")
+    verify.add_argument("--corpus", metavar="FILE", type=Path,
+                        help="UTF-8 text, one input per line (a GGUF's default: llama.cpp's test strings beside it)")
     verify.add_argument("--reference", metavar="ORIGINAL",
                         help="compare PATH in its own library with ORIGINAL in its own (a conversion)")
     verify.add_argument("--against", default="auto", choices=("auto",) + LIBRARIES,
@@ -56,7 +57,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """`verify`: every corpus line on both sides; exit 1 on any mismatch; last line "N/N identical"."""
-    report = verify(args.tokenizer, read_corpus(args.corpus), against=args.against, reference=args.reference,
+    report = verify(args.tokenizer, _corpus(args), against=args.against, reference=args.reference,
                     add_special_tokens=not args.no_special, keep=max(args.show, 1),
                     progress=_progress(args.progress), **load_options(args))
     if args.json:
@@ -67,6 +68,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
         _print_divergences(report, args.show)
     print(report.summary())
     return 0 if report.ok else 1
+
+
+def _corpus(args: argparse.Namespace) -> list[str]:
+    """The --corpus lines, or the test strings recorded beside a GGUF on either side."""
+    if args.corpus is not None:
+        return read_corpus(args.corpus)
+    for path in (args.tokenizer, args.reference):
+        if path is not None and str(path).endswith(".gguf"):
+            return [text for text, _ in llama_cpp_test_cases(path)]
+    raise CliError("--corpus is required (only a GGUF with llama.cpp's test strings beside it has a built-in one)")
 
 
 def _print_divergences(report: Any, limit: int) -> None:

@@ -1,8 +1,9 @@
 """`hfcompat.verify`: encode texts on two sides and report every difference, and the speed of each.
 
 A side is hfcompat itself or an official library running a file it owns: `tokenizers`
-(tokenizer.json), `sentencepiece` (.model), `tiktoken` (.tiktoken) or `transformers` (a directory
-AutoTokenizer loads). `verify(tok, texts)` checks hfcompat against the owner library of the file;
+(tokenizer.json), `sentencepiece` (.model), `tiktoken` (.tiktoken), `mistral-common` (tekken.json)
+or `transformers` (a directory AutoTokenizer loads); for a GGUF, the ids llama.cpp's tests record
+beside it (`llama.cpp-tests`: X.gguf.inp and X.gguf.out), its texts being the built-in corpus. `verify(tok, texts)` checks hfcompat against the owner library of the file;
 `verify(converted, texts, reference=original)` checks a conversion: each file in its own library.
 The official libraries are imported here only, when asked; the core never calls them.
 """
@@ -18,10 +19,14 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import FormatError
 from ..formats.load import load
+from ..formats.tekken import is_tekken_file
 from ..formats.tiktoken.ranks import rank_file_spec
 from ..tokenizer import Tokenizer
 
-LIBRARIES = ("tokenizers", "sentencepiece", "tiktoken", "transformers")
+LIBRARIES = ("tokenizers", "sentencepiece", "tiktoken", "transformers", "mistral-common", "llama.cpp-tests")
+# llama.cpp's tokenizer tests: X.gguf.inp holds texts between separator lines, X.gguf.out the ids the
+# original Hugging Face tokenizer gives each (what llama.cpp's own tokenizer must give).
+TEST_SEPARATOR = "\n__ggml_vocab_test__\n"
 DIVERGENCES_KEPT = 5
 TIKTOKEN_SUFFIXES = (".tiktoken",)
 SENTENCEPIECE_SUFFIXES = (".model",)
@@ -122,13 +127,14 @@ class Side:
 
     name: str
     encode: Callable[[str], list[Piece]]
-    decode: Callable[[list[int]], str]
+    decode: Callable[[list[int]], str] | None  # None: the side has ids only (decoding not compared)
 
 
 def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
     """hfcompat's own tokenizer (one read from a rank file matches every special token, as the
-    tiktoken and tokenizers sides do)."""
-    specials = {"allowed_special": "all"} if tokenizer.tiktoken is not None else {}
+    tiktoken and tokenizers sides do; one read from a tekken.json none, as Tekkenizer)."""
+    mode = tokenizer.tiktoken
+    specials = {"allowed_special": "all"} if mode is not None and mode.disallowed_default == "all" else {}
 
     def encode(text: str) -> list[Piece]:
         encoding = tokenizer.encode(text, add_special_tokens=add_special_tokens, **specials)
@@ -260,11 +266,64 @@ def transformers_side(directory: str | Path | Tokenizer, add_special_tokens: boo
                 lambda ids: auto.decode(ids, skip_special_tokens=False))
 
 
+def mistral_common_side(path: str | Path) -> Side:
+    """mistral-common's Tekkenizer on a tekken.json (special tokens in text are plain text; none
+    are added; decoding keeps them, as hfcompat's side does)."""
+    import mistral_common
+    from mistral_common.tokens.tokenizers.base import SpecialTokenPolicy
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    tekken = Tekkenizer.from_file(Path(path))
+
+    def encode(text: str) -> list[Piece]:
+        return [(i, tekken.id_to_piece(i)) for i in tekken.encode(text, bos=False, eos=False)]
+
+    return Side(f"mistral-common {mistral_common.__version__}", encode,
+                lambda ids: tekken.decode(ids, SpecialTokenPolicy.KEEP))
+
+
+def llama_cpp_test_cases(path: str | Path) -> list[tuple[str, list[int]]]:
+    """The test strings recorded beside a GGUF (X.gguf.inp) with the ids they must give (X.gguf.out)."""
+    inputs, outputs = Path(f"{path}.inp"), Path(f"{path}.out")
+    if not inputs.exists() or not outputs.exists():
+        raise FormatError(f"no llama.cpp test strings beside it ({inputs.name} and {outputs.name}); verify a GGUF "
+                          "with against='tokenizers' and reference= the file it was converted from", path=str(path))
+    texts = inputs.read_text(encoding="utf-8").split(TEST_SEPARATOR)
+    if texts and texts[-1] in ("", TEST_SEPARATOR.lstrip("\n")):
+        texts.pop()
+    elif texts and texts[-1].endswith(TEST_SEPARATOR.rstrip("\n")):
+        texts[-1] = texts[-1][:-len(TEST_SEPARATOR.rstrip("\n"))]
+    lines = outputs.read_text(encoding="utf-8").split("\n")
+    try:
+        ids = [[int(token_id) for token_id in line.split()] for line in lines[:len(texts)]]
+    except ValueError:
+        raise FormatError("expected lines of space-separated ids", path=str(outputs)) from None
+    if len(ids) != len(texts):
+        raise FormatError(f"{len(ids)} id lines for {len(texts)} texts", path=str(outputs))
+    return list(zip(texts, ids))
+
+
+def llama_cpp_tests_side(path: str | Path) -> Side:
+    """The ids recorded for llama.cpp's test strings of a GGUF; a text not among them is an error."""
+    recorded = dict(llama_cpp_test_cases(path))
+
+    def encode(text: str) -> list[Piece]:
+        if text not in recorded:
+            raise KeyError(f"no recorded ids for this text in {path}.out")
+        return [(token_id, str(token_id)) for token_id in recorded[text]]
+
+    return Side(f"llama.cpp tests ({Path(path).name}.out)", encode, None)
+
+
 def owner_library(path: str | Path) -> str:
     """The library that owns a file's format: what `against="auto"` picks."""
     path = Path(path)
     if path.is_dir():
         return "transformers"
+    if is_tekken_file(path):
+        return "mistral-common"
+    if path.suffix == ".gguf":
+        return "llama.cpp-tests"
     if path.suffix in SENTENCEPIECE_SUFFIXES:
         return "sentencepiece"
     if path.suffix in TIKTOKEN_SUFFIXES:
@@ -297,6 +356,10 @@ def _library_side(library: str, source: str | Path | Tokenizer, add_special_toke
         raise ValueError(f"{library} needs a file: pass the path, or verify against tokenizers or transformers")
     if library == "sentencepiece":
         return sentencepiece_side(source)
+    if library == "mistral-common":
+        return mistral_common_side(source)
+    if library == "llama.cpp-tests":
+        return llama_cpp_tests_side(source)
     if library == "tiktoken":
         return tiktoken_side(source, **{k: options[k] for k in ("encoding", "pattern", "special_tokens")
                                         if options.get(k) is not None})
@@ -341,20 +404,23 @@ def _sides(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: s
            add_special_tokens: bool, options: dict[str, Any]) -> tuple[Side, Side]:
     """(subject, reference) for verify's arguments."""
     if reference is not None:
-        if isinstance(tokenizer_or_path, Tokenizer):
-            subject = hfcompat_side(tokenizer_or_path, add_special_tokens)
-        else:
-            subject = library_side(owner_library(tokenizer_or_path), tokenizer_or_path, add_special_tokens, options)
         library = owner_library(reference) if against == "auto" else against
-        return subject, library_side(library, reference, add_special_tokens, options)
+        reference_side = library_side(library, reference, add_special_tokens, options)
+        specials = add_special_tokens and reference_side.decode is not None  # recorded ids have none
+        if isinstance(tokenizer_or_path, Tokenizer):
+            subject = hfcompat_side(tokenizer_or_path, specials)
+        else:
+            subject = library_side(owner_library(tokenizer_or_path), tokenizer_or_path, specials, options)
+        return subject, reference_side
     if isinstance(tokenizer_or_path, Tokenizer):
         ours = tokenizer_or_path
         library = "tokenizers" if against == "auto" else against
         return hfcompat_side(ours, add_special_tokens), library_side(library, ours, add_special_tokens, options)
     ours = load(tokenizer_or_path, **{k: v for k, v in options.items() if v is not None})
     library = owner_library(tokenizer_or_path) if against == "auto" else against
-    return (hfcompat_side(ours, add_special_tokens),
-            library_side(library, tokenizer_or_path, add_special_tokens, options))
+    reference_side = library_side(library, tokenizer_or_path, add_special_tokens, options)
+    # llama.cpp's recorded ids have no special tokens added
+    return hfcompat_side(ours, add_special_tokens and reference_side.decode is not None), reference_side
 
 
 def _outcome(encode: Callable[[str], list[Piece]], text: str) -> list[Piece] | Exception:
@@ -377,6 +443,8 @@ def _compare(text: str, expected: Any, actual: Any, reference: Side, subject: Si
         position = next((k for k, (a, b) in enumerate(zip(expected_ids, actual_ids)) if a != b),
                         min(len(expected_ids), len(actual_ids)))
         return Divergence(text, position, expected, actual)
+    if reference.decode is None or subject.decode is None:
+        return None
     want = _outcome(lambda _: reference.decode(expected_ids), text)
     got = _outcome(lambda _: subject.decode(actual_ids), text)
     if str(want) != str(got):

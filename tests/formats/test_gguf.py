@@ -163,3 +163,31 @@ def test_shared_files_are_vocab_only() -> None:
         pytest.skip("../shared/refs/gguf is absent")
     assert sorted(p for p in os.listdir(SHARED / "refs" / "gguf") if p.endswith(".gguf")) == \
         [f"ggml-vocab-{name}.gguf" for name in GGUF_NAMES]
+
+
+@pytest.mark.parametrize("name", ["gpt-2", "llama-spm", "bert-bge"])
+def test_verify_against_llama_cpp_tests(name: str) -> None:
+    """`verify` on a GGUF checks hfcompat against the ids recorded beside it, its test strings the corpus."""
+    path = shared_file(f"refs/gguf/ggml-vocab-{name}.gguf")
+    texts = [text for text, _ in cases_of(name)]
+    report = hfcompat.verify(path, texts)
+    assert report.reference.startswith("llama.cpp tests") and report.total == len(texts) and report.ok, report.summary()
+
+
+def test_verify_cli_uses_the_test_strings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`hfcompat verify x.gguf` needs no corpus; a converted file verifies against the GGUF's recorded ids."""
+    from hfcompat.cli import run
+    path = shared_file("refs/gguf/ggml-vocab-deepseek-coder.gguf")
+    assert run(["verify", str(path)]) == 0
+    assert capsys.readouterr().out.strip().endswith("46/46 identical")
+    loaded("deepseek-coder").save(tmp_path / "tokenizer.json")
+    assert run(["verify", str(tmp_path / "tokenizer.json"), "--reference", str(path)]) == 0
+    assert "tokenizers" in capsys.readouterr().out
+    assert run(["verify", str(tmp_path / "tokenizer.json")]) == 2  # no corpus: a usage error
+    assert "--corpus is required" in capsys.readouterr().err
+
+
+def test_a_text_without_recorded_ids_is_a_mismatch() -> None:
+    """A text that llama.cpp's tests do not hold cannot pass silently."""
+    report = hfcompat.verify(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"), ["not among the test strings"])
+    assert report.mismatches == 1

@@ -64,12 +64,37 @@ def test_encode_as_tekkenizer(pair) -> None:
         assert ours.encode_ids(text) == theirs(reference, text), text
 
 
+@pytest.fixture(scope="module")
+def converted(pair, tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The shipped file converted: tokenizer.json in `tokenizers`, .tiktoken in tiktoken, and
+    tekken.json rewritten, in Tekkenizer; each encodes a text to ids."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tiktoken = pytest.importorskip("tiktoken")
+    from tiktoken.load import load_tiktoken_bpe
+    ours, _, path = pair
+    directory = tmp_path_factory.mktemp(path.stem)
+    for name in ("tokenizer.json", "ranks.tiktoken", "again-tekken.json"):
+        ours.save(directory / name)
+    hf = tokenizers.Tokenizer.from_file(str(directory / "tokenizer.json"))
+    hf.encode_special_tokens = True
+    sidecar = json.loads((directory / "ranks.tiktoken.json").read_text(encoding="utf-8"))
+    encoding = tiktoken.Encoding("tekken", pat_str=sidecar["pat_str"], special_tokens=sidecar["special_tokens"],
+                                 mergeable_ranks=load_tiktoken_bpe(str(directory / "ranks.tiktoken")))
+    again = Tekkenizer.from_file(directory / "again-tekken.json")
+    return {"tokenizers": lambda text: hf.encode(text, add_special_tokens=False).ids,
+            "tiktoken": lambda text: encoding.encode(text, disallowed_special=()),
+            "rewritten tekken.json": lambda text: again.encode(text, bos=False, eos=False)}
+
+
 @settings(max_examples=60, deadline=None)
 @given(text=st.text(st.characters(codec="utf-8"), max_size=40))
-def test_random_text_as_tekkenizer(pair, text: str) -> None:
-    """Random Unicode text gives Tekkenizer's ids."""
+def test_random_text_as_tekkenizer(pair, converted, text: str) -> None:
+    """Random Unicode text gives Tekkenizer's ids, in hfcompat and in each converted file's library."""
     ours, reference, _ = pair
-    assert ours.encode(text).ids == theirs(reference, text)
+    expected = theirs(reference, text)
+    assert ours.encode(text).ids == expected
+    for library, encode in converted.items():
+        assert encode(text) == expected, library
 
 
 def test_bos_eos_and_control_tokens(pair) -> None:
@@ -227,3 +252,10 @@ def test_truncated_file(tmp_path: Path) -> None:
     path.write_text(json.dumps(small_tekken())[:3000], encoding="utf-8")
     with pytest.raises(FormatError, match="not valid JSON"):
         hfcompat.load(path)
+
+
+def test_verify_against_tekkenizer(pair) -> None:
+    """`hfcompat.verify` on a tekken.json runs Tekkenizer as the reference: all identical."""
+    _, _, path = pair
+    report = hfcompat.verify(path, texts()[:120])
+    assert report.reference.startswith("mistral-common") and report.mismatches == 0, report.summary()

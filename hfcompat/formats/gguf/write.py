@@ -191,13 +191,20 @@ def _sentencepiece_data(tokenizer: Tokenizer, pipeline: dict) -> GGUFTokenizerDa
     merges = [" ".join(pair) if isinstance(pair, list) else pair for pair in model["merges"]]
     source = getattr(tokenizer, "sentencepiece_source", None)
     if source is not None and len(source.proto.pieces) == len(tokens):
+        # The .model's scores, and its UNUSED pieces (SentencePiece numbers its types as GGUF does).
+        # Its control pieces stay NORMAL unless they are added tokens: SentencePiece never matches
+        # them in text, while a GGUF's CONTROL tokens are matched as the HF tokenizer matches them.
         scores = [piece.score for piece in source.proto.pieces]
-        types = [UNUSED if piece.type == 5 else kind for piece, kind in zip(source.proto.pieces, types)]
+        types = [UNUSED if piece.type == UNUSED else kind for piece, kind in zip(source.proto.pieces, types)]
     else:
         scores = _merge_scores(tokens, merges)
     data = GGUFTokenizerData("llama", "default", tokens, types, scores, merges, flags={"add_space_prefix": prefix})
     if model.get("unk_token") in model["vocab"]:
         data.special_ids["unknown"] = model["vocab"][model["unk_token"]]
+    if source is not None:  # llama.cpp's bos / eos, as the .model's trainer spec names them
+        spec = source.proto.trainer_spec
+        data.special_ids.update({name: i for name, i in (("bos", spec.bos_id), ("eos", spec.eos_id))
+                                 if 0 <= i < len(tokens)})
     return data
 
 
