@@ -127,9 +127,12 @@ class Unigram:
     def _segment(self, text: str) -> list[tuple[int, int, int]]:
         """`_best_path`, run by the compiled Viterbi on the compiled backend (the reference
         runs where that one declines: an error to raise, a float32 overflow)."""
-        viterbi = self._compiled_viterbi()
-        spans = None if viterbi is None else viterbi.best_path(text)
-        return self._best_path(text) if spans is None else spans
+        if _backend.unigram is not None:
+            viterbi = self._viterbi or self._compiled_viterbi()
+            spans = viterbi.best_path(text) if viterbi else None
+            if spans is not None:
+                return spans
+        return self._best_path(text)
 
     def _compiled_viterbi(self) -> Any:
         """This model's compiled Viterbi on the compiled backend (built on first use); None on

@@ -65,7 +65,7 @@ class WordPiece(VocabLookup):
         whole_id = self.vocab.get(sequence)
         if whole_id is not None and sequence:
             return [Token(whole_id, sequence, (0, len(sequence)))]
-        matcher = self._compiled_matcher()
+        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
         pieces = self._greedy_pieces(sequence) if matcher is None else matcher.greedy_pieces(sequence)
         if pieces is None:
             return [self._unknown(sequence)]
