@@ -2,13 +2,15 @@
 
 The pure-Python modules are the reference and always work. `pip install` compiles the core
 beside them when a C compiler is there (`hfcompat/models/_bpe.pyx`, `_unigram.pyx`,
-`_wordpiece.pyx`); the models then call it for the cases it covers and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the environment
-forces the pure-Python backend; `hfcompat.backend` says which one is in use.
+`_wordpiece.pyx`, `hfcompat/normalizers/_charsmap.pyx`); the modules they accelerate then call
+them for the cases they cover and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the
+environment forces the pure-Python backend; `hfcompat.backend` says which one is in use.
 
 Each compiled twin registers itself when the module it accelerates imports it (this module
-imports no other: it sits at the bottom of the package). A model reads its attribute here (`bpe`,
-`unigram`, `wordpiece`: the compiled module, or None) when it runs, so `use` switches a whole
-process at once; it is meant for tests and benchmarks that compare the two backends.
+imports no other: it sits at the bottom of the package). That module reads its attribute here
+(`bpe`, `unigram`, `wordpiece`, `charsmap`: the compiled module, or None) when it runs, so `use`
+switches a whole process at once; it is meant for tests and benchmarks that compare the two
+backends.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ def pure_python_forced() -> bool:
     return os.environ.get(PURE_PYTHON_VARIABLE, "").strip().lower() not in ("", "0", "false", "no")
 
 
-# The models that have a compiled twin: each registers its module under one of these names.
-MODULES = ("bpe", "unigram", "wordpiece")
+# The modules that have a compiled twin: each registers it under one of these names.
+MODULES = ("bpe", "unigram", "wordpiece", "charsmap")
 
 # The compiled modules registered so far (a name is missing when its twin was not built), and what
 # the models call: per name, that module on the compiled backend, None on the pure one.
@@ -38,13 +40,14 @@ _compiled: dict[str, ModuleType] = {}
 bpe: ModuleType | None = None
 unigram: ModuleType | None = None
 wordpiece: ModuleType | None = None
+charsmap: ModuleType | None = None
 backend: str = PYTHON
 
 
 def register(name: str, module: ModuleType) -> None:
-    """Called by the model module `name` (one of MODULES) when its compiled twin imports: the
-    compiled backend is then available, and in use unless the environment forces pure Python
-    (or the process already chose the pure one)."""
+    """Called when the compiled twin `name` (one of MODULES) imports: the compiled backend is
+    then available, and in use unless the environment forces pure Python (or the process
+    already chose the pure one)."""
     if name not in MODULES:
         raise ValueError(f"unknown compiled module {name!r}: expected one of {MODULES}")
     first = not _compiled
