@@ -41,13 +41,19 @@ cdef class Viterbi:
     cdef int32_t unk_id  # -1: the model has none
     cdef bint float32
 
-    def __cinit__(self, list pieces, double unk_score, object unk_id, bint float32) -> None:
-        """From [(piece, id, score), ...] of every matchable piece, the unknown-char score, the unk
-        id (or None) and whether path scores are rounded to float32. Raises OverflowError when an
-        id does not fit 31 bits (the model stays in Python)."""
+    def __cinit__(self, dict token_to_ids, list vocab, frozenset reserved_ids, double unk_score,
+                  object unk_id, bint float32) -> None:
+        """From the model's piece -> id map, its [(piece, score), ...] vocabulary and the ids it
+        never matches (its `token_to_ids`, `vocab`, `reserved_ids`), the unknown-char score, the
+        unk id (or None) and whether path scores are rounded to float32. Raises OverflowError
+        when an id does not fit 31 bits (the model stays in Python)."""
+        cdef str piece
         if unk_id is not None and not 0 <= unk_id <= 0x7FFFFFFF:
             raise OverflowError(f"unk id {unk_id} beyond 31 bits")
-        self.trie = CharTrie(pieces)
+        self.trie = CharTrie(total_chars(token_to_ids))
+        for piece, token_id in token_to_ids.items():
+            if token_id not in reserved_ids:
+                self.trie.insert(0, piece, token_id, vocab[token_id][1])
         self.unk_score = unk_score
         self.unk_id = -1 if unk_id is None else unk_id
         self.float32 = float32

@@ -2,8 +2,8 @@
 """The compiled twin of WordPiece's greedy longest match (`WordPiece._greedy_pieces` in
 `wordpiece.py`, the reference).
 
-`GreedyMatcher` holds a model's vocabulary as two C char tries, the tokens that may start a word
-and the continuing pieces (their prefix left out), and takes at each position the longest piece
+`GreedyMatcher` holds a model's vocabulary as a C char trie with two roots, the tokens that may
+start a word and the continuing pieces (their prefix left out), and takes at each position the longest piece
 that matches there: the same piece the reference finds by trying ever shorter candidates.
 """
 
@@ -17,27 +17,32 @@ include "_char_trie.pxi"
 cdef class GreedyMatcher:
     """A WordPiece vocabulary as char tries, and its greedy longest-match split."""
 
-    cdef CharTrie first  # every token
-    cdef CharTrie following  # the continuing tokens without their prefix (`first` when there is none)
+    cdef CharTrie trie  # root 0: every token; root 1: the continuing tokens without their prefix
+    cdef Py_ssize_t following  # the root of the pieces after a word's first (0 when there is no prefix)
     cdef str prefix
 
     def __cinit__(self, dict vocab, str prefix) -> None:
         """From the token -> id vocabulary and the continuing-subword prefix. Raises
         OverflowError when an id does not fit 31 bits (the model stays in Python)."""
         cdef Py_ssize_t skip = len(prefix)
-        self.prefix = prefix
-        self.first = CharTrie([(token, token_id, 0.0) for token, token_id in vocab.items()])
+        cdef Py_ssize_t chars = total_chars(vocab)
+        cdef str token
         if prefix:
-            self.following = CharTrie([(token[skip:], token_id, 0.0) for token, token_id in vocab.items()
-                                       if token.startswith(prefix)])
-        else:
-            self.following = self.first
+            chars += total_chars([token[skip:] for token in vocab if token.startswith(prefix)])
+        self.prefix = prefix
+        self.following = 1 if prefix else 0
+        self.trie = CharTrie(chars, 2)
+        for token, token_id in vocab.items():
+            self.trie.insert(0, token, token_id, 0.0)
+            if prefix and token.startswith(prefix):
+                self.trie.insert(1, token[skip:], token_id, 0.0)
 
-    cdef Py_ssize_t _longest(self, CharTrie trie, str word, Py_ssize_t start, Py_ssize_t length,
+    cdef Py_ssize_t _longest(self, Py_ssize_t root, str word, Py_ssize_t start, Py_ssize_t length,
                              int32_t* found):
-        """The end of the longest piece of `trie` that starts at `start` (its id in found[0]),
+        """The end of the longest piece below `root` that starts at `start` (its id in found[0]),
         or `start` when none does."""
-        cdef Py_ssize_t node = 0
+        cdef CharTrie trie = self.trie
+        cdef Py_ssize_t node = root
         cdef Py_ssize_t end = start
         cdef Py_ssize_t best = start
         cdef int32_t child
@@ -61,7 +66,7 @@ cdef class GreedyMatcher:
         cdef Py_ssize_t end
         cdef int32_t token_id = -1
         while start < length:
-            end = self._longest(self.following if start else self.first, word, start, length, &token_id)
+            end = self._longest(self.following if start else 0, word, start, length, &token_id)
             if end == start:
                 return None
             piece = self.prefix + word[start:end] if start else word[start:end]

@@ -141,10 +141,9 @@ class Unigram:
         if core is None or self._viterbi is False:
             return None
         if self._viterbi is None:
-            pieces = [(piece, token_id, self.vocab[token_id][1]) for piece, token_id in self.token_to_ids.items()
-                      if token_id not in self.reserved_ids]
             try:
-                self._viterbi = core.Viterbi(pieces, self.unk_score, self.unk_id, self._round is not None)
+                self._viterbi = core.Viterbi(self.token_to_ids, self.vocab, self.reserved_ids, self.unk_score,
+                                             self.unk_id, self._round is not None)
             except OverflowError:
                 self._viterbi = False
                 return None
