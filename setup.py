@@ -12,8 +12,13 @@ import warnings
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-# Each compiled module sits beside the pure-Python module it accelerates.
-EXTENSIONS = [("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx")]
+# Each compiled module sits beside the pure-Python module it accelerates; the .pxi files hold the
+# C structures they share (each includes them).
+EXTENSIONS = [("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx"),
+              ("hfcompat.models._unigram", "hfcompat/models/_unigram.pyx"),
+              ("hfcompat.models._wordpiece", "hfcompat/models/_wordpiece.pyx"),
+              ("hfcompat.normalizers._charsmap", "hfcompat/normalizers/_charsmap.pyx")]
+SHARED_C = ["hfcompat/models/_hash_table.pxi", "hfcompat/models/_char_trie.pxi"]
 WARNING = ("hfcompat's compiled core was not built ({reason}); installing the pure-Python package, "
            "which gives identical results more slowly (hfcompat.backend == 'python')")
 
@@ -44,7 +49,7 @@ def extensions() -> list[Extension]:
     except ImportError as error:
         warn_pure_python(f"Cython is not installed: {error}")
         return []
-    modules = [Extension(name, [source]) for name, source in EXTENSIONS]
+    modules = [Extension(name, [source], depends=SHARED_C) for name, source in EXTENSIONS]
     return cythonize(modules, compiler_directives={"language_level": "3"}, quiet=True)
 
 

@@ -98,21 +98,32 @@ def encoding_fields(encoding: Any) -> tuple[list[int], list[tuple[int, int]]]:
     return list(encoding.ids), [tuple(offsets) for offsets in encoding.offsets]
 
 
-def gpt2_sides(scratch: Path) -> list[Side]:
-    """GPT-2's tokenizer.json: hfcompat and tokenizers, Encodings with ids and offsets read."""
+def official_tokenizers(relative: str) -> Callable[[], Any]:
+    """A loader of a fresh tokenizers.Tokenizer for a file under ../shared/refs (truncation and
+    padding off); a BERT vocab.txt goes through BertWordPieceTokenizer(vocab, lowercase=True)."""
     import tokenizers
 
-    path = SHARED / "refs" / "gpt2" / "tokenizer.json"
+    path = SHARED / "refs" / relative
 
     def load_tokenizers() -> Any:
         """A fresh tokenizers.Tokenizer, truncation and padding turned off."""
-        tokenizer = tokenizers.Tokenizer.from_file(str(path))
+        if path.name == "vocab.txt":
+            tokenizer = tokenizers.BertWordPieceTokenizer(str(path), lowercase=True)._tokenizer
+        else:
+            tokenizer = tokenizers.Tokenizer.from_file(str(path))
         tokenizer.no_truncation()
         tokenizer.no_padding()
         return tokenizer
+    return load_tokenizers
 
-    encode = lambda tokenizer, line: encoding_fields(tokenizer.encode(line))  # noqa: E731
-    return [*hfcompat_sides("gpt2/tokenizer.json", encode), Side("tokenizers", load_tokenizers, encode)]
+
+def tokenizers_sides(relative: str) -> Callable[[Path], list[Side]]:
+    """The sides of a file tokenizers reads: hfcompat and tokenizers, Encodings with ids and offsets read."""
+    def sides(scratch: Path) -> list[Side]:
+        """hfcompat on each backend, then tokenizers."""
+        encode = lambda tokenizer, line: encoding_fields(tokenizer.encode(line))  # noqa: E731
+        return [*hfcompat_sides(relative, encode), Side("tokenizers", official_tokenizers(relative), encode)]
+    return sides
 
 
 def cl100k_sides(scratch: Path) -> list[Side]:
@@ -130,20 +141,26 @@ def cl100k_sides(scratch: Path) -> list[Side]:
     return [*hfcompat_sides("tiktoken/cl100k_base.tiktoken", encode), Side("tiktoken", load_tiktoken, encode)]
 
 
-def llama2_sides(scratch: Path) -> list[Side]:
-    """Llama-2's SentencePiece .model (BPE, byte fallback): hfcompat's and sentencepiece's ids."""
-    import sentencepiece
+def sentencepiece_sides(relative: str) -> Callable[[Path], list[Side]]:
+    """The sides of a SentencePiece .model: hfcompat's and sentencepiece's ids."""
+    def sides(scratch: Path) -> list[Side]:
+        """hfcompat on each backend, then sentencepiece."""
+        import sentencepiece
 
-    path = SHARED / "refs" / "llama2" / "tokenizer.model"
-    load_spm = lambda: sentencepiece.SentencePieceProcessor(model_file=str(path))  # noqa: E731
-    return [*hfcompat_sides("llama2/tokenizer.model", lambda tokenizer, line: tokenizer.encode(line).ids),
-            Side("sentencepiece", load_spm, lambda processor, line: processor.encode(line))]
+        path = SHARED / "refs" / relative
+        load_spm = lambda: sentencepiece.SentencePieceProcessor(model_file=str(path))  # noqa: E731
+        return [*hfcompat_sides(relative, lambda tokenizer, line: tokenizer.encode(line).ids),
+                Side("sentencepiece", load_spm, lambda processor, line: processor.encode(line))]
+    return sides
 
 
 SUBJECTS = [
-    Subject("gpt2", "GPT-2 tokenizer.json (Encoding)", gpt2_sides),
+    Subject("gpt2", "GPT-2 tokenizer.json (Encoding)", tokenizers_sides("gpt2/tokenizer.json")),
     Subject("cl100k", "cl100k_base encode_ordinary", cl100k_sides),
-    Subject("llama2", "Llama-2 .model (BPE)", llama2_sides),
+    Subject("llama2", "Llama-2 .model (BPE)", sentencepiece_sides("llama2/tokenizer.model")),
+    Subject("bert", "BERT uncased vocab.txt (WordPiece, Encoding)", tokenizers_sides("bert-base-uncased/vocab.txt")),
+    Subject("t5", "T5 tokenizer.json (Unigram, Encoding)", tokenizers_sides("t5/tokenizer.json")),
+    Subject("albert", "ALBERT .model (Unigram)", sentencepiece_sides("albert/spiece.model")),
 ]
 
 

@@ -1,14 +1,16 @@
 """Which implementation runs the hot loops: the compiled core (Cython) or the pure-Python reference.
 
 The pure-Python modules are the reference and always work. `pip install` compiles the core
-beside them when a C compiler is there (`hfcompat/models/_bpe.pyx`); the models then call it for
-the cases it covers and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the environment
-forces the pure-Python backend; `hfcompat.backend` says which one is in use.
+beside them when a C compiler is there (`hfcompat/models/_bpe.pyx`, `_unigram.pyx`,
+`_wordpiece.pyx`, `hfcompat/normalizers/_charsmap.pyx`); the modules they accelerate then call
+them for the cases they cover and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the
+environment forces the pure-Python backend; `hfcompat.backend` says which one is in use.
 
 Each compiled twin registers itself when the module it accelerates imports it (this module
-imports no other: it sits at the bottom of the package). A model reads `bpe` (the compiled BPE
-module, or None) when it runs, so `use` switches a whole process at once; it is meant for tests
-and benchmarks that compare the two backends.
+imports no other: it sits at the bottom of the package). That module reads its attribute here
+(`bpe`, `unigram`, `wordpiece`, `charsmap`: the compiled module, or None) when it runs, so `use`
+switches a whole process at once; it is meant for tests and benchmarks that compare the two
+backends.
 """
 
 from __future__ import annotations
@@ -29,25 +31,46 @@ def pure_python_forced() -> bool:
     return os.environ.get(PURE_PYTHON_VARIABLE, "").strip().lower() not in ("", "0", "false", "no")
 
 
-# The compiled BPE module, once models/bpe.py has imported it (None when it was not built), and
-# what the models call: that module on the compiled backend, None on the pure one.
-_compiled_bpe: ModuleType | None = None
+# The modules that have a compiled twin: each registers it under one of these names.
+MODULES = ("bpe", "unigram", "wordpiece", "charsmap")
+
+# The compiled modules registered so far (a name is missing when its twin was not built), and what
+# the models call: per name, that module on the compiled backend, None on the pure one.
+_compiled: dict[str, ModuleType] = {}
 bpe: ModuleType | None = None
+unigram: ModuleType | None = None
+wordpiece: ModuleType | None = None
+charsmap: ModuleType | None = None
 backend: str = PYTHON
 
 
-def register_bpe(module: ModuleType) -> None:
-    """Called by models/bpe.py when its compiled twin imports: the compiled backend is then
-    available, and in use unless the environment forces pure Python."""
-    global _compiled_bpe
-    _compiled_bpe = module
-    if not pure_python_forced():
+def register(name: str, module: ModuleType) -> None:
+    """Called when the compiled twin `name` (one of MODULES) imports: the compiled backend is
+    then available, and in use unless the environment forces pure Python (or the process
+    already chose the pure one)."""
+    if name not in MODULES:
+        raise ValueError(f"unknown compiled module {name!r}: expected one of {MODULES}")
+    first = not _compiled
+    _compiled[name] = module
+    if backend == COMPILED:
+        globals()[name] = module
+    elif first and not pure_python_forced():
         select(COMPILED)
+
+
+def register_bpe(module: ModuleType) -> None:
+    """`register("bpe", module)`: the compiled BPE merge loop."""
+    register("bpe", module)
 
 
 def available() -> list[str]:
     """The backends this installation can run: "python" always, "compiled" when it was built."""
-    return [COMPILED, PYTHON] if _compiled_bpe is not None else [PYTHON]
+    return [COMPILED, PYTHON] if _compiled else [PYTHON]
+
+
+def compiled_modules() -> list[str]:
+    """The names (of MODULES) whose compiled twin is registered."""
+    return [name for name in MODULES if name in _compiled]
 
 
 def select(name: str) -> str:
@@ -56,14 +79,15 @@ def select(name: str) -> str:
     The package's `hfcompat.backend` follows. Results cached before the switch stay cached: a
     comparison of the backends starts from freshly loaded tokenizers.
     """
-    global bpe, backend
+    global backend
     if name not in (COMPILED, PYTHON):
         raise ValueError(f"unknown backend {name!r}: expected {COMPILED!r} or {PYTHON!r}")
-    if name == COMPILED and _compiled_bpe is None:
+    if name == COMPILED and not _compiled:
         raise RuntimeError("the compiled core is not built in this installation "
                            "(reinstall with a C compiler: pip install .)")
     previous = backend
-    bpe = _compiled_bpe if name == COMPILED else None
+    for module in MODULES:
+        globals()[module] = _compiled.get(module) if name == COMPILED else None
     backend = name
     package = sys.modules.get(__package__)
     if package is not None:

@@ -18,11 +18,19 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import _backend
 from ..errors import FormatError, TokenizationError
 from ..pipeline.cache import Cache
 from ..pipeline.fields import USIZE_MAX, as_bool, as_uint
 from .base import Token
 from .lattice import Lattice
+
+try:
+    from . import _unigram
+except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+    pass
+else:
+    _backend.register("unigram", _unigram)
 
 UNK_PENALTY = 10.0
 MISSING_UNK_ID = "Encountered an unknown token but `unk_id` is missing"
@@ -64,17 +72,21 @@ class Unigram:
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
         self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
         self._cache = Cache(CACHE_CAPACITY)  # pre-token -> tokens
+        # The compiled Viterbi (`_unigram.Viterbi`), built on first use; False when the ids do not fit it.
+        self._viterbi: Any = None
 
     def without_matching(self, reserved_ids: frozenset[int]) -> None:
         """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
         self.reserved_ids = frozenset(reserved_ids)
         self._trie = self._build_trie()
+        self._viterbi = None
         self._cache.clear()
 
     def sum_in_float32(self, unk_score: float) -> None:
         """Add path scores in float32 with this unknown-char score, as sentencepiece's Viterbi does."""
         self._round = _to_float32
         self.unk_score = _to_float32(unk_score)
+        self._viterbi = None
         self._cache.clear()
 
     def _piece_id(self, piece: str) -> tuple[int, str] | None:
@@ -103,14 +115,39 @@ class Unigram:
         cached = self._cache.get(sequence)
         if cached is not None:
             return list(cached)
-        tokens = self._tokens(sequence, self._best_path(sequence))
+        tokens = self._tokens(sequence, self._segment(sequence))
         if len(sequence) < CACHE_MAX_CHARS:
             self._cache.offer(sequence, tuple(tokens))
         return tokens
 
     def encode(self, sequence: str) -> list[str]:
         """The best segmentation as strings, adjacent unknowns fused (HF's `Unigram::encode`)."""
-        return [sequence[start:end] for start, end, _ in self._best_path(sequence)]
+        return [sequence[start:end] for start, end, _ in self._segment(sequence)]
+
+    def _segment(self, text: str) -> list[tuple[int, int, int]]:
+        """`_best_path`, run by the compiled Viterbi on the compiled backend (the reference
+        runs where that one declines: an error to raise, a float32 overflow)."""
+        if _backend.unigram is not None:
+            viterbi = self._viterbi or self._compiled_viterbi()
+            spans = viterbi.best_path(text) if viterbi else None
+            if spans is not None:
+                return spans
+        return self._best_path(text)
+
+    def _compiled_viterbi(self) -> Any:
+        """This model's compiled Viterbi on the compiled backend (built on first use); None on
+        the pure-Python backend or when the model's ids do not fit its 31 bits."""
+        core = _backend.unigram
+        if core is None or self._viterbi is False:
+            return None
+        if self._viterbi is None:
+            try:
+                self._viterbi = core.Viterbi(self.token_to_ids, self.vocab, self.reserved_ids, self.unk_score,
+                                             self.unk_id, self._round is not None)
+            except OverflowError:
+                self._viterbi = False
+                return None
+        return self._viterbi
 
     def _best_path(self, text: str) -> list[tuple[int, int, int]]:
         """Viterbi: the best (char start, char end, id) spans, adjacent unk spans fused.

@@ -5,11 +5,19 @@ from __future__ import annotations
 from os import PathLike
 from typing import Any
 
+from .. import _backend
 from ..errors import TokenizationError
 from ..pipeline.fields import USIZE_MAX, as_str, as_uint, field_value
 from .base import Token, VocabLookup
 from .vocab_files import read_vocab_txt
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
+
+try:
+    from . import _wordpiece
+except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+    pass
+else:
+    _backend.register("wordpiece", _wordpiece)
 
 MISSING_UNK = "WordPiece error: Missing [UNK] token from the vocabulary"
 
@@ -37,6 +45,8 @@ class WordPiece(VocabLookup):
         # Per first char, the longest piece at a word's start and after it (prefix left out):
         # a longer candidate cannot be in the vocabulary, so it is not looked up.
         self._longest_first, self._longest_next = _longest_by_first_char(self.vocab, continuing_subword_prefix)
+        # The compiled matcher (`_wordpiece.GreedyMatcher`), built on first use; False when the ids do not fit it.
+        self._matcher: Any = None
 
     @classmethod
     def from_vocab_file(cls, path: str | PathLike, **kwargs: Any) -> WordPiece:
@@ -55,7 +65,8 @@ class WordPiece(VocabLookup):
         whole_id = self.vocab.get(sequence)
         if whole_id is not None and sequence:
             return [Token(whole_id, sequence, (0, len(sequence)))]
-        pieces = self._greedy_pieces(sequence)
+        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
+        pieces = self._greedy_pieces(sequence) if matcher is None else matcher.greedy_pieces(sequence)
         if pieces is None:
             return [self._unknown(sequence)]
         return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
@@ -85,6 +96,20 @@ class WordPiece(VocabLookup):
             pieces.append((token_id, piece, start, end))
             start = end
         return pieces
+
+    def _compiled_matcher(self) -> Any:
+        """This model's compiled greedy matcher on the compiled backend (built on first use);
+        None on the pure-Python backend or when the vocabulary's ids do not fit its 31 bits."""
+        core = _backend.wordpiece
+        if core is None or self._matcher is False:
+            return None
+        if self._matcher is None:
+            try:
+                self._matcher = core.GreedyMatcher(self.vocab, self.continuing_subword_prefix)
+            except OverflowError:
+                self._matcher = False
+                return None
+        return self._matcher
 
     def longest_candidate(self, word: str, start: int) -> int:
         """How many chars the longest vocabulary piece that may match at `start` has (0: none)."""

@@ -22,8 +22,16 @@ from typing import Iterable
 
 import regex
 
+from .. import _backend
 from ..errors import FormatError
 from ..pipeline.normalized import NormalizedString
+
+try:
+    from . import _charsmap
+except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+    pass
+else:
+    _backend.register("charsmap", _charsmap)
 
 FIELD = "precompiled_charsmap"
 
@@ -334,6 +342,10 @@ def _utf8_width(lead: int) -> int:
     return 0
 
 
+# The UTF-8 length each byte starts (0: none), for the compiled walk (`_charsmap.key_chars`).
+_UTF8_WIDTHS = bytes(map(_utf8_width, range(256)))
+
+
 def _ruled_codepoints(keys: Iterable[bytes]) -> set[int]:
     """BMP code points that one of these keys (one char or part of one) prefixes."""
     ruled: set[int] = set()
@@ -554,7 +566,14 @@ class _KeyChars:
 
 
 def _key_chars(charsmap: CharsMap) -> _KeyChars:
-    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes)."""
+    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes).
+
+    On the compiled backend `_charsmap.key_chars` walks it over C arrays (None: it declined).
+    """
+    compiled = _backend.charsmap
+    found_in_c = None if compiled is None else compiled.key_chars(charsmap._units, charsmap._root, _UTF8_WIDTHS)
+    if found_in_c is not None:
+        return _KeyChars(*found_in_c)
     units = charsmap._units
     children = charsmap._edges()
     found = _KeyChars(set(), set(), set(), 0)

@@ -45,3 +45,14 @@ def test_unknown_or_missing_backends_are_refused() -> None:
     if _backend.COMPILED not in _backend.available():
         with pytest.raises(RuntimeError, match="not built"):
             _backend.select(_backend.COMPILED)
+
+
+def test_each_compiled_twin_registers_and_follows_the_backend(backend: str) -> None:
+    """Every built twin is registered under its name (all or, without a compiler, none); on the
+    pure backend none is in use."""
+    built = _backend.COMPILED in _backend.available()
+    assert _backend.compiled_modules() == (list(_backend.MODULES) if built else [])
+    for name in _backend.MODULES:
+        assert (getattr(_backend, name) is None) == (backend == _backend.PYTHON)
+    with pytest.raises(ValueError, match="unknown compiled module"):
+        _backend.register("sentencepiece", sys)

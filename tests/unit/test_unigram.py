@@ -2,7 +2,8 @@
 
 Covers T5's real 32k model on the corpora, every checked case of FORMATS A.7 (all entries
 matchable, f64 unk score, byte fallback, unk fusing, ties), errors, the JSON form, n-best and
-marginals (against exhaustive enumeration) and random text.
+marginals (against exhaustive enumeration) and random text. Every test runs on each backend
+(the `backend` fixture): the compiled Viterbi (models/_unigram.pyx) and the pure-Python one.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from hfcompat.errors import FormatError, TokenizationError
 from hfcompat.models import model_from_dict
 from hfcompat.formats.json_numbers import serde_json_f64
 from hfcompat.models.unigram import Unigram
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 Triple = tuple[int, str, tuple[int, int]]
 BYTES = [(f"<0x{byte:02X}>", -20.0) for byte in range(256)]
@@ -104,8 +107,9 @@ def t5_oracle(shared: Path) -> Tokenizer:
 
 
 @lru_cache(maxsize=None)
-def t5_pair(shared: Path) -> tuple[Unigram, Tokenizer]:
-    """T5's model read by hfcompat and by the oracle from the same file."""
+def t5_pair(shared: Path, backend: str) -> tuple[Unigram, Tokenizer]:
+    """T5's model read by hfcompat and by the oracle from the same file (one model per backend,
+    so that no backend answers from the other's cache)."""
     return Unigram.from_dict(t5_model_json(shared)), t5_oracle(shared)
 
 
@@ -126,8 +130,8 @@ def corpus_words(shared: Path, name: str) -> tuple[str, ...]:
 @pytest.mark.conformance
 @pytest.mark.parametrize("corpus", ["botchan", "taylorswift", "wagahaiwa", "pku"])
 @pytest.mark.parametrize("metaspace", [True, False], ids=["metaspace", "raw"])
-def test_t5_matches_oracle(shared: Path, corpus: str, metaspace: bool) -> None:
-    model, reference = t5_pair(shared)
+def test_t5_matches_oracle(shared: Path, corpus: str, metaspace: bool, backend: str) -> None:
+    model, reference = t5_pair(shared, backend)
     words = [("▁" if metaspace else "") + word for word in corpus_words(shared, corpus)]
     assert mismatches(model, reference, words) == []
     assert len(words) > 1000
@@ -177,8 +181,8 @@ def test_t5_exact_floats_match_oracle_built_from_the_same_floats(shared: Path) -
 
 
 @pytest.mark.conformance
-def test_t5_lattice_viterbi_matches_oracle(shared: Path) -> None:
-    model, reference = t5_pair(shared)
+def test_t5_lattice_viterbi_matches_oracle(shared: Path, backend: str) -> None:
+    model, reference = t5_pair(shared, backend)
     words = ["▁" + word for word in corpus_words(shared, "botchan")[::4]]
     words += list(corpus_words(shared, "wagahaiwa")[::50])
     wrong = []

@@ -1,4 +1,8 @@
-"""hfcompat.models.wordpiece against tokenizers 0.23.3: tokens, ids, offsets, errors and JSON form."""
+"""hfcompat.models.wordpiece against tokenizers 0.23.3: tokens, ids, offsets, errors and JSON form.
+
+Every test runs on each backend (the `backend` fixture): the compiled greedy match
+(models/_wordpiece.pyx) and the pure-Python one.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ from tokenizers import Tokenizer, models
 from hfcompat.errors import FormatError, TokenizationError
 from hfcompat.models import model_from_dict
 from hfcompat.models.wordpiece import WordPiece
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 VOCABS = {"uncased": "refs/bert-base-uncased/vocab.txt", "chinese": "refs/bert-base-chinese/vocab.txt"}
 CORPORA = {

@@ -1,0 +1,152 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled twin of the Unigram Viterbi (`Unigram._best_path` in `unigram.py`, the reference).
+
+`Viterbi` holds a model's matchable pieces in a C char trie and finds the best segmentation over C
+arrays with the reference's rules: a proposal replaces the best path ending at the same place only
+when strictly better, an unknown char (where no single-char piece starts) costs the unknown score,
+and sentencepiece's models round every path score to float32 (the reference's `_to_float32`, a C
+cast there too). Where the reference raises (an unknown char wins and there is no unk id) or may raise (a float32
+sum overflows: struct.pack raises on some Python versions, gives infinity on others),
+`best_path` returns None and `unigram.py` runs the reference, which decides.
+"""
+
+cimport cython
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.math cimport isinf
+
+include "_char_trie.pxi"
+
+
+cdef struct Cell:
+    # Per char position of the text: the best path ending there, and the char starting there.
+    double best  # the best path score ending here
+    Py_ssize_t origin  # the start of that path's last piece (-1: none yet)
+    int32_t last_id  # the id of that last piece
+    Py_UCS4 char  # the text's code point at this position
+
+
+# What `_search` reports besides the arrays it fills.
+cdef enum Outcome:
+    FOUND
+    NEEDS_UNK_ID  # an unknown char won, and the model has no unk id
+    FLOAT32_OVERFLOW  # a float32 path score overflowed (the reference's struct.pack may raise)
+
+
+@cython.final
+cdef class Viterbi:
+    """A Unigram model's matchable pieces and unknown-char rule, and its Viterbi over C arrays."""
+
+    cdef CharTrie trie
+    cdef double unk_score
+    cdef int32_t unk_id  # -1: the model has none
+    cdef bint float32
+
+    def __cinit__(self, dict token_to_ids, list vocab, frozenset reserved_ids, double unk_score,
+                  object unk_id, bint float32) -> None:
+        """From the model's piece -> id map, its [(piece, score), ...] vocabulary and the ids it
+        never matches (its `token_to_ids`, `vocab`, `reserved_ids`), the unknown-char score, the
+        unk id (or None) and whether path scores are rounded to float32. Raises OverflowError
+        when an id does not fit 31 bits (the model stays in Python)."""
+        cdef str piece
+        if unk_id is not None and not 0 <= unk_id <= 0x7FFFFFFF:
+            raise OverflowError(f"unk id {unk_id} beyond 31 bits")
+        self.trie = CharTrie(total_chars(token_to_ids))
+        for piece, token_id in token_to_ids.items():
+            if token_id not in reserved_ids:
+                self.trie.insert(0, piece, token_id, vocab[token_id][1])
+        self.unk_score = unk_score
+        self.unk_id = -1 if unk_id is None else unk_id
+        self.float32 = float32
+
+    cdef inline double _sum(self, double base, double score) noexcept nogil:
+        """base + score, rounded to float32 when the model sums as sentencepiece does."""
+        if self.float32:
+            return <double>(<float>(base + score))
+        return base + score
+
+    cdef Outcome _search(self, Cell* cells, Py_ssize_t length) noexcept nogil:
+        """Fill the best score, origin and last id of every end position (`Unigram._best_path`)."""
+        cdef Py_ssize_t start, end, node
+        cdef int32_t child, token_id
+        cdef double base, candidate, total
+        cdef bint has_single_char
+        for end in range(length + 1):
+            cells[end].best = 0.0
+            cells[end].origin = -1
+            cells[end].last_id = 0
+        for start in range(length):
+            base = cells[start].best
+            has_single_char = False
+            node = 0
+            end = start
+            while end < length:
+                child = self.trie.child(node, cells[end].char)
+                if child < 0:
+                    break
+                node = child
+                end += 1
+                token_id = self.trie.ids[node]
+                if token_id >= 0:
+                    total = base + self.trie.scores[node]
+                    candidate = self._sum(base, self.trie.scores[node])
+                    if self.float32 and isinf(candidate) and not isinf(total):
+                        return FLOAT32_OVERFLOW
+                    if cells[end].origin < 0 or candidate > cells[end].best:
+                        cells[end].best = candidate
+                        cells[end].origin = start
+                        cells[end].last_id = token_id
+                    if end == start + 1:
+                        has_single_char = True
+            if not has_single_char:
+                end = start + 1
+                total = base + self.unk_score
+                candidate = self._sum(base, self.unk_score)
+                if self.float32 and isinf(candidate) and not isinf(total):
+                    return FLOAT32_OVERFLOW
+                if cells[end].origin < 0 or candidate > cells[end].best:
+                    if self.unk_id < 0:
+                        return NEEDS_UNK_ID
+                    cells[end].best = candidate
+                    cells[end].origin = start
+                    cells[end].last_id = self.unk_id
+        return FOUND
+
+    cdef list _backtrack(self, Cell* cells, Py_ssize_t length):
+        """`Unigram._backtrack`: follow the origins back from the end into (start, end, id) spans,
+        fusing runs of unk spans."""
+        cdef list spans = []
+        cdef Py_ssize_t end = length
+        cdef Py_ssize_t start, fused_end = -1
+        cdef int32_t token_id
+        while end > 0:
+            start = cells[end].origin
+            token_id = cells[end].last_id
+            if token_id == self.unk_id and fused_end >= 0:
+                spans[len(spans) - 1] = (start, fused_end, token_id)
+            else:
+                spans.append((start, end, token_id))
+                fused_end = end if token_id == self.unk_id else -1
+            end = start
+        spans.reverse()
+        return spans
+
+    def best_path(self, str text) -> object:
+        """The best (char start, char end, id) spans of `text`, as `Unigram._best_path` gives
+        them; None where the reference raises or may raise (it then runs, and decides)."""
+        cdef Py_ssize_t length = len(text)
+        cdef Py_ssize_t i = 0
+        cdef Py_UCS4 char
+        cdef Outcome outcome
+        cdef Cell* cells = <Cell*>PyMem_Malloc((length + 1) * sizeof(Cell))
+        if cells == NULL:
+            raise MemoryError()
+        try:
+            for char in text:
+                cells[i].char = char
+                i += 1
+            outcome = self._search(cells, length)
+            if outcome != FOUND:
+                return None
+            return self._backtrack(cells, length)
+        finally:
+            PyMem_Free(cells)

@@ -1,0 +1,75 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled twin of WordPiece's greedy longest match (`WordPiece._greedy_pieces` in
+`wordpiece.py`, the reference).
+
+`GreedyMatcher` holds a model's vocabulary as a C char trie with two roots, the tokens that may
+start a word and the continuing pieces (their prefix left out), and takes at each position the longest piece
+that matches there: the same piece the reference finds by trying ever shorter candidates.
+"""
+
+cimport cython
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+include "_char_trie.pxi"
+
+
+@cython.final
+cdef class GreedyMatcher:
+    """A WordPiece vocabulary as char tries, and its greedy longest-match split."""
+
+    cdef CharTrie trie  # root 0: every token; root 1: the continuing tokens without their prefix
+    cdef Py_ssize_t following  # the root of the pieces after a word's first (0 when there is no prefix)
+    cdef str prefix
+
+    def __cinit__(self, dict vocab, str prefix) -> None:
+        """From the token -> id vocabulary and the continuing-subword prefix. Raises
+        OverflowError when an id does not fit 31 bits (the model stays in Python)."""
+        cdef Py_ssize_t skip = len(prefix)
+        cdef Py_ssize_t chars = total_chars(vocab)
+        cdef str token
+        if prefix:
+            chars += total_chars([token[skip:] for token in vocab if token.startswith(prefix)])
+        self.prefix = prefix
+        self.following = 1 if prefix else 0
+        self.trie = CharTrie(chars, 2)
+        for token, token_id in vocab.items():
+            self.trie.insert(0, token, token_id, 0.0)
+            if prefix and token.startswith(prefix):
+                self.trie.insert(1, token[skip:], token_id, 0.0)
+
+    cdef Py_ssize_t _longest(self, Py_ssize_t root, str word, Py_ssize_t start, Py_ssize_t length,
+                             int32_t* found):
+        """The end of the longest piece below `root` that starts at `start` (its id in found[0]),
+        or `start` when none does."""
+        cdef CharTrie trie = self.trie
+        cdef Py_ssize_t node = root
+        cdef Py_ssize_t end = start
+        cdef Py_ssize_t best = start
+        cdef int32_t child
+        while end < length:
+            child = trie.child(node, word[end])
+            if child < 0:
+                break
+            node = child
+            end += 1
+            if trie.ids[node] >= 0:
+                best = end
+                found[0] = trie.ids[node]
+        return best
+
+    def greedy_pieces(self, str word) -> object:
+        """(id, piece, char start, char end) of each longest match, or None if a position has
+        none (`WordPiece._greedy_pieces` without a list to fill)."""
+        cdef list pieces = []
+        cdef Py_ssize_t length = len(word)
+        cdef Py_ssize_t start = 0
+        cdef Py_ssize_t end
+        cdef int32_t token_id = -1
+        while start < length:
+            end = self._longest(self.following if start else 0, word, start, length, &token_id)
+            if end == start:
+                return None
+            piece = self.prefix + word[start:end] if start else word[start:end]
+            pieces.append((token_id, piece, start, end))
+            start = end
+        return pieces

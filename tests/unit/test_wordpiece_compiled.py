@@ -1,0 +1,47 @@
+"""The compiled WordPiece greedy match (hfcompat/models/_wordpiece.pyx) against the pure-Python
+reference (`WordPiece._greedy_pieces`), on random vocabularies, prefixes and words."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_unigram_compiled import assert_twins_agree
+
+from hfcompat import _backend
+from hfcompat.models.wordpiece import WordPiece
+
+_wordpiece = pytest.importorskip("hfcompat.models._wordpiece", reason="the compiled core is not built")
+
+ALPHABET = "ab日#"
+PREFIXES = st.sampled_from(["##", "", "#", "a", "日#"])
+TOKENS = st.text(alphabet=ALPHABET, max_size=5)
+WORDS = st.lists(st.text(alphabet=ALPHABET + "x", max_size=16), min_size=1, max_size=6)
+
+
+@st.composite
+def models(draw: st.DrawFn) -> WordPiece:
+    """A random WordPiece: tokens with and without the prefix, repeated ids, maybe no [UNK]."""
+    prefix = draw(PREFIXES)
+    tokens = draw(st.lists(TOKENS, max_size=30))
+    tokens += [prefix + token for token in draw(st.lists(TOKENS, max_size=15))]
+    tokens += draw(st.sampled_from([[], ["[UNK]"]]))
+    vocab = {token: draw(st.integers(0, 40)) for token in tokens}
+    return WordPiece(vocab, continuing_subword_prefix=prefix, max_input_chars_per_word=draw(st.integers(0, 20)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=models(), words=WORDS)
+def test_greedy_pieces_equal_the_reference(model: WordPiece, words: list[str]) -> None:
+    """Random vocabularies and words: the compiled pieces are the reference's, tokens and offsets too."""
+    with _backend.use(_backend.COMPILED):
+        matcher = model._compiled_matcher()
+    assert_twins_agree(model, words, matcher.greedy_pieces, model._greedy_pieces)
+
+
+def test_ids_beyond_31_bits_stay_in_python() -> None:
+    """A vocab id the C trie cannot hold: the model runs the Python match, with the same tokens."""
+    model = WordPiece({"a": 0, "##b": 2 ** 31, "[UNK]": 1})
+    with _backend.use(_backend.COMPILED):
+        assert model._compiled_matcher() is None
+        assert [token.id for token in model.tokenize("ab")] == [0, 2 ** 31]
