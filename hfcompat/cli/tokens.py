@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HfcompatError
+from ..formats.tekken import is_tekken_file
 from ..tools.explain import describe
 from ..tools.viz import ansi, encode_for_view, is_byte_level
 from .options import add_load_options, load_tokenizer
@@ -114,6 +115,10 @@ def file_format(path: Path) -> str:
         return "SentencePiece model"
     if path.suffix == ".tiktoken":
         return "tiktoken ranks"
+    if path.suffix == ".gguf":
+        return "GGUF (llama.cpp)"
+    if is_tekken_file(path):
+        return "tekken.json (Mistral)"
     if path.name == "vocab.json" or path.name == "merges.txt":
         return "BPE vocab.json + merges.txt"
     if path.suffix == ".txt":
