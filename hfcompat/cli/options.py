@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ..formats import load
+from ..formats.detect import FORMATS
 
 PROG = "hfcompat"
 
-LOAD_OPTIONS = ("encoding", "pattern", "special_tokens")
+LOAD_OPTIONS = ("encoding", "pattern", "special_tokens", "format")
 
 
 class CliError(Exception):
@@ -19,9 +20,10 @@ class CliError(Exception):
 
 
 def add_load_options(parser: argparse.ArgumentParser) -> None:
-    """The options of hfcompat.load for formats that do not hold everything (tiktoken)."""
+    """The options of hfcompat.load: the format, and what a file does not hold (tiktoken, GGUF)."""
+    parser.add_argument("--format", choices=FORMATS, help="read the file as this format (default: by its content)")
     parser.add_argument("--encoding", help="tiktoken encoding name of a .tiktoken file (e.g. cl100k_base)")
-    parser.add_argument("--pattern", help="split pattern of a .tiktoken file")
+    parser.add_argument("--pattern", help="split pattern of a .tiktoken file, or of a GGUF whose pre name is unknown")
     parser.add_argument("--special-tokens", metavar="JSON", type=json_object,
                         help='special tokens of a .tiktoken file, e.g. \'{"<|endoftext|>": 100257}\'')
 

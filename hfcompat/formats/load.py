@@ -7,9 +7,10 @@ from typing import Any
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
+from .detect import FORMATS, detect_format
 from .gguf import read_gguf
 from .sentencepiece import read_sentencepiece
-from .tekken import is_tekken_file, read_tekken
+from .tekken import read_tekken
 from .tiktoken import read_tiktoken
 from .tokenizer_json import read_tokenizer_json
 from .transformers.pretrained import (HFCOMPAT_FILE, bert_tokenizer, gpt2_tokenizer, is_pretrained_directory,
@@ -17,41 +18,63 @@ from .transformers.pretrained import (HFCOMPAT_FILE, bert_tokenizer, gpt2_tokeni
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
-    """Load a tokenizer.json, a directory holding one, a SentencePiece .model, a tiktoken rank file,
-    a tekken.json, a BERT vocab.txt or a GPT-2 vocab.json.
+    """Load a tokenizer.json, a directory holding one, a SentencePiece model, a tiktoken rank file,
+    a tekken.json, a GGUF, a BERT vocab.txt or a GPT-2 vocab.json.
 
-    Options: `lowercase` (BERT vocab.txt; default True, as BertTokenizer does); `add_bos`,
-    `add_eos` (.model and tekken.json; default False, as sentencepiece and Tekkenizer encode); for a `.tiktoken` rank file
-    `encoding`, `pattern` and `special_tokens` (see `read_tiktoken`).
+    The format is read from the content (the name only has to agree with it); `format=` names
+    one of `detect.FORMATS` instead. Options: `lowercase` (BERT vocab.txt; default True, as
+    BertTokenizer does); `add_bos`, `add_eos` (SentencePiece and tekken.json; default False, as
+    sentencepiece and Tekkenizer encode); for a rank file `encoding`, `pattern` and
+    `special_tokens` (see `read_tiktoken`); for a GGUF `pattern`.
     """
     path = Path(path)
     if path.is_dir():
         return _load_directory(path, options)
     if not path.exists():
         raise FormatError("no such file or directory", path=str(path))
-    name = path.name
-    if name.endswith(".gguf"):
+    kind = options.get("format") or _format_of(path)
+    if kind not in FORMATS:
+        raise FormatError(f"unknown format {kind!r}: expected one of {', '.join(FORMATS)}", path=str(path))
+    if kind == "gguf":
         return read_gguf(path, pattern=options.get("pattern"))
-    if name.endswith(".model"):
-        return read_sentencepiece(path, add_bos=options.get("add_bos", False),
-                                  add_eos=options.get("add_eos", False))
-    if name.endswith(".tiktoken"):
+    if kind == "sentencepiece":
+        return read_sentencepiece(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
+    if kind == "tiktoken":
         return read_tiktoken(path, encoding=options.get("encoding"), pattern=options.get("pattern"),
                              special_tokens=options.get("special_tokens"))
-    if name.endswith(".txt") and name != "merges.txt":
-        return bert_tokenizer(path, lowercase=options.get("lowercase", True))
-    if name.endswith(".json"):
-        if is_tekken_file(path):
-            return read_tekken(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
-        if name.endswith(HFCOMPAT_FILE):  # a remote-code directory's file, with the files it names
-            return read_hfcompat_file(path)
-        if name == "vocab.json" or _looks_like_vocab_json(path):
-            return _load_gpt2(path, path.with_name("merges.txt"))
-        return read_tokenizer_json(path)
-    if name == "merges.txt":
+    if kind == "tekken.json":
+        return read_tekken(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
+    if kind == "hfcompat.json":  # a remote-code directory's file, with the files it names
+        return read_hfcompat_file(path)
+    if kind == "vocab.json":
+        return _load_gpt2(path, path.with_name("merges.txt"))
+    if kind == "merges.txt":
         return _load_gpt2(path.with_name("vocab.json"), path)
-    raise FormatError("unrecognised tokenizer file: expected tokenizer.json, *.model, *.tiktoken, vocab.txt, or "
-                      "vocab.json with merges.txt beside it", path=str(path))
+    if kind == "vocab.txt":
+        return bert_tokenizer(path, lowercase=options.get("lowercase", True))
+    return read_tokenizer_json(path)
+
+
+# What a file name's suffix says it holds; the content decides (see detect.py).
+SUFFIX_FORMATS = {".gguf": {"gguf"}, ".model": {"sentencepiece"}, ".tiktoken": {"tiktoken"},
+                  ".json": {"tokenizer.json", "tekken.json", "hfcompat.json", "vocab.json"},
+                  ".txt": {"vocab.txt", "merges.txt"}}
+
+
+def _format_of(path: Path) -> str:
+    """The format the content shows. A name whose suffix says another is an error naming both;
+    content that shows none is read as the suffix says (its reader tells what is wrong)."""
+    named = SUFFIX_FORMATS.get(path.suffix)
+    try:
+        found = detect_format(path, HFCOMPAT_FILE)
+    except FormatError:
+        if named is None:
+            raise
+        return {".json": "tokenizer.json", ".txt": "vocab.txt"}.get(path.suffix) or next(iter(named))
+    if named is not None and found not in named:
+        raise FormatError(f"the name says {path.suffix} but the content is a {found} file (format= chooses "
+                          "how to read it)", path=str(path))
+    return found
 
 
 def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:
@@ -72,11 +95,3 @@ def _load_gpt2(vocab: Path, merges: Path) -> Tokenizer:
     if not merges.exists():
         raise FormatError("a vocab.json needs merges.txt beside it", path=str(merges))
     return gpt2_tokenizer(vocab, merges)
-
-
-def _looks_like_vocab_json(path: Path) -> bool:
-    """True for a JSON object mapping tokens to ids (not a tokenizer.json)."""
-    with open(path, "rb") as file:
-        head = file.read(4096).decode("utf-8", errors="ignore")
-    return '"model"' not in head and '"version"' not in head and '"added_tokens"' not in head \
-        and path.with_name("merges.txt").exists()

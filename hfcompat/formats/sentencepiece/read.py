@@ -91,7 +91,8 @@ def check_model(proto: Any) -> None:
     if not proto.pieces:
         raise FormatError("the model has no pieces", field="pieces")
     seen: set[str] = set()
-    unknowns = 0
+    unknowns = byte_pieces = 0
+    byte_fallback = proto.trainer_spec.byte_fallback
     for index, piece in enumerate(proto.pieces):
         if not piece.piece:
             raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
@@ -99,11 +100,27 @@ def check_model(proto: Any) -> None:
             raise FormatError(f"piece {piece.piece!r} is repeated", field=f"pieces[{index}].piece")
         seen.add(piece.piece)
         unknowns += piece.type == spm.UNKNOWN
+        if piece.type == spm.BYTE:
+            _check_byte_piece(piece.piece, byte_fallback, f"pieces[{index}]")
+            byte_pieces += 1
     if unknowns != 1:
         raise FormatError(f"expected exactly one UNKNOWN piece, found {unknowns}", field="pieces")
+    if byte_fallback and byte_pieces != 256:
+        raise FormatError(f"{byte_pieces} byte pieces although byte_fallback is true (sentencepiece needs all 256)",
+                          field="trainer_spec.byte_fallback")
     model_type = proto.trainer_spec.model_type
     if model_type not in spm.MODEL_TYPES.values():
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
+
+
+def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
+    """A BYTE piece needs byte_fallback and the form <0xHH>, as sentencepiece requires (a model cut
+    short, its trainer spec lost, would otherwise load as a different tokenizer)."""
+    if not byte_fallback:
+        raise FormatError(f"byte piece {piece!r} is found although byte_fallback is false", field=f"{field}.type")
+    if len(piece) != 6 or not piece.startswith("<0x") or not piece.endswith(">") \
+            or any(c not in "0123456789ABCDEF" for c in piece[3:5]):
+        raise FormatError(f"byte piece {piece!r} is not of the form <0xHH>", field=f"{field}.piece")
 
 
 def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:

@@ -1,0 +1,75 @@
+"""Which format a tokenizer file holds, read from its content: the name is only a hint.
+
+sentencepiece, tiktoken and transformers open a file of any name, so `load` does too: a GGUF by
+its magic number, a JSON object by its keys (tokenizer.json, tekken.json, a vocab.json map), a
+tiktoken rank file by its `base64 rank` lines, a SentencePiece ModelProto by parsing, and a
+plain word list (vocab.txt, merges.txt) last. `format=` names one and skips the detection.
+"""
+
+from __future__ import annotations
+
+import regex
+from pathlib import Path
+
+from ..errors import FormatError
+
+FORMATS = ("tokenizer.json", "tekken.json", "hfcompat.json", "vocab.json", "merges.txt", "vocab.txt",
+           "sentencepiece", "tiktoken", "gguf")
+HEAD_BYTES = 1 << 16
+_RANK_LINE = regex.compile(rb"[A-Za-z0-9+/]*={0,2} [0-9]+")
+_JSON_KEY = regex.compile(r'"([^"\\]*)"\s*:')
+
+
+def detect_format(path: Path, hfcompat_file: str) -> str:
+    """The format of the file at `path` (one of FORMATS), or FormatError saying it is none."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(HEAD_BYTES)
+    except OSError as error:
+        raise FormatError(f"cannot read: {error.strerror}", path=str(path)) from None
+    if head.startswith(b"GGUF"):
+        return "gguf"
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
+    if text.startswith("{"):
+        return _json_format(path, text, hfcompat_file)
+    if _is_rank_file(head):
+        return "tiktoken"
+    if head[:1] == b"\n" and not _is_text(head):
+        return "sentencepiece"  # a ModelProto starts with its first piece: field 1, length-delimited
+    if _is_text(head):
+        first = text.split("\n", 1)[0]
+        if path.name == "merges.txt" or first.startswith("#version"):
+            return "merges.txt"
+        return "vocab.txt"
+    raise FormatError("unrecognised tokenizer file: its content is no tokenizer.json, tekken.json, GGUF, "
+                      "SentencePiece model, tiktoken rank file, vocab.txt or vocab.json + merges.txt "
+                      "(format= names one)", path=str(path))
+
+
+def _json_format(path: Path, text: str, hfcompat_file: str) -> str:
+    """Which JSON format: told apart by the top-level keys the file starts with."""
+    keys = set(_JSON_KEY.findall(text[:4096]))
+    if "default_num_special_tokens" in keys or "tekken" in path.name:
+        return "tekken.json"
+    if path.name.endswith(hfcompat_file):
+        return "hfcompat.json"
+    if keys & {"model", "added_tokens", "normalizer", "pre_tokenizer", "truncation"}:
+        return "tokenizer.json"
+    return "vocab.json"
+
+
+def _is_rank_file(head: bytes) -> bool:
+    """True when the first lines are `base64 rank` pairs, as in a tiktoken file."""
+    lines = [line for line in head.split(b"\n")[:-1][:50] if line.strip()]
+    return bool(lines) and all(_RANK_LINE.fullmatch(line.rstrip(b"\r")) for line in lines)
+
+
+def _is_text(head: bytes) -> bool:
+    """True for UTF-8 text without control bytes other than whitespace (a word list)."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 4:  # only a char cut at the end of the head is allowed
+            return False
+        text = head[:error.start].decode("utf-8")
+    return not any(ord(char) < 32 and char not in "\t\r\n" for char in text)
