@@ -8,8 +8,9 @@ plain word list (vocab.txt, merges.txt) last. `format=` names one and skips the 
 
 from __future__ import annotations
 
-import regex
 from pathlib import Path
+
+import regex
 
 from ..errors import FormatError
 
