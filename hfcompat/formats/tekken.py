@@ -61,7 +61,6 @@ class TekkenSource:
     config: dict[str, Any]
     dead_vocab: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
-    had_special_tokens: bool = True
 
 
 def is_tekken_file(path: str | Path) -> bool:
@@ -117,8 +116,7 @@ def tekken_tokenizer(document: Any, where: str | None = None, digest: str | None
                                           disallowed_default=(), skips_specials=True)
     tokenizer.post_processor = _bos_eos(spec.special_tokens, add_bos, add_eos)
     extra = {key: value for key, value in document.items() if key not in ("config", "vocab", "special_tokens")}
-    tokenizer.tekken_source = TekkenSource(dict(document["config"]), vocab[live:], extra,
-                                           "special_tokens" in document)
+    tokenizer.tekken_source = TekkenSource(dict(document["config"]), vocab[live:], extra)
     return tokenizer
 
 

@@ -30,7 +30,6 @@ from ..tokenizer_json import tokenizer_to_dict
 from .read import (BYTE, CONTROL, KEY, NORMAL, SPACE, TABLE, UNKNOWN, UNUSED, USER_DEFINED, GGUFTokenizerData,
                    pipeline_from_gguf, require_gguf)
 
-ARCHITECTURES = {"gpt2": "gpt2", "llama": "llama", "bert": "bert", "t5": "t5"}
 
 
 def write_gguf(tokenizer: Tokenizer, path: str | Path) -> None:
@@ -42,7 +41,7 @@ def write_gguf_data(data: GGUFTokenizerData, path: str | Path) -> None:
     """Write tokenizer keys as a vocab-only GGUF (atomically)."""
     module = require_gguf()
     with atomic_target(Path(path)) as target:
-        writer = module.GGUFWriter(str(target), arch=ARCHITECTURES.get(data.model, data.model))
+        writer = module.GGUFWriter(str(target), arch=data.model)  # llama.cpp's architecture of that name
         _add_keys(writer, data)
         writer.write_header_to_file()
         writer.write_kv_data_to_file()
