@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from encode import SHARED, fmt, read_lines, render_table, tiktoken_cl100k  # sets RAYON_NUM_THREADS=1
+from encode import SHARED, fmt, official_tokenizer, read_lines, render_table, tiktoken_cl100k  # sets RAYON_NUM_THREADS=1
 
 import hfcompat
 from hfcompat import _backend
@@ -100,21 +100,8 @@ def encoding_fields(encoding: Any) -> tuple[list[int], list[tuple[int, int]]]:
 
 def official_tokenizers(relative: str) -> Callable[[], Any]:
     """A loader of a fresh tokenizers.Tokenizer for a file under ../shared/refs (truncation and
-    padding off); a BERT vocab.txt goes through BertWordPieceTokenizer(vocab, lowercase=True)."""
-    import tokenizers
-
-    path = SHARED / "refs" / relative
-
-    def load_tokenizers() -> Any:
-        """A fresh tokenizers.Tokenizer, truncation and padding turned off."""
-        if path.name == "vocab.txt":
-            tokenizer = tokenizers.BertWordPieceTokenizer(str(path), lowercase=True)._tokenizer
-        else:
-            tokenizer = tokenizers.Tokenizer.from_file(str(path))
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        return tokenizer
-    return load_tokenizers
+    padding off; a BERT vocab.txt through BertWordPieceTokenizer, as encode.py loads it)."""
+    return lambda: official_tokenizer(relative)
 
 
 def tokenizers_sides(relative: str) -> Callable[[Path], list[Side]]:

@@ -204,17 +204,13 @@ def _live_ranks(entries: list[Any], shift: int, where: str | None) -> dict[bytes
 
 def _bos_eos(specials: dict[str, int], add_bos: bool, add_eos: bool) -> Any:
     """A template adding <s> and </s> as asked, or None."""
-    if not (add_bos or add_eos):
-        return None
-    for content in ("<s>", "</s>"):
-        if content not in specials:
+    for content, wanted in (("<s>", add_bos), ("</s>", add_eos)):
+        if wanted and content not in specials:
             raise FormatError(f"add_bos/add_eos need {content!r} among the special tokens",
                               field="special_tokens")
-    single = ["<s>"] * add_bos + ["$A"] + ["</s>"] * add_eos
-    pair = single + ["$B:1"] + ["</s>:1"] * add_eos
-    used = ["<s>"] * add_bos + ["</s>"] * add_eos
-    return processors.TemplateProcessing(single=single, pair=pair,
-                                         special_tokens=[(content, specials[content]) for content in used])
+    template = processors.bos_eos_template(("<s>", specials["<s>"]) if add_bos else None,
+                                           ("</s>", specials["</s>"]) if add_eos else None)
+    return None if template is None else processors.from_dict(template)
 
 
 # ----- writing ------------------------------------------------------------------------------

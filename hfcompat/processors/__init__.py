@@ -566,6 +566,27 @@ _VARIANTS: tuple[tuple[str, Any], ...] = (
 )
 
 
+def bos_eos_template(bos: tuple[str, int] | None, eos: tuple[str, int] | None) -> dict | None:
+    """The tokenizer.json TemplateProcessing that puts a bos token (content, id) before each
+    sequence and an eos token after it (`<s> $A </s> <s> $B </s>`, B with type id 1), or None
+    when there is neither; what sentencepiece's add_bos/add_eos and GGUF's flags ask for."""
+    if bos is None and eos is None:
+        return None
+
+    def template(type_id: int, sequence: str) -> list[dict]:
+        items = [{"Sequence": {"id": sequence, "type_id": type_id}}]
+        if bos is not None:
+            items.insert(0, {"SpecialToken": {"id": bos[0], "type_id": type_id}})
+        if eos is not None:
+            items.append({"SpecialToken": {"id": eos[0], "type_id": type_id}})
+        return items
+
+    used = [token for token in (bos, eos) if token is not None]
+    return {"type": "TemplateProcessing", "single": template(0, "A"), "pair": template(0, "A") + template(1, "B"),
+            "special_tokens": {content: {"id": content, "ids": [token_id], "tokens": [content]}
+                               for content, token_id in used}}
+
+
 def from_dict(data: Any) -> PostProcessor:
     """Read any post-processor from its tokenizer.json form, trying variants in HF's order."""
     data = require_object(data, "a post-processor")

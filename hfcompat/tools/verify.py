@@ -288,12 +288,15 @@ def llama_cpp_test_cases(path: str | Path) -> list[tuple[str, list[int]]]:
     if not inputs.exists() or not outputs.exists():
         raise FormatError(f"no llama.cpp test strings beside it ({inputs.name} and {outputs.name}); verify a GGUF "
                           "with against='tokenizers' and reference= the file it was converted from", path=str(path))
-    texts = inputs.read_text(encoding="utf-8").split(TEST_SEPARATOR)
+    try:
+        texts = inputs.read_text(encoding="utf-8").split(TEST_SEPARATOR)
+        lines = outputs.read_text(encoding="utf-8").split("\n")
+    except UnicodeDecodeError as error:
+        raise FormatError(f"not UTF-8 ({error.reason})", path=str(inputs)) from None
     if texts and texts[-1] in ("", TEST_SEPARATOR.lstrip("\n")):
         texts.pop()
     elif texts and texts[-1].endswith(TEST_SEPARATOR.rstrip("\n")):
         texts[-1] = texts[-1][:-len(TEST_SEPARATOR.rstrip("\n"))]
-    lines = outputs.read_text(encoding="utf-8").split("\n")
     try:
         ids = [[int(token_id) for token_id in line.split()] for line in lines[:len(texts)]]
     except ValueError:

@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,17 +83,36 @@ def corpus() -> list[str]:
     return [line for name in ("botchan", "wagahaiwa", "pku_test") for line in corpus_sample(name, 60)] + fixture_texts()
 
 
+def official(reference: str) -> Any:
+    """The owner library's encoder (no special tokens) for a shared file: sentencepiece for a
+    .model, BertWordPieceTokenizer for a vocab.txt, `tokenizers` for a tokenizer.json."""
+    path = shared_file(f"refs/{reference}")
+    if path.suffix == ".model":
+        processor = pytest.importorskip("sentencepiece").SentencePieceProcessor(model_file=str(path))
+        return processor.encode
+    tokenizers = pytest.importorskip("tokenizers")
+    if path.name == "vocab.txt":
+        tokenizer = tokenizers.BertWordPieceTokenizer(str(path), lowercase=True)
+    else:
+        tokenizer = tokenizers.Tokenizer.from_file(str(path))
+        tokenizer.no_truncation()
+    return lambda text: tokenizer.encode(text, add_special_tokens=False).ids
+
+
 @pytest.mark.parametrize("reference", WRITABLE)
 def test_written_gguf_encodes_as_its_source(reference: str, tmp_path: Path) -> None:
     """A GGUF written from a shared tokenizer reads back (with the gguf package) and encodes every
-    corpus line as the tokenizer it was written from (truncation is a call setting, off here)."""
+    corpus line as the tokenizer it was written from, and as the owner library runs that file
+    (truncation is a call setting, off here)."""
     source = hfcompat.load(shared_file(f"refs/{reference}"))
     source.no_truncation()
     source.save(tmp_path / "out.gguf")
     back = hfcompat.load(tmp_path / "out.gguf")
+    encode = official(reference)
     for text in corpus():
-        assert back.encode(text, add_special_tokens=False).ids == \
-            source.encode(text, add_special_tokens=False).ids, text
+        ids = back.encode(text, add_special_tokens=False).ids
+        assert ids == source.encode(text, add_special_tokens=False).ids, text
+        assert ids == encode(text), text
 
 
 @pytest.mark.parametrize("reference, reason", sorted(REFUSED.items()))

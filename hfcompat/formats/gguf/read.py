@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ... import processors
 from ...errors import FormatError, MissingDependency
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_from_dict
@@ -190,24 +191,11 @@ def added_tokens(data: GGUFTokenizerData) -> list[dict[str, Any]]:
 
 def _bos_eos(data: GGUFTokenizerData) -> dict | None:
     """A template adding the bos / eos tokens the file asks for (add_bos_token, add_eos_token)."""
-    names = [(flag, key) for flag, key in (("add_bos_token", "bos"), ("add_eos_token", "eos"))
-             if data.flags.get(flag) and key in data.special_ids]
-    if not names:
-        return None
-    ids = {key: data.special_ids[key] for _, key in names}
-    before = [data.tokens[ids["bos"]]] if "bos" in ids else []
-    after = [data.tokens[ids["eos"]]] if "eos" in ids else []
+    def token(flag: str, key: str) -> tuple[str, int] | None:
+        token_id = data.special_ids.get(key)
+        return (data.tokens[token_id], token_id) if data.flags.get(flag) and token_id is not None else None
 
-    def piece(token: str, type_id: int) -> dict:
-        return {"SpecialToken": {"id": token, "type_id": type_id}}
-
-    def sequence(name: str, type_id: int) -> dict:
-        return {"Sequence": {"id": name, "type_id": type_id}}
-
-    single = [piece(t, 0) for t in before] + [sequence("A", 0)] + [piece(t, 0) for t in after]
-    pair = single + [piece(t, 1) for t in before] + [sequence("B", 1)] + [piece(t, 1) for t in after]
-    specials = {data.tokens[i]: {"id": data.tokens[i], "ids": [i], "tokens": [data.tokens[i]]} for i in ids.values()}
-    return {"type": "TemplateProcessing", "single": single, "pair": pair, "special_tokens": specials}
+    return processors.bos_eos_template(token("add_bos_token", "bos"), token("add_eos_token", "eos"))
 
 
 def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:

@@ -30,6 +30,7 @@ from typing import Any, Iterable
 
 from google.protobuf.message import DecodeError
 
+from ... import processors
 from ...errors import FormatError
 from ...normalizers import Precompiled, flatten
 from ...normalizers.charsmap import rules_may_touch
@@ -186,20 +187,9 @@ def _bos_eos_template(proto: Any, add_bos: bool, add_eos: bool) -> dict | None:
         if piece not in controls:
             raise FormatError(f"add_{name}: the {name} piece {piece!r} is not a control piece",
                               field=f"trainer_spec.{name}_piece")
-    if not wanted:
-        return None
-
-    def template(type_id: int, sequence: str) -> list[dict]:
-        items = [{"Sequence": {"id": sequence, "type_id": type_id}}]
-        if add_bos:
-            items.insert(0, {"SpecialToken": {"id": trainer.bos_piece, "type_id": type_id}})
-        if add_eos:
-            items.append({"SpecialToken": {"id": trainer.eos_piece, "type_id": type_id}})
-        return items
-
-    return {"type": "TemplateProcessing", "single": template(0, "A"), "pair": template(0, "A") + template(1, "B"),
-            "special_tokens": {piece: {"id": piece, "ids": [controls[piece]], "tokens": [piece]}
-                               for _, _, piece in wanted}}
+    return processors.bos_eos_template(
+        (trainer.bos_piece, controls[trainer.bos_piece]) if add_bos else None,
+        (trainer.eos_piece, controls[trainer.eos_piece]) if add_eos else None)
 
 
 def _normalizer(spec: Any, as_suffix: bool) -> dict | None:
