@@ -194,7 +194,9 @@ class PieceCache(dict):
 
     def __missing__(self, piece: str) -> list[int]:
         """Run the model on the piece's byte-level form (the slow path)."""
-        ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
+        ids = self.model.utf8_ids(piece)
+        if ids is None:
+            ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
         if len(self) < self.capacity and len(piece) < PIECE_CACHE_MAX_CHARS:
             self[piece] = ids
         return ids

@@ -415,6 +415,8 @@ class Tokenizer:
         form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
         if form == "text":
             entry = _word_entry(*self._encode_word(piece))
+        elif form == "bytes" and (compiled := self._tokenize_utf8(piece)) is not None:
+            entry = _word_entry(*compiled)
         elif form == "bytes":
             cuts = self._char_cuts(piece)
             entry = self._entry_of_parts(piece, cuts) if cuts else self._bytes_entry(piece)
@@ -425,6 +427,11 @@ class Tokenizer:
             entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
                      len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
         return self._kept(piece, entry)
+
+    def _tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """The model's tokens of a byte-level piece, all in the compiled core, when it can."""
+        tokenize_utf8 = getattr(self._model, "tokenize_utf8", None)
+        return tokenize_utf8(piece) if tokenize_utf8 is not None else None
 
     def _kept(self, piece: str, entry: PieceEntry) -> PieceEntry:
         """`entry`, offered to the piece cache when the piece is short enough."""

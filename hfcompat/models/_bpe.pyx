@@ -130,6 +130,8 @@ cdef class MergeTable:
     cdef bint by_level
     cdef Py_ssize_t count
     cdef object vocab
+    cdef int32_t byte_ids[256]  # byte -> id of its byte-level char's token, or -1 (set_byte_alphabet)
+    cdef bint has_bytes
 
     def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
         """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
@@ -158,6 +160,7 @@ cdef class MergeTable:
                 self.chars.put(<uint64_t>ord(token), <int32_t>token_id)
         self.vocab = vocab
         self.joinable = None
+        self.has_bytes = False
 
     def __dealloc__(self) -> None:
         """Free the per-rank arrays."""
@@ -260,6 +263,75 @@ cdef class MergeTable:
                 i += 1
             self._run(&word)
             return _kept(&word)
+        finally:
+            _release(&word)
+
+    def set_byte_alphabet(self, str alphabet) -> None:
+        """Learn the char that stands for each byte (the 256 chars of the byte-level alphabet, in
+        byte order), for `utf8_ids` and `utf8_tokens`."""
+        cdef Py_ssize_t byte
+        if len(alphabet) != 256:
+            raise ValueError("a byte-level alphabet has 256 chars")
+        for byte in range(256):
+            self.byte_ids[byte] = self.chars.get(<uint64_t>ord(alphabet[byte]))
+        self.has_bytes = True
+
+    cdef bint _utf8_word(self, bytes data, Word* word) except -1:
+        """Merge the symbols of `data`, one per byte; False (nothing allocated) when a byte's char
+        is not a token."""
+        cdef const unsigned char* raw = data
+        cdef Py_ssize_t i, count = len(data)
+        if not self.has_bytes:
+            raise ValueError("set_byte_alphabet first")
+        for i in range(count):
+            if self.byte_ids[raw[i]] < 0:
+                return False
+        _allocate(word, count)
+        for i in range(count):
+            word.ids[i] = self.byte_ids[raw[i]]
+            word.lengths[i] = 1
+        self._run(word)
+        return True
+
+    def utf8_ids(self, str piece) -> object:
+        """The ids of `piece` as byte-level BPE gives them (its UTF-8 bytes, one symbol each, merged);
+        None when a byte's char is not a token."""
+        cdef Word word
+        cdef list ids = []
+        cdef Py_ssize_t i
+        if not self._utf8_word(piece.encode("utf-8"), &word):
+            return None
+        try:
+            for i in range(word.count):
+                if word.lengths[i]:
+                    ids.append(word.ids[i])
+            return ids
+        finally:
+            _release(&word)
+
+    def utf8_tokens(self, str piece, object vocab_r) -> object:
+        """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`
+        (a token that cuts a char covers all of it); None when a byte's char is not a token."""
+        cdef bytes data = piece.encode("utf-8")
+        cdef const unsigned char* raw = data
+        cdef Word word
+        cdef list ids = [], tokens = [], spans = []
+        cdef Py_ssize_t byte, char_index = -1, start_char = 0
+        cdef int32_t token_id
+        if not self._utf8_word(data, &word):
+            return None
+        try:
+            for byte in range(word.count):
+                if (raw[byte] & 0xC0) != 0x80:
+                    char_index += 1
+                if word.lengths[byte]:
+                    start_char = char_index
+                    token_id = word.ids[byte]
+                    ids.append(token_id)
+                    tokens.append(vocab_r[token_id])
+                if byte + 1 == word.count or word.lengths[byte + 1]:  # the token ends at this byte
+                    spans.append((start_char, char_index + 1))
+            return ids, tokens, spans
         finally:
             _release(&word)
 

@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .. import _backend
 from ..errors import FormatError, TokenizationError
+from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.cache import Cache
 from .base import Token, VocabLookup
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
@@ -237,6 +238,39 @@ class BPE(VocabLookup):
             return list(tokens)
         return tokens
 
+    def tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """A byte-level piece's tokens in C: ids, strings and char spans within `piece` (what
+        `tokenize` gives for its byte-level chars, mapped back to the piece's chars); None when
+        only the Python path applies (the pure backend, dropout, decorations, unknown bytes)."""
+        table = self._fast_table()
+        if table is None or not piece:
+            return None
+        whole = self._whole_token(piece)
+        if whole is not None:
+            return [whole], [self.vocab_r[whole]], [(0, len(piece))]
+        return table.utf8_tokens(piece, self.vocab_r)
+
+    def utf8_ids(self, piece: str) -> list[int] | None:
+        """`tokenize_utf8`'s ids alone (tiktoken's path, which needs no strings or spans)."""
+        table = self._fast_table()
+        if table is None or not piece:
+            return None
+        whole = self._whole_token(piece)
+        return [whole] if whole is not None else table.utf8_ids(piece)
+
+    def _whole_token(self, piece: str) -> int | None:
+        """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any."""
+        if not self.ignore_merges:
+            return None
+        return self.vocab.get(bytes_to_chars(piece.encode("utf-8")))
+
+    def _fast_table(self) -> Any:
+        """The compiled table when a plain word may skip the Python path entirely: no dropout, no
+        unused pieces, no decorations."""
+        if self.dropout or self.unused_ids or self.continuing_subword_prefix or self.end_of_word_suffix:
+            return None
+        return self._compiled_table()
+
     def _tokenize_word(self, word: str, dropout: float | None) -> list[Token]:
         """Build the symbols of `word`, merge them and return the tokens."""
         return self._tokens(*self._merge_word(word, dropout))
@@ -267,6 +301,7 @@ class BPE(VocabLookup):
         if self._table is None:
             try:
                 self._table = core.MergeTable(self._ranks, self._new_ids, self._levels, self.vocab)
+                self._table.set_byte_alphabet(BYTE_CHARS)
             except OverflowError:
                 self._table = False
                 return None
