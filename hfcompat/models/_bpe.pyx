@@ -14,6 +14,8 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
+from codecs import charmap_decode as _BYTE_LEVEL  # bytes -> their chars in a byte-level alphabet
+
 # Below this many symbols, releasing and taking back the GIL costs more than the loop.
 NOGIL_MIN_SYMBOLS = 64
 cdef Py_ssize_t _NOGIL_MIN = NOGIL_MIN_SYMBOLS
@@ -132,6 +134,7 @@ cdef class MergeTable:
     cdef object vocab
     cdef int32_t byte_ids[256]  # byte -> id of its byte-level char's token, or -1 (set_byte_alphabet)
     cdef bint has_bytes
+    cdef str alphabet  # the chars of bytes 0..255 (set_byte_alphabet)
 
     def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
         """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
@@ -274,6 +277,7 @@ cdef class MergeTable:
             raise ValueError("a byte-level alphabet has 256 chars")
         for byte in range(256):
             self.byte_ids[byte] = self.chars.get(<uint64_t>ord(alphabet[byte]))
+        self.alphabet = alphabet
         self.has_bytes = True
 
     cdef bint _utf8_word(self, bytes data, Word* word) except -1:
@@ -308,6 +312,35 @@ cdef class MergeTable:
             return ids
         finally:
             _release(&word)
+
+    def encode_pieces(self, list pieces, object cache, Py_ssize_t capacity, Py_ssize_t max_chars,
+                      object whole_tokens) -> object:
+        """The ids of every piece, concatenated: tiktoken's `encode_ordinary` loop after the split.
+
+        A piece in `cache` takes its ids from there; another one is, with `whole_tokens` (the
+        vocab of a model that ignores merges), the token of its whole byte-level string if there
+        is one, else its UTF-8 bytes merged, and is kept in `cache` while the cache holds fewer
+        than `capacity` pieces and the piece is shorter than `max_chars`. None as soon as a byte's
+        char is not a token (the caller then goes the Python way).
+        """
+        cdef list ids = []
+        cdef list found
+        cdef str piece
+        cdef object known
+        for piece in pieces:
+            known = cache.get(piece)
+            if known is None:
+                known = whole_tokens.get(_BYTE_LEVEL(piece.encode("utf-8"), "strict", self.alphabet)[0]) \
+                    if whole_tokens is not None else None
+                found = [known] if known is not None else self.utf8_ids(piece)
+                if found is None:
+                    return None
+                if len(cache) < capacity and len(piece) < max_chars:
+                    cache[piece] = found
+                ids.extend(found)
+            else:
+                ids.extend(<list>known)
+        return ids
 
     def utf8_tokens(self, str piece, object vocab_r) -> object:
         """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`

@@ -258,6 +258,16 @@ class BPE(VocabLookup):
         whole = self._whole_token(piece)
         return [whole] if whole is not None else table.utf8_ids(piece)
 
+    def encode_utf8_pieces(self, pieces: list[str], cache: dict[str, list[int]], capacity: int,
+                           max_chars: int) -> list[int] | None:
+        """`utf8_ids` of every piece, concatenated, through `cache` (kept while it holds fewer than
+        `capacity` pieces, for pieces shorter than `max_chars`), in one C loop; None when only the
+        Python path applies."""
+        table = self._fast_table()
+        if table is None:
+            return None
+        return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
+
     def _whole_token(self, piece: str) -> int | None:
         """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any."""
         if not self.ignore_merges:

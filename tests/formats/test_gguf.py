@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -172,7 +173,7 @@ def test_damaged_files(damage: str, tmp_path: Path) -> None:
 
 def test_without_the_gguf_package(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the extra, reading says what to install."""
-    monkeypatch.setattr(gguf_read, "gguf", None)
+    monkeypatch.setitem(sys.modules, "gguf", None)  # what importing a module that is not installed does
     with pytest.raises(MissingDependency, match=r"hfcompat\[gguf\]"):
         hfcompat.load(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"))
 

@@ -26,14 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from ... import processors
-from ...errors import FormatError, MissingDependency
+from ...errors import FormatError, import_optional
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_from_dict
-
-try:
-    import gguf
-except ImportError:  # an optional extra: hfcompat[gguf]
-    gguf = None
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
 MODELS = ("llama", "gpt2", "bert", "t5")
@@ -57,11 +52,9 @@ PRE_TOKENIZERS = pre_tokenizer_names()
 
 
 def require_gguf() -> Any:
-    """The `gguf` module, or MissingDependency saying what to install."""
-    if gguf is None:
-        raise MissingDependency("GGUF files need the gguf package (llama.cpp's reader and writer): "
-                                "pip install 'hfcompat[gguf]'")
-    return gguf
+    """The `gguf` module (llama.cpp's reader and writer, the extra hfcompat[gguf]), imported on
+    first use: it brings numpy and more, which `import hfcompat` should not pay for."""
+    return import_optional("gguf", "gguf", "GGUF files")
 
 
 @dataclass
