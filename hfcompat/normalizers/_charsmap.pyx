@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of `_key_chars` in `charsmap.py` (the reference): the walk of every key of a
-charsmap's trie that SentencePiece's normalizer does once per charsmap before its first text
-(0.2 s in Python for nmt_nfkc, the most of a fresh .model tokenizer's first encode).
+"""The compiled twins of `_key_chars` and `longest_rule_rewrites` in `charsmap.py` (the reference):
+the walk of every key of a charsmap's trie that SentencePiece's normalizer does once per charsmap
+before its first text (0.2 s in Python for nmt_nfkc, the most of a fresh .model tokenizer's first
+encode), and `Rewriter`, SentencePiece's longest-key walk over each text.
 
 `key_chars` walks the trie depth-first over C arrays (the edges grouped by parent base, as
 `CharsMap._edges` groups them); it returns None for a trie deeper than `MAX_DEPTH` bytes or with
@@ -146,3 +147,86 @@ def key_chars(list units, Py_ssize_t root, bytes widths) -> object:
     finally:
         PyMem_Free(stack_index)
         PyMem_Free(stack_depth)
+
+
+@cython.final
+cdef class Rewriter:
+    """`longest_rule_rewrites` without protected strings, over a charsmap's units in C:
+    SentencePiece's walk from each char of the text along the trie, the longest key that ends
+    between chars applied."""
+
+    cdef uint32_t* units
+    cdef Py_ssize_t count
+    cdef Py_ssize_t root
+    cdef object replacement  # leaf unit index -> its replacement (`CharsMap._leaf_replacement`)
+
+    def __cinit__(self, list units, Py_ssize_t root, object replacement) -> None:
+        """Copy the units; `replacement` gives the text a leaf stands for."""
+        cdef Py_ssize_t index
+        self.count = len(units)
+        self.root = root
+        self.replacement = replacement
+        self.units = <uint32_t*>PyMem_Malloc((self.count + 1) * sizeof(uint32_t))
+        if self.units == NULL:
+            raise MemoryError()
+        for index in range(self.count):
+            self.units[index] = units[index]
+
+    def __dealloc__(self) -> None:
+        """Free the units."""
+        PyMem_Free(self.units)
+
+    cdef Py_ssize_t _longest(self, const unsigned char* data, Py_ssize_t start, Py_ssize_t size,
+                             Py_ssize_t* leaf) noexcept nogil:
+        """The bytes of the longest key that prefixes data[start:size] and ends on a char
+        boundary (0: none), its leaf unit in `leaf` (`_longest_on_boundary` in C)."""
+        cdef Py_ssize_t pos = self.root, i, best = 0
+        cdef uint32_t unit
+        cdef unsigned char byte
+        for i in range(start, size):
+            byte = data[i]
+            if not byte:
+                break
+            pos ^= byte
+            if pos < 0 or pos >= self.count:
+                break
+            unit = self.units[pos]
+            if unit & LABEL_MASK != byte:
+                break
+            pos ^= _offset(unit)
+            if unit & LEAF_BIT and pos >= self.count:  # a malformed blob: the caller reports it
+                leaf[0] = pos
+                return -1
+            if unit & LEAF_BIT and (i + 1 == size or (data[i + 1] & 0xC0) != 0x80):
+                best = i + 1 - start
+                leaf[0] = pos
+        return best
+
+    def rewrites(self, str text) -> list:
+        """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement)."""
+        cdef bytes data = text.encode("utf-8", "surrogatepass")
+        cdef const unsigned char* raw = data
+        cdef Py_ssize_t size = len(data), byte = 0, char_index = 0, length, end, chars
+        cdef Py_ssize_t leaf = 0
+        cdef list found = []
+        if self.count == 0:
+            return found
+        while byte < size:
+            length = self._longest(raw, byte, size, &leaf)
+            if length < 0:
+                self.replacement(leaf)  # raises FormatError, naming the leaf
+            if length <= 0:
+                byte += 1
+                while byte < size and (raw[byte] & 0xC0) == 0x80:
+                    byte += 1
+                char_index += 1
+                continue
+            end = byte + length
+            chars = 0
+            while byte < end:
+                byte += 1
+                if byte == size or (raw[byte] & 0xC0) != 0x80:
+                    chars += 1
+            found.append((char_index, chars, self.replacement(leaf)))
+            char_index += chars
+        return found
