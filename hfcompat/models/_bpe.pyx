@@ -135,6 +135,8 @@ cdef class MergeTable:
     cdef int32_t byte_ids[256]  # byte -> id of its byte-level char's token, or -1 (set_byte_alphabet)
     cdef bint has_bytes
     cdef str alphabet  # the chars of bytes 0..255 (set_byte_alphabet)
+    cdef int32_t fallback_ids[256]  # byte -> id of its <0xHH> token, or -1 (set_byte_fallback)
+    cdef bint has_fallback
 
     def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
         """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
@@ -164,6 +166,7 @@ cdef class MergeTable:
         self.vocab = vocab
         self.joinable = None
         self.has_bytes = False
+        self.has_fallback = False
 
     def __dealloc__(self) -> None:
         """Free the per-rank arrays."""
@@ -279,6 +282,97 @@ cdef class MergeTable:
             self.byte_ids[byte] = self.chars.get(<uint64_t>ord(alphabet[byte]))
         self.alphabet = alphabet
         self.has_bytes = True
+
+    def set_byte_fallback(self, list byte_ids) -> None:
+        """Learn the id of each byte's <0xHH> token (None: missing), for `columns` of a model
+        with byte fallback: an unknown char then becomes its bytes' tokens."""
+        cdef Py_ssize_t byte
+        for byte in range(256):
+            self.fallback_ids[byte] = -1 if byte_ids[byte] is None else byte_ids[byte]
+        self.has_fallback = True
+
+    cdef bint _fallback_symbols(self, Py_UCS4 char, int32_t* ids) noexcept:
+        """The <0xHH> ids of the UTF-8 bytes of `char` (a lone surrogate as its WTF-8 form) in
+        `ids`; False when byte fallback is off or a byte has no token."""
+        cdef unsigned char data[4]
+        cdef Py_ssize_t count = _utf8_length(char), i
+        cdef uint32_t code = <uint32_t>char
+        if not self.has_fallback:
+            return False
+        if count == 1:
+            data[0] = <unsigned char>code
+        elif count == 2:
+            data[0] = <unsigned char>(0xC0 | (code >> 6))
+            data[1] = <unsigned char>(0x80 | (code & 0x3F))
+        elif count == 3:
+            data[0] = <unsigned char>(0xE0 | (code >> 12))
+            data[1] = <unsigned char>(0x80 | ((code >> 6) & 0x3F))
+            data[2] = <unsigned char>(0x80 | (code & 0x3F))
+        else:
+            data[0] = <unsigned char>(0xF0 | (code >> 18))
+            data[1] = <unsigned char>(0x80 | ((code >> 12) & 0x3F))
+            data[2] = <unsigned char>(0x80 | ((code >> 6) & 0x3F))
+            data[3] = <unsigned char>(0x80 | (code & 0x3F))
+        for i in range(count):
+            ids[i] = self.fallback_ids[data[i]]
+            if ids[i] < 0:
+                return False
+        return True
+
+    def columns(self, str text, object vocab_r) -> object:
+        """An undecorated word's tokens as a tokenizer's columns: ids, strings (from `vocab_r`)
+        and char spans (a token that cuts a char covers all of it). A char that is not a token
+        becomes its bytes' <0xHH> tokens (each 1 byte long, as HF counts them) with byte
+        fallback; None when a char has neither (the Python path decides: unk, fused or not)."""
+        cdef Word word
+        cdef Py_ssize_t i = 0, count = 0, j, width, byte, char_index
+        cdef Py_UCS4 char
+        cdef int32_t token_id
+        cdef int32_t fallback[4]
+        cdef int64_t* char_of  # the char each symbol's first byte belongs to
+        cdef list ids = [], tokens = [], spans = []
+        for char in text:  # the symbols: one per known char, one per byte of an unknown one
+            if self.chars.get(<uint64_t>char) >= 0:
+                count += 1
+            elif self._fallback_symbols(char, fallback):
+                count += _utf8_length(char)
+            else:
+                return None
+        _allocate(&word, count)
+        char_of = <int64_t*>PyMem_Malloc((count + 1) * sizeof(int64_t))
+        try:
+            if char_of == NULL:
+                raise MemoryError()
+            char_index = 0
+            for char in text:
+                token_id = self.chars.get(<uint64_t>char)
+                if token_id >= 0:
+                    word.ids[i] = token_id
+                    word.lengths[i] = _utf8_length(char)
+                    char_of[i] = char_index
+                    i += 1
+                else:
+                    width = _utf8_length(char)
+                    self._fallback_symbols(char, fallback)
+                    for j in range(width):
+                        word.ids[i] = fallback[j]
+                        word.lengths[i] = 1
+                        char_of[i] = char_index
+                        i += 1
+                char_index += 1
+            self._run(&word)
+            for i in range(count):
+                if word.lengths[i]:
+                    ids.append(word.ids[i])
+                    tokens.append(vocab_r[word.ids[i]])
+                    j = i + 1  # the next live symbol, or the end
+                    while j < count and not word.lengths[j]:
+                        j += 1
+                    spans.append((char_of[i], char_of[j - 1] + 1))
+            return ids, tokens, spans
+        finally:
+            PyMem_Free(char_of)
+            _release(&word)
 
     cdef bint _utf8_word(self, bytes data, Word* word) except -1:
         """Merge the symbols of `data`, one per byte; False (nothing allocated) when a byte's char

@@ -250,6 +250,19 @@ class BPE(VocabLookup):
             return [whole], [self.vocab_r[whole]], [(0, len(piece))]
         return table.utf8_tokens(piece, self.vocab_r)
 
+    def columns(self, word: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
+        only `tokenize` applies (the pure backend, dropout, decorations, an unknown char that
+        byte fallback does not cover)."""
+        table = self._fast_table()
+        if table is None or not word:
+            return None
+        if self.ignore_merges:
+            token_id = self.vocab.get(word)
+            if token_id is not None:
+                return [token_id], [word], [(0, len(word))]
+        return table.columns(word, self.vocab_r)
+
     def utf8_ids(self, piece: str) -> list[int] | None:
         """`tokenize_utf8`'s ids alone (tiktoken's path, which needs no strings or spans)."""
         table = self._fast_table()
@@ -312,6 +325,8 @@ class BPE(VocabLookup):
             try:
                 self._table = core.MergeTable(self._ranks, self._new_ids, self._levels, self.vocab)
                 self._table.set_byte_alphabet(BYTE_CHARS)
+                if self.byte_fallback:
+                    self._table.set_byte_fallback(self._byte_ids)
             except OverflowError:
                 self._table = False
                 return None

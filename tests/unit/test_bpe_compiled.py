@@ -132,3 +132,24 @@ def test_utf8_pieces_equal_the_python_path(byte_level_model: BPE, piece: str) ->
         cache: dict[str, list[int]] = {}
         assert model.encode_utf8_pieces([piece, "a", piece], cache, 2, 64) == expected[0] + [64] + expected[0]
         assert list(cache) == ([piece, "a"] if piece != "a" and len(piece) < 64 else ["a"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=random_models(), words=st.lists(st.text(alphabet=ALPHABET + "x🤗", max_size=14), min_size=1, max_size=6))
+def test_word_columns_equal_the_python_path(data: dict, words: list[str]) -> None:
+    """Random models (byte fallback, ignore_merges, unk or not): a word's columns built in C are
+    the Python path's ids, strings and char spans; None only where C leaves the word to Python
+    (decorations, an unknown char that byte fallback does not cover)."""
+    model = ours(data)
+    decorated = model.continuing_subword_prefix or model.end_of_word_suffix
+    for word in words:
+        with _backend.use(_backend.COMPILED):
+            found = model.columns(word)
+        if decorated or not word:
+            assert found is None
+            continue
+        with _backend.use(_backend.PYTHON):
+            assert model.columns(word) is None
+            tokens = model.tokenize(word)
+        expected = ([t[0] for t in tokens], [t[1] for t in tokens], char_spans(word, [t[2] for t in tokens]))
+        assert found == expected or (found is None and any(char not in model.vocab for char in word)), word
