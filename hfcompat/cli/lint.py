@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from ..tools.lint import has_errors, lint, report
+from ..tools.lint import counts, has_errors, lint, report
 from .options import add_load_options, load_options
 
 
@@ -29,9 +29,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
         findings = lint(path, **load_options(args))
         failed = failed or has_errors(findings)
         if args.json:
-            counts = {severity: sum(f.severity == severity for f in findings) for severity in ("error", "warning", "info")}
-            print(json.dumps({"path": path, "findings": [f.to_dict() for f in findings], "counts": counts},
-                             ensure_ascii=False))
+            found = {"path": path, "findings": [f.to_dict() for f in findings], "counts": counts(findings)}
+            print(json.dumps(found, ensure_ascii=False))
         else:
             print(report(findings, path))
             print(f"({time.perf_counter() - start:.1f} s)\n")

@@ -208,7 +208,8 @@ def test_possessive_interval_in_a_split_pattern() -> None:
 def test_normalizer_idempotence() -> None:
     prepend = build(pipeline(normalizer={"type": "Prepend", "prepend": "▁"}))
     finding = only(lint(prepend), "normalizer-not-idempotent")
-    assert finding.severity == "info" and "'Hello  World' -> '▁Hello  World' -> '▁▁Hello  World'" in finding.details
+    assert finding.severity == "info"
+    assert "'Hello  World' -> '▁Hello  World' -> '▁▁Hello  World'" in finding.details
     assert "normalizer-not-idempotent" not in codes(lint(build(pipeline(normalizer={"type": "NFKC"}))))
 
 
