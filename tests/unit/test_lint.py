@@ -131,6 +131,15 @@ def test_a_byte_level_added_token_shadows_by_its_bytes() -> None:
     assert finding.tokens == ["Ġhello"]
 
 
+def test_a_space_the_pre_tokenizer_adds_is_not_text() -> None:
+    """With add_prefix_space, "hello" at the start of a text gives "Ġhello" without " hello" in it."""
+    prefixed = {**BYTE_LEVEL, "add_prefix_space": True}
+    tokenizer = build(byte_level({"Ġhello": 0}, added_tokens=[added(" hello", 257)], pre_tokenizer=prefixed))
+    assert "shadowed-token" not in codes(lint(tokenizer))
+    tokenizer = build(byte_level({"Ġhello": 0}, added_tokens=[added("hello", 257)], pre_tokenizer=prefixed))
+    assert only(lint(tokenizer), "shadowed-token").tokens == ["Ġhello"]
+
+
 def test_single_word_tokens_and_normalizers_are_not_judged() -> None:
     """A single-word match can be rejected, and a raw-text token may miss normalized text."""
     assert "shadowed-token" not in codes(lint(build(pipeline(added_tokens=[added("bc", 5, single_word=True)]))))

@@ -4,6 +4,7 @@ normalizer, and what a SentencePiece model's tokenizer.json form cannot say."""
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -68,6 +69,7 @@ def _matched_contents(tokenizer: Tokenizer) -> dict[str, tuple[int, str]]:
     """
     vocabulary = tokenizer.added_vocabulary
     byte_level = is_byte_level(tokenizer)
+    byte_level_forms = "ByteLevel" in leaf_types(tokenizer.normalizer)  # normalized forms in byte chars
     specials_off = vocabulary.encode_special_tokens or tokenizer.tiktoken is not None
     single_word = {token.normalized for token in vocabulary.id_to_added.values() if token.single_word}
     contents: dict[str, tuple[int, str]] = {}
@@ -77,17 +79,21 @@ def _matched_contents(tokenizer: Tokenizer) -> dict[str, tuple[int, str]]:
         if not token.normalized and tokenizer.normalizer is not None:
             continue
         text = vocabulary.normalized_form.get(token_id, token.content) if token.normalized else token.content
-        if text:
-            contents[text.encode().decode("latin-1") if byte_level else text] = (token_id, token.content)
+        data = chars_to_bytes(text) if token.normalized and byte_level_forms else text.encode()
+        if text and data is not None:
+            contents[data.decode("latin-1") if byte_level else text] = (token_id, token.content)
     return contents
 
 
 def _surface_function(tokenizer: Tokenizer) -> Callable[[str], str | None] | None:
-    """How to read a vocabulary token as the normalized text it stands for (byte-level tokens as
-    latin-1 text of their bytes; decorations removed), or None where the text a token stands for
-    depends on its place (Metaspace adds its "▁" itself)."""
+    """How to read a vocabulary token as the normalized text it surely stands for (byte-level
+    tokens as latin-1 text of their bytes, less a leading space that `add_prefix_space` may have
+    put there; decorations removed), or None where that text depends on the token's place
+    (Metaspace adds its "▁" itself)."""
     if is_byte_level(tokenizer):
-        return lambda token: data.decode("latin-1") if (data := chars_to_bytes(token)) is not None else None
+        added_space = any(leaf.get("type") == "ByteLevel" and leaf.get("add_prefix_space")
+                          for leaf in leaves(as_dict(tokenizer.pre_tokenizer)))
+        return partial(_byte_surface, added_space)
     if "Metaspace" in leaf_types(tokenizer.pre_tokenizer):
         return None
     model = tokenizer.model
@@ -101,6 +107,15 @@ def _surface_function(tokenizer: Tokenizer) -> Callable[[str], str | None] | Non
         return token[:-len(suffix)] if suffix and token.endswith(suffix) else token
 
     return undecorated
+
+
+def _byte_surface(added_space: bool, token: str) -> str | None:
+    """A byte-level token's bytes as latin-1 text (a leading space dropped when the pre-tokenizer
+    may have added it), or None when it is not made of byte chars."""
+    data = chars_to_bytes(token)
+    if data is None:
+        return None
+    return data[1:].decode("latin-1") if added_space and data.startswith(b" ") else data.decode("latin-1")
 
 
 def special_tokens(tokenizer: Tokenizer) -> list[Finding]:
