@@ -41,14 +41,32 @@ def test_llama3_merge_unreachable_tokens_match_tokenizers() -> None:
     assert (finding.count, finding.severity) == (588, "info")
 
 
-def test_whisper_empty_token_is_unreachable() -> None:
-    """Whisper large-v3's vocabulary holds an empty token (id 50256), which no text gives."""
-    path = shared_file("refs/whisper-large-v3/tokenizer.json")
+@pytest.mark.parametrize(("name", "expected"), [
+    ("gpt2", []),
+    ("roberta-base", ["<|endoftext|>", "madeupword0000", "madeupword0001", "madeupword0002"]),
+    ("whisper-large-v3", [""]),  # an empty token, id 50256
+])
+def test_unreachable_tokens_of_tokenizer_json_files_match_tokenizers(name: str, expected: list[str]) -> None:
+    """The file's own model in `tokenizers`, merges on, gives back whole every token lint does not
+    report, and none of those it reports (added tokens left out on both sides)."""
+    path = shared_file(f"refs/{name}/tokenizer.json")
     official = tokenizers.Tokenizer.from_file(str(path))
     official.model.ignore_merges = False
     added = set(official.get_added_tokens_decoder())
-    expected = official_unreachable(official.model, official.get_vocab(with_added_tokens=False), added)
-    assert merge_unreachable(hfcompat.load(path)) == expected == [("", 50256)]
+    unreachable = official_unreachable(official.model, official.get_vocab(with_added_tokens=False), added)
+    assert [token for token, _ in unreachable] == expected
+    assert merge_unreachable(hfcompat.load(path)) == unreachable
+
+
+def test_clip_word_end_tokens_are_reachable() -> None:
+    """CLIP's `</w>` tokens: `tokenizers` gives each back from the word it ends, and lint, which also
+    tries every token inside a word, finds nothing unreachable."""
+    path = shared_file("refs/clip/tokenizer.json")
+    official = tokenizers.Tokenizer.from_file(str(path))
+    vocab = official.get_vocab(with_added_tokens=False)
+    suffixed = {t: i for t, i in vocab.items() if t.endswith("</w>") and t != "</w>"}
+    assert all([x.id for x in official.model.tokenize(t[:-4])] == [i] for t, i in suffixed.items())
+    assert merge_unreachable(hfcompat.load(path)) == []
 
 
 def test_cl100k_has_no_error_and_its_id_gaps() -> None:
