@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +259,14 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture) 
     finding = lines[1]["findings"][0]
     assert set(finding) == {"code", "severity", "message", "why", "count", "tokens", "ids", "details"}
     assert (finding["code"], finding["tokens"]) == ("duplicate-ids", ["abc", "d"])
+
+
+def test_the_command_runs_as_a_program(tmp_path: Path) -> None:
+    """`python -m hfcompat lint`: a file that does not load is a usage error (2), as for every command."""
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(pipeline({**CHARS, "d": 6})), encoding="utf-8")
+    run = [sys.executable, "-m", "hfcompat", "lint"]
+    result = subprocess.run([*run, str(broken)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1 and result.stdout.startswith(f"{broken}: 1 error")
+    result = subprocess.run([*run, str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and result.stderr.startswith("hfcompat: error: ")

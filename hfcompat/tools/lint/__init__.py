@@ -9,9 +9,9 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   initial symbols and see whether that one token comes back; a token made inside a word never
   had a merge cross its edges, so it comes back alone too). With `ignore_merges` such a token is
   still produced when a whole pre-token equals it, so it is reported as information.
-- `unreachable-byte`: byte tokens that no UTF-8 text holds (bytes C0, C1, F5..FF, or a byte
-  sequence no valid UTF-8 contains), and byte-fallback tokens `<0xHH>` of bytes that only chars
-  inside the vocabulary have.
+- `unreachable-byte`: byte-level tokens that no UTF-8 text holds (bytes C0, C1, F5..FF, or a
+  byte sequence no valid UTF-8 contains), and the `<0xHH>` tokens of a byte-fallback BPE whose
+  byte only chars inside the vocabulary have.
 - `shadowed-token`: vocabulary tokens whose text holds an added token, which the added-token
   matcher always takes first, so the model never sees that text whole.
 - `special-token-missing`, `special-token-id-mismatch`, `special-token-not-special`,
