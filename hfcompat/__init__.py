@@ -11,11 +11,12 @@ from .errors import FormatError, SpecialTokenError, TokenizationError, Unsupport
 from .formats import convert, load
 from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
-from .tools import VerifyReport, evaluate, train, verify
+from .tools import Finding, VerifyReport, evaluate, lint, train, verify
 
 __all__ = [
     "AddedToken",
     "Encoding",
+    "Finding",
     "FormatError",
     "SpecialTokenError",
     "TokenizationError",
@@ -25,6 +26,7 @@ __all__ = [
     "backend",
     "convert",
     "evaluate",
+    "lint",
     "load",
     "train",
     "verify",

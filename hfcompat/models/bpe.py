@@ -524,6 +524,19 @@ class BPE(VocabLookup):
             return self._split_unused(kept_ids, kept_lengths, parts)
         return kept_ids, kept_lengths
 
+    def merge_pieces(self, pieces: list[str]) -> list[int] | None:
+        """The ids the merge loop makes of these initial symbols (no dropout, no whole-word
+        look-up, no cache), so a linter can ask which tokens merging reaches; None when a piece
+        is not in the vocab."""
+        ids = [self.vocab.get(piece) for piece in pieces]
+        if None in ids:
+            return None
+        lengths = [_utf8_len(piece) for piece in pieces]
+        table = self._compiled_table() if not self.unused_ids else None
+        if table is not None:
+            return table.merge(ids, lengths)[0]
+        return self._merge_with_heap(ids, lengths, None)[0]
+
     def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int]) -> None:
         """Merge as sentencepiece's BPE does: `levels[rank]` orders the merges (equal levels,
         i.e. equal piece scores, go leftmost first), and a piece of `unused_ids` that a merge
