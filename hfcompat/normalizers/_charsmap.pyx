@@ -149,6 +149,58 @@ def key_chars(list units, Py_ssize_t root, bytes widths) -> object:
         PyMem_Free(stack_depth)
 
 
+def char_keys(list units, Py_ssize_t root, bytes widths) -> object:
+    """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included, as
+    `CharsMap._char_keys` finds them (in another order); None for a trie that is not a tree."""
+    cdef _Edges trie = _Edges(units)
+    cdef list keys = []
+    cdef Py_ssize_t room = trie.edges + 1, size = 0, index, depth, base, edge
+    cdef Py_ssize_t* stack_index
+    cdef Py_ssize_t* stack_depth
+    cdef unsigned char key[4]
+    cdef const unsigned char* width_of = widths
+    cdef uint32_t unit
+    cdef int width
+    if len(widths) != 256:
+        raise ValueError("expected the widths of 256 bytes")
+    if root < 0 or root >= trie.bases:
+        return keys
+    stack_index = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
+    stack_depth = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
+    try:
+        if stack_index == NULL or stack_depth == NULL:
+            raise MemoryError()
+        base, depth = root, 0
+        while True:
+            for edge in range(trie.first[base], trie.first[base + 1]):  # children: keys of depth + 1 bytes
+                if size == room:
+                    return None
+                stack_index[size] = trie.child[edge]
+                stack_depth[size] = depth
+                size += 1
+            base = -1
+            while base < 0 and size:
+                size -= 1
+                index = stack_index[size]
+                depth = stack_depth[size]
+                unit = trie.units[index]
+                key[depth] = <unsigned char>(unit & 0xFF)
+                width = width_of[key[0]]
+                if width == 0 or width == 4:
+                    continue
+                if unit & LEAF_BIT:
+                    keys.append(key[:depth + 1])
+                if depth + 1 < width and (index ^ _offset(unit)) < trie.bases:
+                    base = index ^ _offset(unit)
+                    depth += 1
+            if base < 0:
+                break
+        return keys
+    finally:
+        PyMem_Free(stack_index)
+        PyMem_Free(stack_depth)
+
+
 @cython.final
 cdef class Rewriter:
     """`longest_rule_rewrites` without protected strings, over a charsmap's units in C:

@@ -278,7 +278,12 @@ class CharsMap:
         return children
 
     def _char_keys(self) -> list[bytes]:
-        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included."""
+        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included (on
+        the compiled backend `_charsmap.char_keys` walks them over C arrays)."""
+        compiled = _backend.charsmap
+        found_in_c = None if compiled is None else compiled.char_keys(self._units, self._root, _UTF8_WIDTHS)
+        if found_in_c is not None:
+            return found_in_c
         units = self._units
         children = self._edges()
         keys: list[bytes] = []

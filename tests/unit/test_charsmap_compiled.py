@@ -29,11 +29,15 @@ def reference(charsmap: CharsMap) -> tuple:
 
 
 def assert_same_walk(charsmap: CharsMap) -> None:
-    """The compiled walk finds what the reference finds, and `_key_chars` gives it on the compiled backend."""
+    """The compiled walks find what the reference finds (the key chars, and the keys of one char
+    or less), and `_key_chars` gives it on the compiled backend."""
     expected = reference(charsmap)
     assert _charsmap.key_chars(charsmap._units, charsmap._root, _UTF8_WIDTHS) == expected
     with _backend.use(_backend.COMPILED):
         assert astuple(_key_chars(charsmap)) == expected
+    with _backend.use(_backend.PYTHON):
+        char_keys = charsmap._char_keys()
+    assert sorted(_charsmap.char_keys(charsmap._units, charsmap._root, _UTF8_WIDTHS)) == sorted(char_keys)
 
 
 @settings(max_examples=150, deadline=None)
