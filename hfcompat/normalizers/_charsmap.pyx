@@ -85,120 +85,126 @@ cdef void _add_char(set chars, char* key, Py_ssize_t length):
         chars.add(ord(text))
 
 
+@cython.final
+cdef class _Walk:
+    """A depth-first walk of a trie's keys: its edges, and a stack of (unit index, key depth)."""
+
+    cdef _Edges trie
+    cdef Py_ssize_t* index
+    cdef Py_ssize_t* depth
+    cdef Py_ssize_t size
+    cdef Py_ssize_t room
+
+    def __cinit__(self, list units, bytes widths) -> None:
+        """The edges of `units`, and room for one stack entry per edge (a tree needs no more)."""
+        if len(widths) != 256:
+            raise ValueError("expected the widths of 256 bytes")
+        self.trie = _Edges(units)
+        self.room = self.trie.edges + 1
+        self.size = 0
+        self.index = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
+        self.depth = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
+        if self.index == NULL or self.depth == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self) -> None:
+        """Free the stack."""
+        PyMem_Free(self.index)
+        PyMem_Free(self.depth)
+
+    cdef bint push_children(self, Py_ssize_t base, Py_ssize_t depth) noexcept:
+        """Push the children of node `base` (keys of `depth` + 1 bytes); False when the stack is
+        full, which only a trie that is not a tree makes happen."""
+        cdef Py_ssize_t edge
+        for edge in range(self.trie.first[base], self.trie.first[base + 1]):
+            if self.size == self.room:
+                return False
+            self.index[self.size] = self.trie.child[edge]
+            self.depth[self.size] = depth
+            self.size += 1
+        return True
+
+
 def key_chars(list units, Py_ssize_t root, bytes widths) -> object:
     """(alone, leading, second, longest) as `_key_chars` finds them: the chars that are a whole
     key, the first and second chars of longer keys, the bytes of the longest key; None when the
     trie is too deep or not a tree (the reference then walks it). `widths` holds the UTF-8 length
     each byte starts (0: none), as `charsmap._utf8_width` gives it."""
-    cdef _Edges trie = _Edges(units)
+    cdef _Walk walk = _Walk(units, widths)
+    cdef _Edges trie = walk.trie
     cdef set alone = set(), leading = set(), second = set()
     cdef Py_ssize_t longest = 0
-    cdef Py_ssize_t* stack_index
-    cdef Py_ssize_t* stack_depth
-    cdef Py_ssize_t size = 0
-    cdef Py_ssize_t room = trie.edges + 1
-    cdef Py_ssize_t index, depth, length, base, edge
+    cdef Py_ssize_t index, depth, length, base
     cdef int width
     cdef uint32_t unit
     cdef char key[1025]
     cdef const unsigned char* width_of = widths
-    if len(widths) != 256:
-        raise ValueError("expected the widths of 256 bytes")
     if root < 0 or root >= trie.bases:
         return None
-    stack_index = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
-    stack_depth = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
-    try:
-        if stack_index == NULL or stack_depth == NULL:
-            raise MemoryError()
-        base, depth = root, 0
-        while True:
-            # push the children of `base`, whose keys are `depth` + 1 bytes long
-            for edge in range(trie.first[base], trie.first[base + 1]):
-                if size == room:
-                    return None
-                stack_index[size] = trie.child[edge]
-                stack_depth[size] = depth
-                size += 1
-            if size == 0:
-                break
-            size -= 1
-            index = stack_index[size]
-            depth = stack_depth[size]
-            if depth >= _MAX_DEPTH:
-                return None
-            unit = trie.units[index]
-            # every position before `depth` still holds this node's ancestors (depth-first)
-            key[depth] = <char>(unit & 0xFF)
-            length = depth + 1
-            if length > longest:
-                longest = length
-            width = width_of[<unsigned char>key[0]]
-            if width and length == width and unit & LEAF_BIT:
-                _add_char(alone, key, length)
-            if width and length > width and length == width + width_of[<unsigned char>key[width]]:
-                _add_char(leading, key, width)
-                _add_char(second, key + width, length - width)
-            base = index ^ _offset(unit)
-            depth = length
-            if base >= trie.bases:
-                base, depth = trie.bases - 1, length  # no edge hangs there (an empty row)
-        return alone, leading, second, longest
-    finally:
-        PyMem_Free(stack_index)
-        PyMem_Free(stack_depth)
+    base, depth = root, 0
+    while True:
+        if not walk.push_children(base, depth):
+            return None
+        if walk.size == 0:
+            break
+        walk.size -= 1
+        index = walk.index[walk.size]
+        depth = walk.depth[walk.size]
+        if depth >= _MAX_DEPTH:
+            return None
+        unit = trie.units[index]
+        # every position before `depth` still holds this node's ancestors (depth-first)
+        key[depth] = <char>(unit & 0xFF)
+        length = depth + 1
+        if length > longest:
+            longest = length
+        width = width_of[<unsigned char>key[0]]
+        if width and length == width and unit & LEAF_BIT:
+            _add_char(alone, key, length)
+        if width and length > width and length == width + width_of[<unsigned char>key[width]]:
+            _add_char(leading, key, width)
+            _add_char(second, key + width, length - width)
+        base = index ^ _offset(unit)
+        depth = length
+        if base >= trie.bases:
+            base, depth = trie.bases - 1, length  # no edge hangs there (an empty row)
+    return alone, leading, second, longest
 
 
 def char_keys(list units, Py_ssize_t root, bytes widths) -> object:
     """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included, as
     `CharsMap._char_keys` finds them (in another order); None for a trie that is not a tree."""
-    cdef _Edges trie = _Edges(units)
+    cdef _Walk walk = _Walk(units, widths)
+    cdef _Edges trie = walk.trie
     cdef list keys = []
-    cdef Py_ssize_t room = trie.edges + 1, size = 0, index, depth, base, edge
-    cdef Py_ssize_t* stack_index
-    cdef Py_ssize_t* stack_depth
+    cdef Py_ssize_t index, depth, base
     cdef unsigned char key[4]
     cdef const unsigned char* width_of = widths
     cdef uint32_t unit
     cdef int width
-    if len(widths) != 256:
-        raise ValueError("expected the widths of 256 bytes")
     if root < 0 or root >= trie.bases:
         return keys
-    stack_index = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
-    stack_depth = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
-    try:
-        if stack_index == NULL or stack_depth == NULL:
-            raise MemoryError()
-        base, depth = root, 0
-        while True:
-            for edge in range(trie.first[base], trie.first[base + 1]):  # children: keys of depth + 1 bytes
-                if size == room:
-                    return None
-                stack_index[size] = trie.child[edge]
-                stack_depth[size] = depth
-                size += 1
-            base = -1
-            while base < 0 and size:
-                size -= 1
-                index = stack_index[size]
-                depth = stack_depth[size]
-                unit = trie.units[index]
-                key[depth] = <unsigned char>(unit & 0xFF)
-                width = width_of[key[0]]
-                if width == 0 or width == 4:
-                    continue
-                if unit & LEAF_BIT:
-                    keys.append(key[:depth + 1])
-                if depth + 1 < width and (index ^ _offset(unit)) < trie.bases:
-                    base = index ^ _offset(unit)
-                    depth += 1
-            if base < 0:
-                break
-        return keys
-    finally:
-        PyMem_Free(stack_index)
-        PyMem_Free(stack_depth)
+    base, depth = root, 0
+    while True:
+        if not walk.push_children(base, depth):
+            return None
+        base = -1
+        while base < 0 and walk.size:
+            walk.size -= 1
+            index = walk.index[walk.size]
+            depth = walk.depth[walk.size]
+            unit = trie.units[index]
+            key[depth] = <unsigned char>(unit & 0xFF)
+            width = width_of[key[0]]
+            if width == 0 or width == 4:
+                continue
+            if unit & LEAF_BIT:
+                keys.append(key[:depth + 1])
+            if depth + 1 < width and (index ^ _offset(unit)) < trie.bases:
+                base = index ^ _offset(unit)
+                depth += 1
+        if base < 0:
+            return keys
 
 
 @cython.final
