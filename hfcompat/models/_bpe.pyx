@@ -21,6 +21,10 @@ NOGIL_MIN_SYMBOLS = 64
 cdef Py_ssize_t _NOGIL_MIN = NOGIL_MIN_SYMBOLS
 cdef uint64_t POSITION_MASK = 0xFFFFFFFFULL
 cdef int64_t MAX_ID = 0x7FFFFFFF
+# Merges of two ids below this (a byte-level vocabulary's bytes, most often) are ranked from a
+# dense array that stays in the CPU's cache; the others from the hash table.
+cdef enum:
+    SMALL_IDS = 256
 
 
 include "_hash_table.pxi"
@@ -125,6 +129,7 @@ cdef class MergeTable:
     """A BPE model's merges and single-char tokens in C, and its merge loop over C arrays."""
 
     cdef _Table ranks  # left id << 32 | right id -> rank (the last rank of a repeated pair)
+    cdef int32_t* small_ranks  # the same for two ids below SMALL_IDS, in a dense array (-1: none)
     cdef _Table chars  # code point -> id of the single-char token
     cdef _Table joinable  # char << 32 | next char, for every two adjacent chars of a token (lazy)
     cdef int32_t* new_ids  # rank -> id of the merged token
@@ -157,8 +162,15 @@ cdef class MergeTable:
             self.new_ids[rank] = new_ids[rank]
             self.keys[rank] = levels[rank] if self.by_level else rank
         self.ranks = _Table(len(ranks))
+        self.small_ranks = <int32_t*>PyMem_Malloc(SMALL_IDS * SMALL_IDS * sizeof(int32_t))
+        if self.small_ranks == NULL:
+            raise MemoryError()
+        memset(self.small_ranks, 0xFF, SMALL_IDS * SMALL_IDS * sizeof(int32_t))
         for (left, right), rank in ranks.items():
-            self.ranks.put(<uint64_t>left << 32 | <uint64_t>right, <int32_t>rank)
+            if left < SMALL_IDS and right < SMALL_IDS:
+                self.small_ranks[left * SMALL_IDS + right] = <int32_t>rank
+            else:
+                self.ranks.put(<uint64_t>left << 32 | <uint64_t>right, <int32_t>rank)
         self.chars = _Table(len(vocab))
         for token, token_id in vocab.items():
             if len(token) == 1:
@@ -172,9 +184,12 @@ cdef class MergeTable:
         """Free the per-rank arrays."""
         PyMem_Free(self.new_ids)
         PyMem_Free(self.keys)
+        PyMem_Free(self.small_ranks)
 
     cdef inline int32_t _rank(self, int32_t left, int32_t right) noexcept nogil:
         """The rank of the merge of (left, right), or -1."""
+        if left < SMALL_IDS and right < SMALL_IDS:
+            return self.small_ranks[left * SMALL_IDS + right]
         return self.ranks.get(<uint64_t>left << 32 | <uint64_t>right)
 
     cdef inline void _enqueue(self, Word* word, Py_ssize_t* size, Py_ssize_t left, Py_ssize_t right) noexcept nogil:
