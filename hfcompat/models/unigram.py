@@ -67,7 +67,7 @@ class Unigram:
         # Rounds each path score to float32 as sentencepiece does (None: float64, as HF). Not
         # part of tokenizer.json either (see `sum_in_float32`).
         self._round: Callable[[float], float] | None = None
-        self._trie = self._build_trie()
+        self._python_trie: dict[str, list] | None = None  # built on first use (see `_trie`)
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
         self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
@@ -78,7 +78,7 @@ class Unigram:
     def without_matching(self, reserved_ids: frozenset[int]) -> None:
         """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
         self.reserved_ids = frozenset(reserved_ids)
-        self._trie = self._build_trie()
+        self._python_trie = None
         self._viterbi = None
         self._cache.clear()
 
@@ -93,6 +93,14 @@ class Unigram:
         """(id, piece) if `piece` is in the vocabulary, else None."""
         token_id = self.token_to_ids.get(piece)
         return None if token_id is None else (token_id, piece)
+
+    @property
+    def _trie(self) -> dict[str, list]:
+        """The char trie the Python paths walk, built on first use: the compiled Viterbi has
+        its own, so a model encoded in C never builds this one (a second of a 30k vocab's load)."""
+        if self._python_trie is None:
+            self._python_trie = self._build_trie()
+        return self._python_trie
 
     def _build_trie(self) -> dict[str, list]:
         """A char trie of every piece: each node is `[children, (id, score) or None]`."""

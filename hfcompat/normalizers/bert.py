@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, ClassVar
 
 import regex
@@ -88,18 +89,20 @@ def _clean_text(ns: NormalizedString) -> None:
         ns.map_chars(_WHITESPACE.sub(" ", ns.normalized))
 
 
-_DECOMPOSED: dict[str, tuple[str, str]] = {}
+class _Decomposed(dict):
+    """char -> (its NFD, that NFD without its nonspacing marks), computed on first use and kept
+    (up to CHAR_CACHE_LIMIT chars): `map(DECOMPOSED.__getitem__, text)` looks a text up in C."""
 
-
-def _decomposed(char: str) -> tuple[str, str]:
-    """The NFD of `char`, and that NFD without its nonspacing marks (cached)."""
-    pair = _DECOMPOSED.get(char)
-    if pair is None:
+    def __missing__(self, char: str) -> tuple[str, str]:
+        """Decompose a char not seen before."""
         nfd = unicodedata.normalize("NFD", char)
         pair = (nfd, "".join(c for c in nfd if not is_nonspacing_mark(c)))
-        if len(_DECOMPOSED) < CHAR_CACHE_LIMIT:
-            _DECOMPOSED[char] = pair
-    return pair
+        if len(self) < CHAR_CACHE_LIMIT:
+            self[char] = pair
+        return pair
+
+
+_DECOMPOSED = _Decomposed()
 
 
 def _strip_accents(ns: NormalizedString) -> None:
@@ -110,14 +113,14 @@ def _strip_accents(ns: NormalizedString) -> None:
     if unicodedata.is_normalized("NFD", text):
         _drop_chars(ns, _MAYBE_NONSPACING_MARK, is_nonspacing_mark)
         return
-    pairs = [_DECOMPOSED.get(c) or _decomposed(c) for c in text]
-    if "".join(nfd for nfd, _ in pairs) != unicodedata.normalize("NFD", text):
+    pairs = list(map(_DECOMPOSED.__getitem__, text))
+    if "".join(map(itemgetter(0), pairs)) != unicodedata.normalize("NFD", text):
         # Marks reorder across chars: decompose the whole text, then filter.
         ns.nfd()
         _drop_chars(ns, _MAYBE_NONSPACING_MARK, is_nonspacing_mark)
         return
     # Each char's output keeps its span, as when HF decomposes and filters in two steps.
-    ns.expand_chars([stripped for _, stripped in pairs])
+    ns.expand_chars(list(map(itemgetter(1), pairs)))
 
 
 def _space_chinese_chars(ns: NormalizedString) -> None:

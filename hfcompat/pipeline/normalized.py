@@ -14,7 +14,7 @@ identity (char i of `normalized` stands for char i of `original`), which every l
 from __future__ import annotations
 
 import unicodedata
-from itertools import accumulate
+from itertools import accumulate, chain, repeat
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Union
 
 import regex
@@ -169,14 +169,12 @@ class NormalizedString:
         """Keep only the chars at the ascending indices `kept`."""
         if len(kept) == len(self.normalized):
             return
-        old = self.alignments
-        text = self.normalized
-        self.normalized = "".join(text[i] for i in kept)
-        self._alignments = [old[i] for i in kept]
+        self._alignments = list(map(self.alignments.__getitem__, kept))
+        self.normalized = "".join(map(self.normalized.__getitem__, kept))
 
     def expand_chars(self, pieces: list[str]) -> None:
         """Replace char i by the string pieces[i]; every char of it takes char i's span."""
-        if all(len(p) == 1 for p in pieces):
+        if set(map(len, pieces)) <= {1}:
             self.map_chars("".join(pieces))
             return
         self.expand_counts("".join(pieces), map(len, pieces))
@@ -186,14 +184,8 @@ class NormalizedString:
 
         Each of those chars takes char i's span; a count of 0 removes char i.
         """
-        spans: list[Span] = []
-        for span, count in zip(self.alignments, counts):
-            if count == 1:
-                spans.append(span)
-            elif count:
-                spans.extend([span] * count)
+        self._alignments = list(chain.from_iterable(map(repeat, self.alignments, counts)))  # one C loop
         self.normalized = text
-        self._alignments = spans
 
     def expand_from(self, expanded: str, sources: Iterable[int]) -> None:
         """Replace the text by `expanded`, whose char j stands for old char `sources[j]`.

@@ -141,8 +141,9 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
         normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
         tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
     elif pipeline["model"]["type"] == "BPE":
-        tokenizer.model.merge_as_sentencepiece(
-            _merge_levels(_ranked_merges(proto)), _ids_of_type(proto, spm.UNUSED))
+        scores = _mergeable_scores(proto)  # the levels of the merges just built, without searching again
+        ranked = [(scores[left + right], left, right) for left, right in pipeline["model"]["merges"]]
+        tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED))
     tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
     return tokenizer
 
@@ -320,9 +321,14 @@ def _unigram_vocab(proto: Any) -> list[list]:
     return vocab
 
 
+def _mergeable_scores(proto: Any) -> dict[str, float]:
+    """Piece -> score of every piece a merge can make (normal and unused pieces)."""
+    return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)}
+
+
 def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:
     """(piece score, left, right) for every split of every mergeable piece, best score first."""
-    return ranked_splits({p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)})
+    return ranked_splits(_mergeable_scores(proto))
 
 
 def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
