@@ -11,7 +11,8 @@ from .errors import FormatError, SpecialTokenError, TokenizationError, Unsupport
 from .formats import convert, load
 from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
-from .tools import VerifyReport, evaluate, train, verify
+from .tools import VerifyReport, count_words, evaluate, train, verify
+from .trainers import WordCounts
 
 __all__ = [
     "AddedToken",
@@ -22,8 +23,10 @@ __all__ = [
     "Tokenizer",
     "UnsupportedConversion",
     "VerifyReport",
+    "WordCounts",
     "backend",
     "convert",
+    "count_words",
     "evaluate",
     "load",
     "train",

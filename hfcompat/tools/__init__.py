@@ -6,9 +6,9 @@ package registers `explain` as `Tokenizer.explain`."""
 from ..tokenizer import EXTENSIONS
 from .evaluate import evaluate
 from .explain import explain
-from .train import train
+from .train import count_words, train
 from .verify import VerifyReport, verify
 
-__all__ = ["VerifyReport", "evaluate", "explain", "train", "verify"]
+__all__ = ["VerifyReport", "count_words", "evaluate", "explain", "train", "verify"]
 
 EXTENSIONS["explain"] = explain
