@@ -22,7 +22,9 @@ from typing import IO, Any, Iterable, Iterator, Sequence
 
 from ..errors import FormatError, MissingDependency
 
-TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".csv", ".tsv", ".raw"}
+# A string with one of these suffixes in a list of sources is taken for a file name.
+TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".raw",
+                      ".parquet", ".gz", ".zst", ".zstd"}
 JSON_LINES_SUFFIXES = {".jsonl", ".json", ".ndjson"}
 COMPRESSED_SUFFIXES = {".gz", ".zst", ".zstd"}
 GLOB_CHARS = "*?["
@@ -55,10 +57,12 @@ def is_glob(text: str) -> bool:
 
 
 def _names_files(item: Any) -> bool:
-    """True for a path object, a string naming an existing file, or a glob that matches one."""
+    """True for a path object, a string naming an existing file, or a path-like glob that matches
+    one ("data/*.txt", "*.jsonl"; a text such as "*" is not taken for a pattern)."""
     if isinstance(item, os.PathLike):
         return True
-    return isinstance(item, str) and (os.path.isfile(item) or (is_glob(item) and bool(glob.glob(item))))
+    return isinstance(item, str) and (os.path.isfile(item) or (
+        is_glob(item) and _looks_like_path(item) and bool(glob.glob(item))))
 
 
 def source_files(source: Any) -> list[Path] | None:

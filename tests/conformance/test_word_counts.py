@@ -260,3 +260,15 @@ def test_dask_task_errors_name_the_file(tmp_path: Path, dask_client) -> None:
     (tmp_path / "bad.txt").write_bytes(b"fine\n\xfe\n")
     with pytest.raises(FormatError, match="bad.txt: field 'text': line 2 is not UTF-8"):
         count_words([tmp_path / "bad.txt"], client=dask_client, show_progress=False)
+
+
+def test_a_list_holds_file_patterns_or_texts(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one two\n", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text('{"text": "three"}\n', encoding="utf-8")
+
+    def words(source: list[str], **options) -> list[str]:
+        return list(count_words(source, model="wordlevel", show_progress=False, **options).counts)
+
+    assert words([str(tmp_path / "*.txt")]) == ["one", "two"]
+    assert words([str(tmp_path / "*.jsonl"), str(tmp_path / "a.txt")], text_column="text") == ["three", "one", "two"]
+    assert words(["*", "x"]) == ["*", "x"]  # texts, not a pattern
