@@ -78,11 +78,11 @@ def source_files(source: Any) -> list[Path] | None:
         return None
     files: list[Path] = []
     for item in items:
-        files.extend(_expand(item))
+        files.extend(expand(item))
     return files
 
 
-def _expand(item: str | os.PathLike) -> list[Path]:
+def expand(item: str | os.PathLike) -> list[Path]:
     """The files one path or glob names."""
     if isinstance(item, str) and is_glob(item) and not os.path.exists(item):
         matches = sorted(glob.glob(item, recursive=True))

@@ -12,6 +12,7 @@ import pytest
 
 import hfcompat
 from hfcompat import FormatError, WordCounts, count_words, train
+from hfcompat.cli import run
 from hfcompat.tools.train import MODELS
 
 from conftest import corpus_sample
@@ -272,3 +273,19 @@ def test_a_list_holds_file_patterns_or_texts(tmp_path: Path) -> None:
     assert words([str(tmp_path / "*.txt")]) == ["one", "two"]
     assert words([str(tmp_path / "*.jsonl"), str(tmp_path / "a.txt")], text_column="text") == ["three", "one", "two"]
     assert words(["*", "x"]) == ["*", "x"]  # texts, not a pattern
+
+
+def test_count_and_train_commands(texts: list[str], tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    for half, part in enumerate((texts[:100], texts[100:])):
+        (tmp_path / f"part{half}.txt").write_text("".join(part), encoding="utf-8")
+    for half, name in enumerate(("counts0.jsonl", "counts1.jsonl.gz")):
+        assert run(["count", str(tmp_path / f"part{half}.txt"), "-o", str(tmp_path / name), "--quiet"]) == 0
+    assert "counts0.jsonl: " in capsys.readouterr().out
+    from_counts, from_text = tmp_path / "from-counts.json", tmp_path / "from-text.json"
+    assert run(["train", "--counts", str(tmp_path / "counts0.jsonl"), str(tmp_path / "counts1.jsonl.gz"),
+                "-o", str(from_counts), "--vocab-size", "1000", "--quiet"]) == 0
+    assert run(["train", str(tmp_path / "part*.txt"), "-o", str(from_text), "--vocab-size", "1000", "--quiet"]) == 0
+    assert from_counts.read_bytes() == from_text.read_bytes()
+    assert run(["train", "--counts", str(tmp_path / "counts0.jsonl"), "--model", "wordlevel", "-o",
+                str(tmp_path / "x.json"), "--quiet"]) == 2
+    assert "cannot be used by train(model='wordlevel'" in capsys.readouterr().err
