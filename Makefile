@@ -33,4 +33,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/encode.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info hfcompat/*/*.so hfcompat/*/*.c
+	rm -rf $(VENV) build *.egg-info hfcompat/*.so hfcompat/*.c hfcompat/*/*.so hfcompat/*/*.c

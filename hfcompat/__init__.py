@@ -11,12 +11,13 @@ from .errors import FormatError, SpecialTokenError, TokenizationError, Unsupport
 from .formats import convert, load
 from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
-from .tools import VerifyReport, count_words, evaluate, train, verify
+from .tools import Finding, VerifyReport, count_words, evaluate, lint, train, verify
 from .trainers import WordCounts
 
 __all__ = [
     "AddedToken",
     "Encoding",
+    "Finding",
     "FormatError",
     "SpecialTokenError",
     "TokenizationError",
@@ -28,6 +29,7 @@ __all__ = [
     "convert",
     "count_words",
     "evaluate",
+    "lint",
     "load",
     "train",
     "verify",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 
 class HfcompatError(Exception):
     """Base class of every error hfcompat raises on purpose."""
@@ -49,3 +52,13 @@ class TokenizationError(HfcompatError, ValueError):
 
 class MissingDependency(HfcompatError, ImportError):
     """An optional extra a format needs is not installed; the message says what to install."""
+
+
+def import_optional(module: str, extra: str, purpose: str) -> ModuleType:
+    """The optional module `module`, imported when first needed (heavy extras stay out of
+    `import hfcompat`), or MissingDependency naming the extra that provides it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise MissingDependency(f"{purpose} need the {module} package: pip install 'hfcompat[{extra}]' "
+                                f"({error})") from error

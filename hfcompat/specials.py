@@ -76,7 +76,8 @@ class TiktokenSpecials:
         """Ids of `text` with no special token recognised (tiktoken's encode_ordinary).
 
         The fast path: the pattern's pieces looked up in the piece cache, all in C; a piece
-        not seen before goes through the BPE model (PieceCache.__missing__).
+        not seen before goes through the BPE model (PieceCache.__missing__), or, on the compiled
+        backend, the whole loop runs in C (`BPE.encode_utf8_pieces`).
         """
         cache = self._piece_cache
         if cache is None or cache.model is not model:
@@ -88,6 +89,9 @@ class TiktokenSpecials:
             view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
             pieces = self._findall(text) if view is text else [
                 text[match.start():match.end()] for match in self._finditer(view)]
+        compiled = model.encode_utf8_pieces(pieces, cache, cache.capacity, PIECE_CACHE_MAX_CHARS)
+        if compiled is not None:
+            return compiled
         return list(chain.from_iterable(map(cache.__getitem__, pieces)))
 
     def encode_ids(self, model: Any, text: str, allowed_special: SpecialSet = frozenset(),
@@ -194,7 +198,9 @@ class PieceCache(dict):
 
     def __missing__(self, piece: str) -> list[int]:
         """Run the model on the piece's byte-level form (the slow path)."""
-        ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
+        ids = self.model.utf8_ids(piece)
+        if ids is None:
+            ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
         if len(self) < self.capacity and len(piece) < PIECE_CACHE_MAX_CHARS:
             self[piece] = ids
         return ids

@@ -9,6 +9,7 @@ from itertools import starmap
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, Union
 
+from . import _backend
 from .decoders.utf8 import StreamDecoder, decode_text
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
@@ -21,6 +22,13 @@ from .pipeline.truncation import TruncationParams, check_stride
 from .processors import post_process
 from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
 from .trainers import iter_texts, train_tokenizer
+
+try:
+    from . import _tokenizer
+except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+    pass
+else:
+    _backend.register("tokenizer", _tokenizer)
 
 TextInput = Union[str, Sequence[str]]
 # Words encoded once and reused: bounded like HF's model caches, and only for short words.
@@ -376,6 +384,9 @@ class Tokenizer:
             if found is None:
                 return None
         alignments = None if ns.is_identity() else ns.alignments
+        if _backend.tokenizer is not None:
+            columns = _backend.tokenizer.assemble(*found, self._piece_cache, self._piece_entry, alignments)
+            return None if columns is None else self._columns_encoding(*columns, type_id, word_index)
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
@@ -405,6 +416,12 @@ class Tokenizer:
                             for first, end in piece_offsets]
             words += [index] * len(piece_ids) if splits == 1 else [index + w for w in piece_words]
             index += splits
+        return self._columns_encoding(ids, tokens, offsets, words, type_id, word_index)
+
+    @staticmethod
+    def _columns_encoding(ids: list[int], tokens: list[str], offsets: list[tuple[int, int]],
+                          words: list[int | None], type_id: int, word_index: int | None) -> Encoding:
+        """The Encoding of a text's columns (all its words one word when `word_index` is given)."""
         n = len(ids)
         if word_index is not None:
             words = [word_index] * n
@@ -415,6 +432,8 @@ class Tokenizer:
         form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
         if form == "text":
             entry = _word_entry(*self._encode_word(piece))
+        elif form == "bytes" and (compiled := self._tokenize_utf8(piece)) is not None:
+            entry = _word_entry(*compiled)
         elif form == "bytes":
             cuts = self._char_cuts(piece)
             entry = self._entry_of_parts(piece, cuts) if cuts else self._bytes_entry(piece)
@@ -425,6 +444,11 @@ class Tokenizer:
             entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
                      len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
         return self._kept(piece, entry)
+
+    def _tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """The model's tokens of a byte-level piece, all in the compiled core, when it can."""
+        tokenize_utf8 = getattr(self._model, "tokenize_utf8", None)
+        return tokenize_utf8(piece) if tokenize_utf8 is not None else None
 
     def _kept(self, piece: str, entry: PieceEntry) -> PieceEntry:
         """`entry`, offered to the piece cache when the piece is short enough."""
@@ -505,14 +529,22 @@ class Tokenizer:
         cached = self._word_cache.get(text)
         if cached is not None:
             return cached
-        tokenize_chars = getattr(self._model, "tokenize_chars", None)  # a model that counts in chars
-        if tokenize_chars is not None:
-            result = _word_columns(text, tokenize_chars(text), byte_offsets=False)
-        else:
-            result = _word_columns(text, self._model.tokenize(text))
+        result = self._model_columns(text)
         if len(text) < WORD_CACHE_MAX_CHARS and not getattr(self._model, "dropout", None):
             self._word_cache.offer(text, result)
         return result
+
+    def _model_columns(self, text: str) -> tuple[list[int], list[str], list[tuple[int, int]]]:
+        """The model's tokens of one split as ids, strings and char spans: built in C by a model
+        that can (`columns`), else from its tokens (with byte offsets, or char offsets)."""
+        columns = getattr(self._model, "columns", None)
+        result = columns(text) if columns is not None else None
+        if result is not None:
+            return result
+        tokenize_chars = getattr(self._model, "tokenize_chars", None)  # a model that counts in chars
+        if tokenize_chars is not None:
+            return _word_columns(text, tokenize_chars(text), byte_offsets=False)
+        return _word_columns(text, self._model.tokenize(text))
 
     def explain(self, text: str, add_special_tokens: bool = True) -> Any:
         """Every stage of encoding `text`, the model's steps per word included (see tools/explain.py)."""

@@ -1,6 +1,6 @@
 """The `hfcompat` command: one module per command group, each adding its subcommands to the
 parser (tokens.py: encode, decode, inspect; convert.py: convert, verify; train.py: train, segment;
-demo.py; explore.py: evaluate, explain, viz). The CLI only parses arguments and calls the library."""
+demo.py; explore.py: evaluate, explain, viz; lint.py). The CLI only parses arguments and calls the library."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from typing import NoReturn, Sequence
 
 from ..errors import HfcompatError
-from . import convert, demo, explore, tokens, train
+from . import convert, demo, explore, lint, tokens, train
 from .options import PROG, CliError
 
 
@@ -48,6 +48,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Tokenizers token-for-token identical to the official libraries, in any format.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in (tokens, convert, train, demo, explore):
+    for group in (tokens, convert, train, demo, explore, lint):
         group.add_commands(commands)
     return parser

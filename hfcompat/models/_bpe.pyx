@@ -14,11 +14,17 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
+from codecs import charmap_decode as _BYTE_LEVEL  # bytes -> their chars in a byte-level alphabet
+
 # Below this many symbols, releasing and taking back the GIL costs more than the loop.
 NOGIL_MIN_SYMBOLS = 64
 cdef Py_ssize_t _NOGIL_MIN = NOGIL_MIN_SYMBOLS
 cdef uint64_t POSITION_MASK = 0xFFFFFFFFULL
 cdef int64_t MAX_ID = 0x7FFFFFFF
+# Merges of two ids below this (a byte-level vocabulary's bytes, most often) are ranked from a
+# dense array that stays in the CPU's cache; the others from the hash table.
+cdef enum:
+    SMALL_IDS = 256
 
 
 include "_hash_table.pxi"
@@ -123,6 +129,7 @@ cdef class MergeTable:
     """A BPE model's merges and single-char tokens in C, and its merge loop over C arrays."""
 
     cdef _Table ranks  # left id << 32 | right id -> rank (the last rank of a repeated pair)
+    cdef int32_t* small_ranks  # the same for two ids below SMALL_IDS, in a dense array (-1: none)
     cdef _Table chars  # code point -> id of the single-char token
     cdef _Table joinable  # char << 32 | next char, for every two adjacent chars of a token (lazy)
     cdef int32_t* new_ids  # rank -> id of the merged token
@@ -130,6 +137,11 @@ cdef class MergeTable:
     cdef bint by_level
     cdef Py_ssize_t count
     cdef object vocab
+    cdef int32_t byte_ids[256]  # byte -> id of its byte-level char's token, or -1 (set_byte_alphabet)
+    cdef bint has_bytes
+    cdef str alphabet  # the chars of bytes 0..255 (set_byte_alphabet)
+    cdef int32_t fallback_ids[256]  # byte -> id of its <0xHH> token, or -1 (set_byte_fallback)
+    cdef bint has_fallback
 
     def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
         """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
@@ -150,22 +162,34 @@ cdef class MergeTable:
             self.new_ids[rank] = new_ids[rank]
             self.keys[rank] = levels[rank] if self.by_level else rank
         self.ranks = _Table(len(ranks))
+        self.small_ranks = <int32_t*>PyMem_Malloc(SMALL_IDS * SMALL_IDS * sizeof(int32_t))
+        if self.small_ranks == NULL:
+            raise MemoryError()
+        memset(self.small_ranks, 0xFF, SMALL_IDS * SMALL_IDS * sizeof(int32_t))
         for (left, right), rank in ranks.items():
-            self.ranks.put(<uint64_t>left << 32 | <uint64_t>right, <int32_t>rank)
+            if left < SMALL_IDS and right < SMALL_IDS:
+                self.small_ranks[left * SMALL_IDS + right] = <int32_t>rank
+            else:
+                self.ranks.put(<uint64_t>left << 32 | <uint64_t>right, <int32_t>rank)
         self.chars = _Table(len(vocab))
         for token, token_id in vocab.items():
             if len(token) == 1:
                 self.chars.put(<uint64_t>ord(token), <int32_t>token_id)
         self.vocab = vocab
         self.joinable = None
+        self.has_bytes = False
+        self.has_fallback = False
 
     def __dealloc__(self) -> None:
         """Free the per-rank arrays."""
         PyMem_Free(self.new_ids)
         PyMem_Free(self.keys)
+        PyMem_Free(self.small_ranks)
 
     cdef inline int32_t _rank(self, int32_t left, int32_t right) noexcept nogil:
         """The rank of the merge of (left, right), or -1."""
+        if left < SMALL_IDS and right < SMALL_IDS:
+            return self.small_ranks[left * SMALL_IDS + right]
         return self.ranks.get(<uint64_t>left << 32 | <uint64_t>right)
 
     cdef inline void _enqueue(self, Word* word, Py_ssize_t* size, Py_ssize_t left, Py_ssize_t right) noexcept nogil:
@@ -260,6 +284,196 @@ cdef class MergeTable:
                 i += 1
             self._run(&word)
             return _kept(&word)
+        finally:
+            _release(&word)
+
+    def set_byte_alphabet(self, str alphabet) -> None:
+        """Learn the char that stands for each byte (the 256 chars of the byte-level alphabet, in
+        byte order), for `utf8_ids` and `utf8_tokens`."""
+        cdef Py_ssize_t byte
+        if len(alphabet) != 256:
+            raise ValueError("a byte-level alphabet has 256 chars")
+        for byte in range(256):
+            self.byte_ids[byte] = self.chars.get(<uint64_t>ord(alphabet[byte]))
+        self.alphabet = alphabet
+        self.has_bytes = True
+
+    def set_byte_fallback(self, list byte_ids) -> None:
+        """Learn the id of each byte's <0xHH> token (None: missing), for `columns` of a model
+        with byte fallback: an unknown char then becomes its bytes' tokens."""
+        cdef Py_ssize_t byte
+        for byte in range(256):
+            self.fallback_ids[byte] = -1 if byte_ids[byte] is None else byte_ids[byte]
+        self.has_fallback = True
+
+    cdef bint _fallback_symbols(self, Py_UCS4 char, int32_t* ids) noexcept:
+        """The <0xHH> ids of the UTF-8 bytes of `char` (a lone surrogate as its WTF-8 form) in
+        `ids`; False when byte fallback is off or a byte has no token."""
+        cdef unsigned char data[4]
+        cdef Py_ssize_t count = _utf8_length(char), i
+        cdef uint32_t code = <uint32_t>char
+        if not self.has_fallback:
+            return False
+        if count == 1:
+            data[0] = <unsigned char>code
+        elif count == 2:
+            data[0] = <unsigned char>(0xC0 | (code >> 6))
+            data[1] = <unsigned char>(0x80 | (code & 0x3F))
+        elif count == 3:
+            data[0] = <unsigned char>(0xE0 | (code >> 12))
+            data[1] = <unsigned char>(0x80 | ((code >> 6) & 0x3F))
+            data[2] = <unsigned char>(0x80 | (code & 0x3F))
+        else:
+            data[0] = <unsigned char>(0xF0 | (code >> 18))
+            data[1] = <unsigned char>(0x80 | ((code >> 12) & 0x3F))
+            data[2] = <unsigned char>(0x80 | ((code >> 6) & 0x3F))
+            data[3] = <unsigned char>(0x80 | (code & 0x3F))
+        for i in range(count):
+            ids[i] = self.fallback_ids[data[i]]
+            if ids[i] < 0:
+                return False
+        return True
+
+    def columns(self, str text, object vocab_r) -> object:
+        """An undecorated word's tokens as a tokenizer's columns: ids, strings (from `vocab_r`)
+        and char spans (a token that cuts a char covers all of it). A char that is not a token
+        becomes its bytes' <0xHH> tokens (each 1 byte long, as HF counts them) with byte
+        fallback; None when a char has neither (the Python path decides: unk, fused or not)."""
+        cdef Word word
+        cdef Py_ssize_t i = 0, count = 0, j, width, byte, char_index
+        cdef Py_UCS4 char
+        cdef int32_t token_id
+        cdef int32_t fallback[4]
+        cdef int64_t* char_of  # the char each symbol's first byte belongs to
+        cdef list ids = [], tokens = [], spans = []
+        for char in text:  # the symbols: one per known char, one per byte of an unknown one
+            if self.chars.get(<uint64_t>char) >= 0:
+                count += 1
+            elif self._fallback_symbols(char, fallback):
+                count += _utf8_length(char)
+            else:
+                return None
+        _allocate(&word, count)
+        char_of = <int64_t*>PyMem_Malloc((count + 1) * sizeof(int64_t))
+        try:
+            if char_of == NULL:
+                raise MemoryError()
+            char_index = 0
+            for char in text:
+                token_id = self.chars.get(<uint64_t>char)
+                if token_id >= 0:
+                    word.ids[i] = token_id
+                    word.lengths[i] = _utf8_length(char)
+                    char_of[i] = char_index
+                    i += 1
+                else:
+                    width = _utf8_length(char)
+                    self._fallback_symbols(char, fallback)
+                    for j in range(width):
+                        word.ids[i] = fallback[j]
+                        word.lengths[i] = 1
+                        char_of[i] = char_index
+                        i += 1
+                char_index += 1
+            self._run(&word)
+            for i in range(count):
+                if word.lengths[i]:
+                    ids.append(word.ids[i])
+                    tokens.append(vocab_r[word.ids[i]])
+                    j = i + 1  # the next live symbol, or the end
+                    while j < count and not word.lengths[j]:
+                        j += 1
+                    spans.append((char_of[i], char_of[j - 1] + 1))
+            return ids, tokens, spans
+        finally:
+            PyMem_Free(char_of)
+            _release(&word)
+
+    cdef bint _utf8_word(self, bytes data, Word* word) except -1:
+        """Merge the symbols of `data`, one per byte; False (nothing allocated) when a byte's char
+        is not a token."""
+        cdef const unsigned char* raw = data
+        cdef Py_ssize_t i, count = len(data)
+        if not self.has_bytes:
+            raise ValueError("set_byte_alphabet first")
+        for i in range(count):
+            if self.byte_ids[raw[i]] < 0:
+                return False
+        _allocate(word, count)
+        for i in range(count):
+            word.ids[i] = self.byte_ids[raw[i]]
+            word.lengths[i] = 1
+        self._run(word)
+        return True
+
+    def utf8_ids(self, str piece) -> object:
+        """The ids of `piece` as byte-level BPE gives them (its UTF-8 bytes, one symbol each, merged);
+        None when a byte's char is not a token."""
+        cdef Word word
+        cdef list ids = []
+        cdef Py_ssize_t i
+        if not self._utf8_word(piece.encode("utf-8"), &word):
+            return None
+        try:
+            for i in range(word.count):
+                if word.lengths[i]:
+                    ids.append(word.ids[i])
+            return ids
+        finally:
+            _release(&word)
+
+    def encode_pieces(self, list pieces, object cache, Py_ssize_t capacity, Py_ssize_t max_chars,
+                      object whole_tokens) -> object:
+        """The ids of every piece, concatenated: tiktoken's `encode_ordinary` loop after the split.
+
+        A piece in `cache` takes its ids from there; another one is, with `whole_tokens` (the
+        vocab of a model that ignores merges), the token of its whole byte-level string if there
+        is one, else its UTF-8 bytes merged, and is kept in `cache` while the cache holds fewer
+        than `capacity` pieces and the piece is shorter than `max_chars`. None as soon as a byte's
+        char is not a token (the caller then goes the Python way).
+        """
+        cdef list ids = []
+        cdef list found
+        cdef str piece
+        cdef object known
+        for piece in pieces:
+            known = cache.get(piece)
+            if known is None:
+                known = whole_tokens.get(_BYTE_LEVEL(piece.encode("utf-8"), "strict", self.alphabet)[0]) \
+                    if whole_tokens is not None else None
+                found = [known] if known is not None else self.utf8_ids(piece)
+                if found is None:
+                    return None
+                if len(cache) < capacity and len(piece) < max_chars:
+                    cache[piece] = found
+                ids.extend(found)
+            else:
+                ids.extend(<list>known)
+        return ids
+
+    def utf8_tokens(self, str piece, object vocab_r) -> object:
+        """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`
+        (a token that cuts a char covers all of it); None when a byte's char is not a token."""
+        cdef bytes data = piece.encode("utf-8")
+        cdef const unsigned char* raw = data
+        cdef Word word
+        cdef list ids = [], tokens = [], spans = []
+        cdef Py_ssize_t byte, char_index = -1, start_char = 0
+        cdef int32_t token_id
+        if not self._utf8_word(data, &word):
+            return None
+        try:
+            for byte in range(word.count):
+                if (raw[byte] & 0xC0) != 0x80:
+                    char_index += 1
+                if word.lengths[byte]:
+                    start_char = char_index
+                    token_id = word.ids[byte]
+                    ids.append(token_id)
+                    tokens.append(vocab_r[token_id])
+                if byte + 1 == word.count or word.lengths[byte + 1]:  # the token ends at this byte
+                    spans.append((start_char, char_index + 1))
+            return ids, tokens, spans
         finally:
             _release(&word)
 

@@ -40,6 +40,8 @@ cdef class Viterbi:
     cdef double unk_score
     cdef int32_t unk_id  # -1: the model has none
     cdef bint float32
+    cdef dict token_to_ids
+    cdef frozenset reserved_ids
 
     def __cinit__(self, dict token_to_ids, list vocab, frozenset reserved_ids, double unk_score,
                   object unk_id, bint float32) -> None:
@@ -57,6 +59,8 @@ cdef class Viterbi:
         self.unk_score = unk_score
         self.unk_id = -1 if unk_id is None else unk_id
         self.float32 = float32
+        self.token_to_ids = token_to_ids
+        self.reserved_ids = reserved_ids
 
     cdef inline double _sum(self, double base, double score) noexcept nogil:
         """base + score, rounded to float32 when the model sums as sentencepiece does."""
@@ -150,3 +154,27 @@ cdef class Viterbi:
             return self._backtrack(cells, length)
         finally:
             PyMem_Free(cells)
+
+    def columns(self, str text, bint byte_fallback) -> object:
+        """`best_path` as a tokenizer's columns: ids, token strings (the chars each token covers)
+        and char spans, an unknown span looked up whole as `Unigram._tokens` does; None where
+        `best_path` is None or an unknown span would need byte fallback (the Python path)."""
+        cdef object spans = self.best_path(text)
+        cdef list ids = [], tokens = [], offsets = []
+        cdef Py_ssize_t start, end
+        cdef object token_id
+        cdef str value
+        if spans is None:
+            return None
+        for start, end, token_id in spans:
+            value = text[start:end]
+            if token_id == self.unk_id:
+                token_id = self.token_to_ids.get(value)
+                if token_id is None or token_id in self.reserved_ids:
+                    if byte_fallback:
+                        return None
+                    token_id = self.unk_id
+            ids.append(token_id)
+            tokens.append(value)
+            offsets.append((start, end))
+        return ids, tokens, offsets

@@ -60,7 +60,16 @@ cdef class GreedyMatcher:
     def greedy_pieces(self, str word) -> object:
         """(id, piece, char start, char end) of each longest match, or None if a position has
         none (`WordPiece._greedy_pieces` without a list to fill)."""
-        cdef list pieces = []
+        found = self.columns(word)
+        if found is None:
+            return None
+        ids, pieces, spans = found
+        return [(token_id, piece, start, end) for token_id, piece, (start, end) in zip(ids, pieces, spans)]
+
+    def columns(self, str word) -> object:
+        """`greedy_pieces` as a tokenizer's columns: ids, pieces and char spans; None if a
+        position has no match."""
+        cdef list ids = [], tokens = [], spans = []
         cdef Py_ssize_t length = len(word)
         cdef Py_ssize_t start = 0
         cdef Py_ssize_t end
@@ -69,7 +78,8 @@ cdef class GreedyMatcher:
             end = self._longest(self.following if start else 0, word, start, length, &token_id)
             if end == start:
                 return None
-            piece = self.prefix + word[start:end] if start else word[start:end]
-            pieces.append((token_id, piece, start, end))
+            ids.append(token_id)
+            tokens.append(self.prefix + word[start:end] if start else word[start:end])
+            spans.append((start, end))
             start = end
-        return pieces
+        return ids, tokens, spans

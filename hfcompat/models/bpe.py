@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .. import _backend
 from ..errors import FormatError, TokenizationError
+from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.cache import Cache
 from .base import Token, VocabLookup
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
@@ -237,6 +238,62 @@ class BPE(VocabLookup):
             return list(tokens)
         return tokens
 
+    def tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """A byte-level piece's tokens in C: ids, strings and char spans within `piece` (what
+        `tokenize` gives for its byte-level chars, mapped back to the piece's chars); None when
+        only the Python path applies (the pure backend, dropout, decorations, unknown bytes)."""
+        table = self._fast_table()
+        if table is None or not piece:
+            return None
+        whole = self._whole_token(piece)
+        if whole is not None:
+            return [whole], [self.vocab_r[whole]], [(0, len(piece))]
+        return table.utf8_tokens(piece, self.vocab_r)
+
+    def columns(self, word: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
+        only `tokenize` applies (the pure backend, dropout, decorations, an unknown char that
+        byte fallback does not cover)."""
+        table = self._fast_table()
+        if table is None or not word:
+            return None
+        if self.ignore_merges:
+            token_id = self.vocab.get(word)
+            if token_id is not None:
+                return [token_id], [word], [(0, len(word))]
+        return table.columns(word, self.vocab_r)
+
+    def utf8_ids(self, piece: str) -> list[int] | None:
+        """`tokenize_utf8`'s ids alone (tiktoken's path, which needs no strings or spans)."""
+        table = self._fast_table()
+        if table is None or not piece:
+            return None
+        whole = self._whole_token(piece)
+        return [whole] if whole is not None else table.utf8_ids(piece)
+
+    def encode_utf8_pieces(self, pieces: list[str], cache: dict[str, list[int]], capacity: int,
+                           max_chars: int) -> list[int] | None:
+        """`utf8_ids` of every piece, concatenated, through `cache` (kept while it holds fewer than
+        `capacity` pieces, for pieces shorter than `max_chars`), in one C loop; None when only the
+        Python path applies."""
+        table = self._fast_table()
+        if table is None:
+            return None
+        return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
+
+    def _whole_token(self, piece: str) -> int | None:
+        """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any."""
+        if not self.ignore_merges:
+            return None
+        return self.vocab.get(bytes_to_chars(piece.encode("utf-8")))
+
+    def _fast_table(self) -> Any:
+        """The compiled table when a plain word may skip the Python path entirely: no dropout, no
+        unused pieces, no decorations."""
+        if self.dropout or self.unused_ids or self.continuing_subword_prefix or self.end_of_word_suffix:
+            return None
+        return self._compiled_table()
+
     def _tokenize_word(self, word: str, dropout: float | None) -> list[Token]:
         """Build the symbols of `word`, merge them and return the tokens."""
         return self._tokens(*self._merge_word(word, dropout))
@@ -267,6 +324,9 @@ class BPE(VocabLookup):
         if self._table is None:
             try:
                 self._table = core.MergeTable(self._ranks, self._new_ids, self._levels, self.vocab)
+                self._table.set_byte_alphabet(BYTE_CHARS)
+                if self.byte_fallback:
+                    self._table.set_byte_fallback(self._byte_ids)
             except OverflowError:
                 self._table = False
                 return None
@@ -464,6 +524,19 @@ class BPE(VocabLookup):
             return self._split_unused(kept_ids, kept_lengths, parts)
         return kept_ids, kept_lengths
 
+    def merge_pieces(self, pieces: list[str]) -> list[int] | None:
+        """The ids the merge loop makes of these initial symbols (no dropout, no whole-word
+        look-up, no cache), so a linter can ask which tokens merging reaches; None when a piece
+        is not in the vocab."""
+        ids = [self.vocab.get(piece) for piece in pieces]
+        if None in ids:
+            return None
+        lengths = [_utf8_len(piece) for piece in pieces]
+        table = self._compiled_table() if not self.unused_ids else None
+        if table is not None:
+            return table.merge(ids, lengths)[0]
+        return self._merge_with_heap(ids, lengths, None)[0]
+
     def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int]) -> None:
         """Merge as sentencepiece's BPE does: `levels[rank]` orders the merges (equal levels,
         i.e. equal piece scores, go leftmost first), and a piece of `unused_ids` that a merge
@@ -652,12 +725,18 @@ def _as_f32(value: float) -> float:
     return single
 
 
+def _all_string_pairs(items: list[Any]) -> bool:
+    """True when every item is a list or tuple of two strings (checked by type sets, in C: a
+    200k-merge file is checked in milliseconds)."""
+    return (set(map(type, items)) <= {list, tuple} and set(map(len, items)) <= {2}
+            and set(map(type, chain.from_iterable(items))) <= {str})
+
+
 def _merges_field(value: Any) -> list[tuple[str, str]]:
     """Check the "merges" field: all [a, b] pairs, or all legacy "a b" strings."""
     if not isinstance(value, list):
         raise FormatError(f"expected a list, got {type(value).__name__}", field="merges")
-    if all(isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(part, str) for part in item)
-           for item in value):
+    if _all_string_pairs(value):
         return [(left, right) for left, right in value]
     if not all(isinstance(item, str) for item in value):
         raise FormatError('expected every merge to be a pair ["a", "b"], or every merge a string "a b"',

@@ -120,6 +120,12 @@ class Unigram:
             self._cache.offer(sequence, tuple(tokens))
         return tokens
 
+    def columns(self, sequence: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
+        only `tokenize` applies (the pure backend, byte fallback)."""
+        viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
+        return viterbi.columns(sequence, self.byte_fallback) if viterbi else None
+
     def encode(self, sequence: str) -> list[str]:
         """The best segmentation as strings, adjacent unknowns fused (HF's `Unigram::encode`)."""
         return [sequence[start:end] for start, end, _ in self._segment(sequence)]

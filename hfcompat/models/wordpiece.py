@@ -71,6 +71,17 @@ class WordPiece(VocabLookup):
             return [self._unknown(sequence)]
         return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
 
+    def columns(self, sequence: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
+        """`tokenize_chars` as a tokenizer's columns (ids, pieces, char spans), matched in C;
+        None where only `tokenize_chars` applies (the pure backend, an unknown word)."""
+        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
+        if matcher is None or not sequence or len(sequence) > self.max_input_chars_per_word:
+            return None
+        whole_id = self.vocab.get(sequence)
+        if whole_id is not None:
+            return [whole_id], [sequence], [(0, len(sequence))]
+        return matcher.columns(sequence)
+
     def _greedy_pieces(self, word: str, pieces: list[tuple[int, str, int, int]] | None = None
                        ) -> list[tuple[int, str, int, int]] | None:
         """(id, piece, char start, char end) of each longest match, or None if a position has none.

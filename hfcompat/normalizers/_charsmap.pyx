@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of `_key_chars` in `charsmap.py` (the reference): the walk of every key of a
-charsmap's trie that SentencePiece's normalizer does once per charsmap before its first text
-(0.2 s in Python for nmt_nfkc, the most of a fresh .model tokenizer's first encode).
+"""The compiled twins of `_key_chars` and `longest_rule_rewrites` in `charsmap.py` (the reference):
+the walk of every key of a charsmap's trie that SentencePiece's normalizer does once per charsmap
+before its first text (0.2 s in Python for nmt_nfkc, the most of a fresh .model tokenizer's first
+encode), and `Rewriter`, SentencePiece's longest-key walk over each text.
 
 `key_chars` walks the trie depth-first over C arrays (the edges grouped by parent base, as
 `CharsMap._edges` groups them); it returns None for a trie deeper than `MAX_DEPTH` bytes or with
@@ -84,65 +85,206 @@ cdef void _add_char(set chars, char* key, Py_ssize_t length):
         chars.add(ord(text))
 
 
+@cython.final
+cdef class _Walk:
+    """A depth-first walk of a trie's keys: its edges, and a stack of (unit index, key depth)."""
+
+    cdef _Edges trie
+    cdef Py_ssize_t* index
+    cdef Py_ssize_t* depth
+    cdef Py_ssize_t size
+    cdef Py_ssize_t room
+
+    def __cinit__(self, list units, bytes widths) -> None:
+        """The edges of `units`, and room for one stack entry per edge (a tree needs no more)."""
+        if len(widths) != 256:
+            raise ValueError("expected the widths of 256 bytes")
+        self.trie = _Edges(units)
+        self.room = self.trie.edges + 1
+        self.size = 0
+        self.index = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
+        self.depth = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
+        if self.index == NULL or self.depth == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self) -> None:
+        """Free the stack."""
+        PyMem_Free(self.index)
+        PyMem_Free(self.depth)
+
+    cdef bint push_children(self, Py_ssize_t base, Py_ssize_t depth) noexcept:
+        """Push the children of node `base` (keys of `depth` + 1 bytes); False when the stack is
+        full, which only a trie that is not a tree makes happen."""
+        cdef Py_ssize_t edge
+        for edge in range(self.trie.first[base], self.trie.first[base + 1]):
+            if self.size == self.room:
+                return False
+            self.index[self.size] = self.trie.child[edge]
+            self.depth[self.size] = depth
+            self.size += 1
+        return True
+
+
 def key_chars(list units, Py_ssize_t root, bytes widths) -> object:
     """(alone, leading, second, longest) as `_key_chars` finds them: the chars that are a whole
     key, the first and second chars of longer keys, the bytes of the longest key; None when the
     trie is too deep or not a tree (the reference then walks it). `widths` holds the UTF-8 length
     each byte starts (0: none), as `charsmap._utf8_width` gives it."""
-    cdef _Edges trie = _Edges(units)
+    cdef _Walk walk = _Walk(units, widths)
+    cdef _Edges trie = walk.trie
     cdef set alone = set(), leading = set(), second = set()
     cdef Py_ssize_t longest = 0
-    cdef Py_ssize_t* stack_index
-    cdef Py_ssize_t* stack_depth
-    cdef Py_ssize_t size = 0
-    cdef Py_ssize_t room = trie.edges + 1
-    cdef Py_ssize_t index, depth, length, base, edge
+    cdef Py_ssize_t index, depth, length, base
     cdef int width
     cdef uint32_t unit
     cdef char key[1025]
     cdef const unsigned char* width_of = widths
-    if len(widths) != 256:
-        raise ValueError("expected the widths of 256 bytes")
     if root < 0 or root >= trie.bases:
         return None
-    stack_index = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
-    stack_depth = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
-    try:
-        if stack_index == NULL or stack_depth == NULL:
-            raise MemoryError()
-        base, depth = root, 0
-        while True:
-            # push the children of `base`, whose keys are `depth` + 1 bytes long
-            for edge in range(trie.first[base], trie.first[base + 1]):
-                if size == room:
-                    return None
-                stack_index[size] = trie.child[edge]
-                stack_depth[size] = depth
-                size += 1
-            if size == 0:
-                break
-            size -= 1
-            index = stack_index[size]
-            depth = stack_depth[size]
-            if depth >= _MAX_DEPTH:
-                return None
+    base, depth = root, 0
+    while True:
+        if not walk.push_children(base, depth):
+            return None
+        if walk.size == 0:
+            break
+        walk.size -= 1
+        index = walk.index[walk.size]
+        depth = walk.depth[walk.size]
+        if depth >= _MAX_DEPTH:
+            return None
+        unit = trie.units[index]
+        # every position before `depth` still holds this node's ancestors (depth-first)
+        key[depth] = <char>(unit & 0xFF)
+        length = depth + 1
+        if length > longest:
+            longest = length
+        width = width_of[<unsigned char>key[0]]
+        if width and length == width and unit & LEAF_BIT:
+            _add_char(alone, key, length)
+        if width and length > width and length == width + width_of[<unsigned char>key[width]]:
+            _add_char(leading, key, width)
+            _add_char(second, key + width, length - width)
+        base = index ^ _offset(unit)
+        depth = length
+        if base >= trie.bases:
+            base, depth = trie.bases - 1, length  # no edge hangs there (an empty row)
+    return alone, leading, second, longest
+
+
+def char_keys(list units, Py_ssize_t root, bytes widths) -> object:
+    """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included, as
+    `CharsMap._char_keys` finds them (in another order); None for a trie that is not a tree."""
+    cdef _Walk walk = _Walk(units, widths)
+    cdef _Edges trie = walk.trie
+    cdef list keys = []
+    cdef Py_ssize_t index, depth, base
+    cdef unsigned char key[4]
+    cdef const unsigned char* width_of = widths
+    cdef uint32_t unit
+    cdef int width
+    if root < 0 or root >= trie.bases:
+        return keys
+    base, depth = root, 0
+    while True:
+        if not walk.push_children(base, depth):
+            return None
+        base = -1
+        while base < 0 and walk.size:
+            walk.size -= 1
+            index = walk.index[walk.size]
+            depth = walk.depth[walk.size]
             unit = trie.units[index]
-            # every position before `depth` still holds this node's ancestors (depth-first)
-            key[depth] = <char>(unit & 0xFF)
-            length = depth + 1
-            if length > longest:
-                longest = length
-            width = width_of[<unsigned char>key[0]]
-            if width and length == width and unit & LEAF_BIT:
-                _add_char(alone, key, length)
-            if width and length > width and length == width + width_of[<unsigned char>key[width]]:
-                _add_char(leading, key, width)
-                _add_char(second, key + width, length - width)
-            base = index ^ _offset(unit)
-            depth = length
-            if base >= trie.bases:
-                base, depth = trie.bases - 1, length  # no edge hangs there (an empty row)
-        return alone, leading, second, longest
-    finally:
-        PyMem_Free(stack_index)
-        PyMem_Free(stack_depth)
+            key[depth] = <unsigned char>(unit & 0xFF)
+            width = width_of[key[0]]
+            if width == 0 or width == 4:
+                continue
+            if unit & LEAF_BIT:
+                keys.append(key[:depth + 1])
+            if depth + 1 < width and (index ^ _offset(unit)) < trie.bases:
+                base = index ^ _offset(unit)
+                depth += 1
+        if base < 0:
+            return keys
+
+
+@cython.final
+cdef class Rewriter:
+    """`longest_rule_rewrites` without protected strings, over a charsmap's units in C:
+    SentencePiece's walk from each char of the text along the trie, the longest key that ends
+    between chars applied."""
+
+    cdef uint32_t* units
+    cdef Py_ssize_t count
+    cdef Py_ssize_t root
+    cdef object replacement  # leaf unit index -> its replacement (`CharsMap._leaf_replacement`)
+
+    def __cinit__(self, list units, Py_ssize_t root, object replacement) -> None:
+        """Copy the units; `replacement` gives the text a leaf stands for."""
+        cdef Py_ssize_t index
+        self.count = len(units)
+        self.root = root
+        self.replacement = replacement
+        self.units = <uint32_t*>PyMem_Malloc((self.count + 1) * sizeof(uint32_t))
+        if self.units == NULL:
+            raise MemoryError()
+        for index in range(self.count):
+            self.units[index] = units[index]
+
+    def __dealloc__(self) -> None:
+        """Free the units."""
+        PyMem_Free(self.units)
+
+    cdef Py_ssize_t _longest(self, const unsigned char* data, Py_ssize_t start, Py_ssize_t size,
+                             Py_ssize_t* leaf) noexcept nogil:
+        """The bytes of the longest key that prefixes data[start:size] and ends on a char
+        boundary (0: none), its leaf unit in `leaf` (`_longest_on_boundary` in C)."""
+        cdef Py_ssize_t pos = self.root, i, best = 0
+        cdef uint32_t unit
+        cdef unsigned char byte
+        for i in range(start, size):
+            byte = data[i]
+            if not byte:
+                break
+            pos ^= byte
+            if pos < 0 or pos >= self.count:
+                break
+            unit = self.units[pos]
+            if unit & LABEL_MASK != byte:
+                break
+            pos ^= _offset(unit)
+            if unit & LEAF_BIT and pos >= self.count:  # a malformed blob: the caller reports it
+                leaf[0] = pos
+                return -1
+            if unit & LEAF_BIT and (i + 1 == size or (data[i + 1] & 0xC0) != 0x80):
+                best = i + 1 - start
+                leaf[0] = pos
+        return best
+
+    def rewrites(self, str text) -> list:
+        """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement)."""
+        cdef bytes data = text.encode("utf-8", "surrogatepass")
+        cdef const unsigned char* raw = data
+        cdef Py_ssize_t size = len(data), byte = 0, char_index = 0, length, end, chars
+        cdef Py_ssize_t leaf = 0
+        cdef list found = []
+        if self.count == 0:
+            return found
+        while byte < size:
+            length = self._longest(raw, byte, size, &leaf)
+            if length < 0:
+                self.replacement(leaf)  # raises FormatError, naming the leaf
+            if length <= 0:
+                byte += 1
+                while byte < size and (raw[byte] & 0xC0) == 0x80:
+                    byte += 1
+                char_index += 1
+                continue
+            end = byte + length
+            chars = 0
+            while byte < end:
+                byte += 1
+                if byte == size or (raw[byte] & 0xC0) != 0x80:
+                    chars += 1
+            found.append((char_index, chars, self.replacement(leaf)))
+            char_index += chars
+        return found

@@ -18,7 +18,8 @@ import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
-from typing import Iterable
+from types import ModuleType
+from typing import Any, Iterable
 
 import regex
 
@@ -124,7 +125,7 @@ class CharsMap:
     """A parsed precompiled charsmap: prefix search over its normalization rules."""
 
     __slots__ = ("_blob", "_units", "_pool", "_root", "_replacements", "_chars", "_clusters",
-                 "_scanner", "_windows")
+                 "_scanner", "_windows", "_rewriter")
 
     def __init__(self, blob: bytes, units: list[int], pool: bytes):
         self._blob = blob
@@ -136,6 +137,7 @@ class CharsMap:
         self._clusters: dict[str, str | None] = {}
         self._scanner: _Scanner | None = None
         self._windows: dict[tuple[str, bool], _WindowResult] = {}
+        self._rewriter: Any = None
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> "CharsMap":
@@ -177,6 +179,12 @@ class CharsMap:
 
     def __repr__(self) -> str:
         return f"CharsMap({len(self._blob)} bytes, {len(self._units)} units)"
+
+    def rewriter(self, compiled: ModuleType) -> Any:
+        """The compiled `longest_rule_rewrites` of this map (`compiled` is `_charsmap`), built once."""
+        if self._rewriter is None:
+            self._rewriter = compiled.Rewriter(self._units, self._root, self._leaf_replacement)
+        return self._rewriter
 
     # ----- prefix search ------------------------------------------------------------------
 
@@ -270,7 +278,12 @@ class CharsMap:
         return children
 
     def _char_keys(self) -> list[bytes]:
-        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included."""
+        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included (on
+        the compiled backend `_charsmap.char_keys` walks them over C arrays)."""
+        compiled = _backend.charsmap
+        found_in_c = None if compiled is None else compiled.char_keys(self._units, self._root, _UTF8_WIDTHS)
+        if found_in_c is not None:
+            return found_in_c
         units = self._units
         children = self._edges()
         keys: list[bytes] = []
@@ -692,6 +705,8 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
     symbol_starts = _protected_starts(protected, text)
     if not symbol_starts and scanner.rule_chars.isdisjoint(text):
         return []
+    if not symbol_starts and _backend.charsmap is not None:
+        return charsmap.rewriter(_backend.charsmap).rewrites(text)
     longest = scanner.longest
     rewrites = []
     done = 0

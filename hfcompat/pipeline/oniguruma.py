@@ -18,6 +18,9 @@ a `regex` pattern (VERSION1 syntax) with Oniguruma's meaning:
 - Under `(?i)`, property escapes outside a class do not fold, "i" never matches U+0130 nor "I"
   U+0131, and multi-char folds ("ss" ~ "ß") apply.
 
+`differences` lists the constructs of a pattern that the `regex` module, given the pattern as
+it is, would read another way (the translator notes each as it rewrites it).
+
 Oniguruma's Unicode tables are version 16.0 and the `regex` module's are newer: `onig_view`
 hides the characters assigned since then behind one that both leave unassigned, so classes
 treat them as Oniguruma does. Not reproduced: under `(?i)` a property class inside brackets
@@ -33,7 +36,7 @@ from typing import Iterator
 
 import regex
 
-__all__ = ["OnigurumaError", "compile_pattern", "find_spans", "onig_view", "translate"]
+__all__ = ["OnigurumaError", "compile_pattern", "differences", "find_spans", "onig_view", "translate"]
 
 
 class OnigurumaError(ValueError):
@@ -84,6 +87,15 @@ def compile_pattern(pattern: str) -> "regex.Pattern[str]":
         raise OnigurumaError(f"invalid pattern {pattern!r}: {exc}") from None
 
 
+def differences(pattern: str) -> list[str]:
+    """What the `regex` module, given `pattern` unchanged, reads another way than Oniguruma: one
+    line per construct and place (a port that runs tokenizer.json patterns in `regex` splits
+    differently there)."""
+    translator = _Translator(pattern)
+    translator.run()
+    return translator.differences
+
+
 def translate(pattern: str) -> tuple[str, int]:
     """The `regex` pattern and flags equivalent to an Oniguruma pattern."""
     translator = _Translator(pattern)
@@ -118,6 +130,7 @@ class _Atom:
     text: str
     quantifiable: bool = True
     quantified: bool = False
+    interval: bool = False  # its last quantifier is `{n,m}`
 
 
 class _Translator:
@@ -127,6 +140,13 @@ class _Translator:
         self.pattern = pattern
         self.pos = 0
         self.needs_full_case_folding = False
+        self.differences: list[str] = []  # constructs the `regex` module reads another way
+
+    def differ(self, construct: str, oniguruma: str, other: str, back: int = 0) -> None:
+        """Note a construct at the current position (less `back`) that the `regex` module reads
+        another way."""
+        self.differences.append(f"{construct} at position {self.pos - back}: Oniguruma reads {oniguruma}, "
+                                f"the regex module {other}")
 
     # ----- driver and small helpers ---------------------------------------------------------
 
@@ -213,6 +233,10 @@ class _Translator:
         atom = atoms[-1]
         if not atom.quantifiable:
             raise self.error("target of repeat operator is invalid")
+        if atom.interval and self.peek() == "+":
+            self.differ("`{n,m}+`", "a greedy repeat of the interval, (?:X{n,m})+", "a possessive X{n,m}")
+        elif atom.interval and self.peek() == "?":
+            self.differ("`{n}?`", "an optional X{n}, (?:X{n})?", "a lazy X{n}, i.e. exactly X{n}")
         char = self.take()
         if char == "{":
             low, high = self.read_interval()
@@ -224,7 +248,7 @@ class _Translator:
             if self.peek() in ("?", "+"):
                 quantifier += self.take()
         target = f"(?:{atom.text})" if atom.quantified else atom.text
-        atoms[-1] = _Atom(target + quantifier, quantified=True)
+        atoms[-1] = _Atom(target + quantifier, quantified=True, interval=char == "{")
 
     def interval_ahead(self) -> bool:
         """True if a valid `{n}`, `{n,}`, `{,m}` or `{n,m}` starts here (else "{" is literal)."""
@@ -254,6 +278,8 @@ class _Translator:
             return self.escape(flags)
         if char == ".":
             return _Atom(r"(?s:.)" if flags.dotall else r"[^\n]")
+        if char in "^$":
+            self.differ(f"`{char}`", "a line anchor (at every newline)", "a text anchor (without MULTILINE)", 1)
         if char == "^":
             return _Atom(r"(?:\A|(?<=\n)(?!\Z))", quantifiable=False)
         if char == "$":
@@ -328,6 +354,8 @@ class _Translator:
             elif char == "y":
                 self.read_until("}")  # grapheme-cluster mode: \X here is always extended
             else:
+                if char == "m" and enable:
+                    self.differ("`(?m)`", "dot-matches-newline", "multi-line anchors", 1)
                 changes[_OPTION_FIELDS[char]] = enable
         return replace(flags, **changes)
 
@@ -357,10 +385,15 @@ class _Translator:
             raise self.error("end pattern at escape")
         char = self.peek()
         anchor = {"A": r"\A", "z": r"\Z", "Z": r"(?=\n?\Z)", "G": r"\G", "K": r"\K"}.get(char)
+        if char == "Z":
+            self.differ("`\\Z`", "the end or before a final newline", "the very end only")
         if anchor is not None:
             self.pos += 1
             return _Atom(anchor, quantifiable=False)
         if char in "bB":
+            if not flags.ascii_word:
+                self.differ(f"`\\{char}`", "word chars without U+200C/U+200D, with ²³¹¼½¾",
+                            "word chars with U+200C/U+200D, without ²³¹¼½¾")
             self.pos += 1
             word = _ASCII_WORD if flags.ascii_word else _WORD
             boundary = f"(?:(?<={word})(?!{word})|(?<!{word})(?={word}))"
@@ -417,6 +450,9 @@ class _Translator:
     def shorthand_class(self, flags: _Flags, in_class: bool = False) -> str | None:
         """Consume a class escape (\\w \\d \\s \\h \\p{..} and negations), or return None."""
         char = self.peek()
+        if char in "wW" and not flags.ascii_word:
+            self.differ(f"`\\{char}`", "word chars without U+200C/U+200D" + ("" if in_class else ", with ²³¹¼½¾"),
+                        "word chars with U+200C/U+200D" + ("" if in_class else ", without ²³¹¼½¾"))
         if char in "wW":
             text = _ASCII_WORD if flags.ascii_word else _WORD_IN_CLASS if in_class else _WORD
         elif char in "dD":
@@ -424,6 +460,7 @@ class _Translator:
         elif char in "sS":
             text = r"[\t-\r ]" if flags.ascii_space else r"\s"
         elif char in "hH":
+            self.differ(f"`\\{char}`", "a hex digit", "horizontal whitespace")
             text = _HEX
         elif char in "pP" and self.peek(1) == "{":
             self.pos += 2

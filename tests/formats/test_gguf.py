@@ -8,20 +8,24 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import struct
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 import hfcompat
 from hfcompat.errors import FormatError, MissingDependency, UnsupportedConversion
 from hfcompat.formats.gguf import read as gguf_read
+from hfcompat.formats.gguf.metadata import read_metadata
 from hfcompat.formats.gguf.read import read_gguf_data
 from hfcompat.formats.gguf.write import write_gguf_data
 
 from conftest import SHARED, corpus_sample, fixture_texts, shared_file
 
-pytest.importorskip("gguf", reason="the gguf package (the extra hfcompat[gguf], a test dependency) reads GGUF")
+gguf = pytest.importorskip("gguf", reason="the gguf package (the extra hfcompat[gguf], a test dependency) "
+                                          "writes GGUF and is the oracle of reading it")
 pytestmark = pytest.mark.conformance
 
 SEPARATOR = "\n__ggml_vocab_test__\n"
@@ -170,11 +174,52 @@ def test_damaged_files(damage: str, tmp_path: Path) -> None:
     assert str(path) in str(error.value)
 
 
-def test_without_the_gguf_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the extra, reading says what to install."""
-    monkeypatch.setattr(gguf_read, "gguf", None)
+def test_without_the_gguf_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without the extra, reading works (hfcompat reads the keys itself) and writing says what to install."""
+    monkeypatch.setitem(sys.modules, "gguf", None)  # what importing a module that is not installed does
+    tokenizer = hfcompat.load(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"))
     with pytest.raises(MissingDependency, match=r"hfcompat\[gguf\]"):
-        hfcompat.load(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"))
+        tokenizer.save(tmp_path / "out.gguf")
+
+
+@pytest.mark.parametrize("name", GGUF_NAMES)
+def test_metadata_equals_what_gguf_reads(name: str) -> None:
+    """Every key of every reference file has the value llama.cpp's gguf-py gives it."""
+    path = shared_file(f"refs/gguf/ggml-vocab-{name}.gguf")
+    reader = gguf.GGUFReader(path)
+    expected = {key: found.contents() for key, found in reader.fields.items() if not key.startswith("GGUF.")}
+    assert read_metadata(path) == expected
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda data: data[:-3], "truncated"),
+    (lambda data: data[:4] + struct.pack("<I", 1) + data[8:], "version 1"),
+    (lambda data: data[:4] + struct.pack(">I", 3) + data[8:], "truncated|not one"),  # read big-endian
+    (lambda data: data[:16] + struct.pack("<Q", 2 ** 62) + data[24:], "truncated"),
+])
+def test_damaged_headers_and_counts(damage: Callable[[bytes], bytes], message: str, tmp_path: Path) -> None:
+    """A cut file, an unknown version, the other byte order and a huge key count: FormatError naming the file."""
+    path = tmp_path / "damaged.gguf"
+    path.write_bytes(damage(shared_file("refs/gguf/ggml-vocab-llama-spm.gguf").read_bytes()))
+    with pytest.raises(FormatError, match=message) as error:
+        read_metadata(path)
+    assert str(path) in str(error.value)
+
+
+def test_a_key_given_twice_and_a_huge_array_are_refused(tmp_path: Path) -> None:
+    """A key repeated (llama.cpp refuses the file) or an array longer than the file: FormatError naming the key."""
+    def key(name: str, value_type: int, payload: bytes) -> bytes:
+        return struct.pack("<Q", len(name)) + name.encode() + struct.pack("<I", value_type) + payload
+
+    header = b"GGUF" + struct.pack("<IQQ", 3, 0, 2)
+    twice = header + key("a.b", 4, struct.pack("<I", 1)) * 2
+    huge = header + key("a.b", 4, struct.pack("<I", 1)) + key("c.d", 9, struct.pack("<IQ", 6, 2 ** 40))
+    for data, name in [(twice, "a.b"), (huge, "c.d")]:
+        path = tmp_path / "bad.gguf"
+        path.write_bytes(data)
+        with pytest.raises(FormatError) as error:
+            read_metadata(path)
+        assert error.value.field == name
 
 
 def test_shared_files_are_vocab_only() -> None:

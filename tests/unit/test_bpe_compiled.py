@@ -6,10 +6,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import shared_file
 from test_bpe import ALPHABET, ours, random_models
+from tiktoken_files import offline_cl100k
 
+import hfcompat
 from hfcompat import _backend
 from hfcompat.models.bpe import BPE
+from hfcompat.pipeline.bytelevel import bytes_to_chars
+from hfcompat.pipeline.normalized import char_spans
 
 _bpe = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
 WORDS = st.lists(st.text(alphabet=ALPHABET + "x", min_size=1, max_size=14), min_size=1, max_size=6)
@@ -99,3 +104,52 @@ def test_tokens_sharing_an_id_merge_alike(shared_ids: list[tuple[int, int]], mer
     model = BPE(vocab, merges)
     for word in words:
         assert_same_merges(model, word)
+
+
+@pytest.fixture(scope="module", params=["refs/gpt2/tokenizer.json", "cl100k"])
+def byte_level_model(request: pytest.FixtureRequest) -> BPE:
+    """A real byte-level BPE model: GPT-2's, and cl100k's (which ignores merges for whole tokens)."""
+    path = offline_cl100k() if request.param == "cl100k" else shared_file(request.param)
+    return hfcompat.load(path).model
+
+
+@settings(max_examples=300, deadline=None)
+@given(piece=st.text(min_size=1, max_size=24) | st.sampled_from([" hello", "日本語のテキスト", "​🙂‍🙃", "é" * 30]))
+def test_utf8_pieces_equal_the_python_path(byte_level_model: BPE, piece: str) -> None:
+    """A piece's UTF-8 bytes merged in C: the ids, strings and char spans that the Python path
+    gives (the model on the piece's byte-level chars, byte spans mapped back to chars)."""
+    model = byte_level_model
+    piece = piece.encode("utf-8", "replace").decode("utf-8")  # no lone surrogates: tiktoken scrubs them
+    chars = bytes_to_chars(piece.encode("utf-8"))
+    with _backend.use(_backend.PYTHON):
+        tokens = model.tokenize(chars)
+        assert model.tokenize_utf8(piece) is None and model.utf8_ids(piece) is None
+    byte_spans = char_spans(chars, [t[2] for t in tokens])  # the model counts UTF-8 bytes of `chars`
+    expected = ([t[0] for t in tokens], [t[1] for t in tokens], char_spans(piece, byte_spans))
+    with _backend.use(_backend.COMPILED):
+        assert model.tokenize_utf8(piece) == expected
+        assert model.utf8_ids(piece) == expected[0]
+        cache: dict[str, list[int]] = {}
+        assert model.encode_utf8_pieces([piece, "a", piece], cache, 2, 64) == expected[0] + [64] + expected[0]
+        assert list(cache) == ([piece, "a"] if piece != "a" and len(piece) < 64 else ["a"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=random_models(), words=st.lists(st.text(alphabet=ALPHABET + "x🤗", max_size=14), min_size=1, max_size=6))
+def test_word_columns_equal_the_python_path(data: dict, words: list[str]) -> None:
+    """Random models (byte fallback, ignore_merges, unk or not): a word's columns built in C are
+    the Python path's ids, strings and char spans; None only where C leaves the word to Python
+    (decorations, an unknown char that byte fallback does not cover)."""
+    model = ours(data)
+    decorated = model.continuing_subword_prefix or model.end_of_word_suffix
+    for word in words:
+        with _backend.use(_backend.COMPILED):
+            found = model.columns(word)
+        if decorated or not word:
+            assert found is None
+            continue
+        with _backend.use(_backend.PYTHON):
+            assert model.columns(word) is None
+            tokens = model.tokenize(word)
+        expected = ([t[0] for t in tokens], [t[1] for t in tokens], char_spans(word, [t[2] for t in tokens]))
+        assert found == expected or (found is None and any(char not in model.vocab for char in word)), word

@@ -1,5 +1,6 @@
-"""The compiled walk of a charsmap's keys (hfcompat/normalizers/_charsmap.pyx) against the
-pure-Python reference (`_key_chars`), on built charsmaps of random rules and on nmt_nfkc."""
+"""The compiled walks of a charsmap (hfcompat/normalizers/_charsmap.pyx) against the pure-Python
+reference (`_key_chars`, `longest_rule_rewrites`), on built charsmaps of random rules and on
+SentencePiece's own rule sets."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hfcompat import _backend
-from hfcompat.normalizers.charsmap import _UTF8_WIDTHS, CharsMap, _key_chars
+from hfcompat.normalizers.charsmap import _UTF8_WIDTHS, CharsMap, _key_chars, longest_rule_rewrites
 from hfcompat.normalizers.charsmap_builder import build_charsmap
 from hfcompat.normalizers.normalization_rules import precompiled_charsmap
 
@@ -28,11 +29,15 @@ def reference(charsmap: CharsMap) -> tuple:
 
 
 def assert_same_walk(charsmap: CharsMap) -> None:
-    """The compiled walk finds what the reference finds, and `_key_chars` gives it on the compiled backend."""
+    """The compiled walks find what the reference finds (the key chars, and the keys of one char
+    or less), and `_key_chars` gives it on the compiled backend."""
     expected = reference(charsmap)
     assert _charsmap.key_chars(charsmap._units, charsmap._root, _UTF8_WIDTHS) == expected
     with _backend.use(_backend.COMPILED):
         assert astuple(_key_chars(charsmap)) == expected
+    with _backend.use(_backend.PYTHON):
+        char_keys = charsmap._char_keys()
+    assert sorted(_charsmap.char_keys(charsmap._units, charsmap._root, _UTF8_WIDTHS)) == sorted(char_keys)
 
 
 @settings(max_examples=150, deadline=None)
@@ -60,3 +65,31 @@ def test_a_key_deeper_than_the_c_walk_is_left_to_the_reference() -> None:
     with _backend.use(_backend.COMPILED):
         assert astuple(_key_chars(charsmap)) == expected
     assert expected[3] == _charsmap.MAX_DEPTH + 5
+
+
+def assert_same_rewrites(charsmap: CharsMap, text: str) -> None:
+    """SentencePiece's longest-key rewrites of `text`: the compiled walk gives the reference's."""
+    with _backend.use(_backend.PYTHON):
+        expected = longest_rule_rewrites(charsmap, text)
+    assert charsmap.rewriter(_charsmap).rewrites(text) == expected
+    with _backend.use(_backend.COMPILED):
+        assert longest_rule_rewrites(charsmap, text) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=RULES, texts=st.lists(st.text(CHARS | st.sampled_from("\0\ud800"), max_size=12), max_size=4),
+       draw=st.data())
+def test_rewrites_equal_the_reference(rules: dict[str, str], texts: list[str], draw: st.DataObject) -> None:
+    """Random rules, on random texts and on texts made of their keys (lone surrogates and NULs too)."""
+    charsmap = CharsMap.from_bytes(build_charsmap(rules))
+    keys = draw.draw(st.lists(st.sampled_from(sorted(rules)), max_size=6))
+    for text in [*texts, "".join(keys), "x".join(keys)]:
+        assert_same_rewrites(charsmap, text)
+
+
+@pytest.mark.parametrize("name", ["nmt_nfkc", "nfkc_cf"])
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=30) | st.sampled_from(["ｱｲｳ　ＡＢＣ①", "ﾊﾟﾋﾟ", "Å\u030a", "…‥"]))
+def test_rewrites_of_sentencepiece_rules_equal_the_reference(name: str, text: str) -> None:
+    """SentencePiece's rule sets, on random Unicode and on text they rewrite."""
+    assert_same_rewrites(CharsMap.from_bytes(precompiled_charsmap(name)), text)

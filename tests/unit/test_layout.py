@@ -24,7 +24,7 @@ LAYERS = [
 ]
 FOLDERS = ["pipeline", "normalizers", "pre_tokenizers", "models", "processors", "decoders", "trainers",
            "segmentation", "formats", "formats/sentencepiece", "formats/tiktoken", "formats/transformers",
-           "tools", "cli"]
+           "tools", "tools/lint", "cli"]
 
 
 def module_name(path: Path) -> str:

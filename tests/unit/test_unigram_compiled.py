@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hfcompat import _backend
 from hfcompat.errors import TokenizationError
 from hfcompat.models.unigram import Unigram
+from hfcompat.pipeline.normalized import char_spans
 
 _unigram = pytest.importorskip("hfcompat.models._unigram", reason="the compiled core is not built")
 
@@ -113,3 +114,26 @@ def test_the_compiled_viterbi_is_rebuilt_when_matching_changes() -> None:
         assert [token.value for token in model.tokenize("ab")] == ["ab"]
         model.without_matching(frozenset({1}))
         assert [token.value for token in model.tokenize("ab")] == ["a", "b"]
+
+
+def python_columns(model: Unigram, word: str) -> object:
+    """The reference's tokens of `word` as a tokenizer's columns (char spans), or the error it raises."""
+    with _backend.use(_backend.PYTHON):
+        try:
+            tokens = model._tokens(word, model._best_path(word))
+        except TokenizationError as error:
+            return repr(error)
+    return [t.id for t in tokens], [t.value for t in tokens], char_spans(word, [t.offsets for t in tokens])
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=models(), words=WORDS)
+def test_columns_equal_the_reference(model: Unigram, words: list[str]) -> None:
+    """Random models and words (unknown spans among them): the columns built in C are the
+    reference's ids, strings and char spans; None only where the reference may raise or spell
+    an unknown span in bytes."""
+    with _backend.use(_backend.COMPILED):
+        for word in words:
+            found = model.columns(word)
+            expected = python_columns(model, word)
+            assert found == expected or (found is None and (isinstance(expected, str) or model.byte_fallback)), word

@@ -45,3 +45,23 @@ def test_ids_beyond_31_bits_stay_in_python() -> None:
     with _backend.use(_backend.COMPILED):
         assert model._compiled_matcher() is None
         assert [token.id for token in model.tokenize("ab")] == [0, 2 ** 31]
+
+
+@settings(max_examples=300, deadline=None)
+@given(model=models(), words=WORDS)
+def test_columns_equal_the_reference(model: WordPiece, words: list[str]) -> None:
+    """Random vocabularies and words: the columns built in C are the reference's ids, pieces and
+    char spans; None only where the reference gives the unknown token or raises."""
+    for word in words:
+        with _backend.use(_backend.COMPILED):
+            found = model.columns(word)
+        with _backend.use(_backend.PYTHON):
+            assert model.columns(word) is None
+            try:
+                tokens = model.tokenize_chars(word)
+            except Exception as error:  # noqa: BLE001 - no [UNK] in the vocab: the error is the answer
+                tokens = repr(error)
+        if found is None:
+            assert not word or len(word) > model.max_input_chars_per_word or model._greedy_pieces(word) is None
+        else:
+            assert found == ([t[0] for t in tokens], [t[1] for t in tokens], [t[2] for t in tokens]), word

@@ -1,8 +1,8 @@
 """GGUF files (llama.cpp) read as the Hugging Face tokenizer they were converted from.
 
 A GGUF keeps its tokenizer in metadata keys (`tokenizer.ggml.model`, `.pre`, `.tokens`,
-`.token_type`, `.scores`, `.merges`, the special ids, `add_bos_token` ...); the `gguf` package,
-llama.cpp's own reader, reads them without touching the tensors. Each tokenizer model becomes
+`.token_type`, `.scores`, `.merges`, the special ids, `add_bos_token` ...); metadata.py reads
+them without touching the tensors (and without the `gguf` package, which only writing needs). Each tokenizer model becomes
 the tokenizer.json pipeline that transformers' converters give the original:
 
 - `gpt2`: byte-level BPE; the pre-tokenizer (and normalizer) of the `pre` name, looked up in
@@ -26,14 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ... import processors
-from ...errors import FormatError, MissingDependency
+from ...errors import FormatError, import_optional
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_from_dict
-
-try:
-    import gguf
-except ImportError:  # an optional extra: hfcompat[gguf]
-    gguf = None
+from .metadata import NotUTF8, read_metadata
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
 MODELS = ("llama", "gpt2", "bert", "t5")
@@ -57,11 +53,9 @@ PRE_TOKENIZERS = pre_tokenizer_names()
 
 
 def require_gguf() -> Any:
-    """The `gguf` module, or MissingDependency saying what to install."""
-    if gguf is None:
-        raise MissingDependency("GGUF files need the gguf package (llama.cpp's reader and writer): "
-                                "pip install 'hfcompat[gguf]'")
-    return gguf
+    """The `gguf` module (llama.cpp's writer, the extra hfcompat[gguf]), imported on first use:
+    it brings numpy and more, which `import hfcompat` should not pay for."""
+    return import_optional("gguf", "gguf", "Writing GGUF files")
 
 
 @dataclass
@@ -84,24 +78,17 @@ class GGUFTokenizerData:
 
 def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     """The tokenizer keys of a GGUF file (its metadata only), checked."""
-    module = require_gguf()
     where = str(path)
-    try:
-        reader = module.GGUFReader(path)
-    except (ValueError, OSError, IndexError, KeyError, TypeError) as error:
-        raise FormatError(f"not a readable GGUF file ({error})", path=where) from None
-    fields = reader.fields
+    fields = read_metadata(path)
 
     def value(name: str, kinds: type | tuple[type, ...], required: bool = False) -> Any:
-        found = fields.get(name)
-        if found is None:
+        contents = fields.get(name)
+        if contents is None:
             if required:
                 raise FormatError("missing key", path=where, field=name)
             return None
-        try:
-            contents = found.contents()
-        except (ValueError, IndexError, TypeError) as error:
-            raise FormatError(f"unreadable value ({error})", path=where, field=name) from None
+        if isinstance(contents, NotUTF8):
+            raise FormatError("a string that is not UTF-8", path=where, field=name)
         if not isinstance(contents, kinds) or isinstance(contents, bool) and bool not in _tuple(kinds):
             raise FormatError(f"expected {_kind_names(kinds)}, got {type(contents).__name__}", path=where,
                               field=name)
@@ -113,7 +100,7 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
                           path=where, field=KEY + "model")
     tokens = value(KEY + "tokens", list, required=True)
     if not all(isinstance(token, str) for token in tokens):
-        raise FormatError("expected strings", path=where, field=KEY + "tokens")
+        raise FormatError("expected strings (UTF-8)", path=where, field=KEY + "tokens")
     types = value(KEY + "token_type", list) or [NORMAL] * len(tokens)
     _check_list(types, len(tokens), int, KEY + "token_type", where)
     bad = next((t for t in types if not NORMAL <= t <= BYTE), None)

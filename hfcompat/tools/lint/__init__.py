@@ -1,0 +1,80 @@
+"""`hfcompat.lint`: what is wrong or risky in a tokenizer that still loads.
+
+Each check is exact: it reports only what it proves, and skips a tokenizer it cannot judge
+exactly (a check that does not apply to a model kind returns nothing). `vocabulary.py` holds
+the checks of the vocabulary, `pipeline.py` those of the components around the model:
+
+- `unreachable-token` / `merge-unreachable`: BPE vocabulary tokens that the merge loop cannot
+  build from their own string (the authoritative test: run the model's merges on the token's
+  initial symbols and see whether that one token comes back; a token made inside a word never
+  had a merge cross its edges, so it comes back alone too). With `ignore_merges` such a token is
+  still produced when a whole pre-token equals it, so it is reported as information.
+- `unreachable-byte`: byte-level tokens that no UTF-8 text holds (bytes C0, C1, F5..FF, or a
+  byte sequence no valid UTF-8 contains), and the `<0xHH>` tokens of a byte-fallback BPE whose
+  byte only chars inside the vocabulary have.
+- `shadowed-token`: vocabulary tokens whose text holds an added token, which the added-token
+  matcher always takes first, so the model never sees that text whole.
+- `special-token-missing`, `special-token-id-mismatch`, `special-token-not-special`,
+  `unk-token-missing`: what the post-processor inserts, and the model's unknown token.
+- `byte-level-gap`, `byte-fallback-gap`: byte symbols missing from a byte-level or byte-fallback
+  vocabulary.
+- `regex-engine-difference`: Split / Replace patterns that Oniguruma (what `tokenizers` runs) and
+  the `regex` module read differently (`hfcompat.pipeline.oniguruma.differences`).
+- `normalizer-not-idempotent`: normalize(normalize(x)) != normalize(x) on a probe string.
+- `duplicate-ids`, `duplicate-tokens`, `id-gaps`: the id space.
+- `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
+  `tokenizers` gives them on load (it ignores the written ids).
+- `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
+  exact (the reasons `hfcompat.convert` refuses with).
+
+A GGUF's `tokenizer.ggml.pre` name is not checked against its tokens: the file ties the name to
+nothing else, and what a vocabulary "looks like" would be a guess.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ...formats.load import load
+from ...tokenizer import Tokenizer
+from .base import SEVERITIES, Finding
+from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
+                       shadowed_tokens, special_tokens)
+from .vocabulary import byte_coverage, id_space, merge_unreachable, unreachable_bytes, unreachable_tokens
+
+__all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
+
+CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
+    special_tokens, byte_coverage, id_space, unreachable_tokens, unreachable_bytes, shadowed_tokens,
+    regex_patterns, normalizer_idempotence, sentencepiece_conversion,
+)
+
+
+def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list[Finding]:
+    """The findings on a tokenizer (or on the file `hfcompat.load` reads), errors first."""
+    if isinstance(tokenizer_or_path, Tokenizer):
+        tokenizer, path = tokenizer_or_path, None
+    else:
+        tokenizer, path = load(tokenizer_or_path, **load_options), Path(tokenizer_or_path)
+    findings = [found for check in CHECKS for found in check(tokenizer)]
+    if path is not None:
+        findings += added_token_ids(path, tokenizer)
+    return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    """True when a finding has error severity (the CLI's exit code 1)."""
+    return any(found.severity == "error" for found in findings)
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """How many findings of each severity."""
+    findings = list(findings)
+    return {severity: sum(found.severity == severity for found in findings) for severity in SEVERITIES}
+
+
+def report(findings: list[Finding], name: str) -> str:
+    """The human-readable report: a count line, then one block per finding."""
+    summary = ", ".join(f"{n} {severity}{'s' if n != 1 else ''}" for severity, n in counts(findings).items())
+    return "\n".join([f"{name}: {summary}", *map(str, findings)])

@@ -1,0 +1,195 @@
+"""Lint checks of the vocabulary: tokens no text can produce, byte coverage, and the id space.
+
+A BPE token is reachable by merging when the merges, run on its own initial symbols, give it
+back whole. That test is exact: inside any word, the symbols that end up as one token never had
+a merge cross its edges, so they merged exactly as the token's string alone merges.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections import defaultdict
+from typing import Callable
+
+from ...models.bpe import BPE
+from ...pipeline.bytelevel import BYTE_TO_CHAR, chars_to_bytes
+from ...tokenizer import Tokenizer
+from .base import SAMPLE, UTF8_BYTES, Finding, finding, is_byte_level, vocab_pairs
+
+NORMAL = 1  # SentencePiece's type of the pieces its model merges
+# Lead bytes that accept any continuation byte next, with 0, 1 or 2 continuation bytes already
+# read: what may stand before a token that starts inside a char.
+LEADS = (b"", b"\xc2", b"\xe1", b"\xe1\x80", b"\xf1", b"\xf1\x80", b"\xf1\x80\x80")
+
+
+def unreachable_tokens(tokenizer: Tokenizer) -> list[Finding]:
+    """BPE tokens the merge loop cannot build from their own initial symbols."""
+    unreachable = merge_unreachable(tokenizer)
+    if isinstance(tokenizer.model, BPE) and tokenizer.model.ignore_merges:
+        return finding("merge-unreachable", "info",
+                       f"{len(unreachable)} tokens are not built by the merges from their own string "
+                       "(ignore_merges is on)",
+                       "they are produced only when a whole pre-token equals them; a runtime or conversion that "
+                       "runs the merges never produces them", unreachable)
+    return finding("unreachable-token", "warning",
+                   f"{len(unreachable)} vocabulary tokens cannot be produced by the merges",
+                   "no text encodes to them, so their ids and embedding rows are dead weight", unreachable)
+
+
+def merge_unreachable(tokenizer: Tokenizer) -> list[tuple[str, int]]:
+    """Every (token, id) of a BPE vocabulary that the merges do not build from the token's own
+    initial symbols, by id; added tokens, unk and byte-fallback tokens are produced otherwise and
+    left out. Empty for other models."""
+    model = tokenizer.model
+    if not isinstance(model, BPE):
+        return []
+    elsewhere = _produced_elsewhere(tokenizer)
+    prefix, suffix = model.continuing_subword_prefix or "", model.end_of_word_suffix or ""
+    unreachable = [(token, token_id) for token, token_id in model.vocab.items()
+                   if token_id not in elsewhere
+                   and not any(model.merge_pieces(pieces) == [token_id] for pieces in _readings(token, prefix, suffix))]
+    return sorted(unreachable, key=lambda pair: pair[1])
+
+
+def _produced_elsewhere(tokenizer: Tokenizer) -> set[int]:
+    """Ids produced otherwise than by merging: added tokens, unk, byte fallback, and the
+    non-NORMAL pieces of a SentencePiece model (bytes are judged by `unreachable_bytes`)."""
+    model = tokenizer.model
+    ids = set(tokenizer.added_vocabulary.id_to_added)
+    if model.unk_token is not None and model.unk_token in model.vocab:
+        ids.add(model.vocab[model.unk_token])
+    if model.byte_fallback:
+        ids |= {i for i in (model.vocab.get(f"<0x{b:02X}>") for b in range(256)) if i is not None}
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    if source is not None:
+        ids |= {i for i, piece in enumerate(source.proto.pieces) if piece.type != NORMAL}
+    return ids
+
+
+def _readings(token: str, prefix: str, suffix: str) -> list[list[str]]:
+    """The initial symbols `token` can come from: at a word's start or inside it (prefix), at its
+    end or not (suffix), one symbol per char."""
+    starts = [(token, False)]
+    if prefix and token.startswith(prefix) and len(token) > len(prefix):
+        starts.append((token[len(prefix):], True))
+    readings = []
+    for core, inside in starts:
+        ends = [(core, False)]
+        if suffix and core.endswith(suffix) and len(core) > len(suffix):
+            ends.append((core[:-len(suffix)], True))
+        for chars, at_end in ends:
+            pieces = [prefix + char if prefix and (i or inside) else char for i, char in enumerate(chars)]
+            if at_end:
+                pieces[-1] += suffix
+            readings.append(pieces)
+    return readings
+
+
+def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
+    """Byte-level tokens no UTF-8 text holds, and byte-fallback tokens no unknown char needs."""
+    model = tokenizer.model
+    found: list[tuple[str, int]] = []
+    if isinstance(model, BPE) and is_byte_level(tokenizer):
+        found += [(token, i) for token, i in model.vocab.items()
+                  if (data := chars_to_bytes(token)) is not None and not _inside_utf8(data)]
+    if _fallback_judged(tokenizer):
+        needed = _fallback_bytes(set(model.vocab))
+        found += [(token, i) for b in range(256) if b not in needed
+                  and (i := model.vocab.get(token := f"<0x{b:02X}>")) is not None
+                  and model.merge_pieces(list(token)) != [i]]
+    return finding("unreachable-byte", "info", f"{len(found)} byte tokens can never be produced from text",
+                   "text is valid UTF-8, so these byte sequences never occur (or every char that has the byte is a "
+                   "token of its own); they only pad the vocabulary", sorted(found, key=lambda pair: pair[1]))
+
+
+def _fallback_judged(tokenizer: Tokenizer) -> bool:
+    """True for a byte-fallback BPE, whose `<0xHH>` tokens only byte fallback emits (unless merges
+    build them, which is tested too). Unigram is left out: tokenizers' Unigram also matches
+    `<0xHH>` spelled out in the text."""
+    return isinstance(tokenizer.model, BPE) and tokenizer.model.byte_fallback
+
+
+def _inside_utf8(data: bytes) -> bool:
+    """True when `data` occurs in some valid UTF-8 text (it may start or end inside a char)."""
+    for lead in LEADS:
+        try:
+            codecs.getincrementaldecoder("utf-8")().decode(lead + data, final=False)
+            return True
+        except UnicodeDecodeError:
+            continue
+    return False
+
+
+def _fallback_bytes(vocab: set[str]) -> set[int]:
+    """The bytes byte fallback emits: those of the chars (any code point but surrogates) that
+    are not tokens themselves."""
+    needed = {b for b in range(0x80) if chr(b) not in vocab}
+    wanted = UTF8_BYTES - set(range(0x80))
+    for code in range(0x80, 0x110000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        if char not in vocab:
+            needed.update(char.encode())
+            if wanted <= needed:
+                break
+    return needed
+
+
+def byte_coverage(tokenizer: Tokenizer) -> list[Finding]:
+    """A byte-level vocabulary needs the 256 byte chars; byte fallback needs <0x00>..<0xFF>."""
+    model = tokenizer.model
+    findings = []
+    if isinstance(model, BPE) and is_byte_level(tokenizer):
+        missing = [b for b in range(256) if BYTE_TO_CHAR[b] not in model.vocab]
+        findings += _byte_gap("byte-level-gap", "byte-level BPE", missing, lambda b: BYTE_TO_CHAR[b])
+    if getattr(model, "byte_fallback", False):
+        missing = [b for b in range(256) if tokenizer.token_to_id(f"<0x{b:02X}>") is None]
+        findings += _byte_gap("byte-fallback-gap", "byte fallback", missing, lambda b: f"<0x{b:02X}>")
+    return findings
+
+
+def _byte_gap(code: str, kind: str, missing: list[int], token: Callable[[int], str]) -> list[Finding]:
+    """The finding for missing byte symbols: an error when UTF-8 text can hold one of them."""
+    if not missing:
+        return []
+    harmful = [b for b in missing if b in UTF8_BYTES]
+    severity, why = ("error", "text holding such a byte is encoded as unk or dropped") if harmful else (
+        "info", "only bytes that UTF-8 text never holds are missing")
+    return [Finding(code, severity, f"{len(missing)} of the 256 byte symbols of {kind} are missing", why,
+                    len(missing), [token(b) for b in missing[:SAMPLE]],
+                    details=[f"missing bytes: {' '.join(f'{b:02X}' for b in missing)}"])]
+
+
+def id_space(tokenizer: Tokenizer) -> list[Finding]:
+    """Ids shared by several tokens, tokens listed twice, and ids nothing uses."""
+    tokens, ids = vocab_pairs(tokenizer.model)
+    by_id: dict[int, list[str]] = defaultdict(list)
+    for token, token_id in zip(tokens, ids):
+        by_id[token_id].append(token)
+    shared = [(token, i) for i, names in sorted(by_id.items()) if len(names) > 1 for token in names]
+    seen: dict[str, int] = {}
+    repeated = [(token, i) for token, i in zip(tokens, ids) if seen.setdefault(token, i) != i]
+    used = set(ids) | set(tokenizer.added_vocabulary.id_to_added)
+    gaps = sorted(set(range(max(used) + 1)) - used) if used else []
+    return [
+        *finding("duplicate-ids", "error", "several vocabulary tokens share an id",
+                 "encode gives them one id and decode returns only one of them", shared),
+        *finding("duplicate-tokens", "warning", "vocabulary tokens are listed more than once",
+                 "only one of their ids is ever produced", repeated),
+        *finding("id-gaps", "info", f"{len(gaps)} ids below {max(used, default=0)} belong to no token",
+                 "the id space is larger than the vocabulary: the embedding rows of these ids are never used, "
+                 "and formats that need contiguous ids (GGUF) refuse it", count=len(gaps),
+                 details=[f"ids {_ranges(gaps)}"])]
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted numbers as '3, 7-9, 12' (at most SAMPLE runs)."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    shown = [str(a) if a == b else f"{a}-{b}" for a, b in runs[:SAMPLE]]
+    return ", ".join(shown) + (" ..." if len(runs) > SAMPLE else "")

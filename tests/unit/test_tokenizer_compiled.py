@@ -1,0 +1,58 @@
+"""The compiled assembly of an Encoding from cached pieces (hfcompat/_tokenizer.pyx) and the models'
+compiled columns against the pure-Python reference: fresh tokenizers on both backends, on random
+text and on the corpora, give the same ids, tokens, offsets and word ids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hfcompat
+from hfcompat import _backend
+
+from conftest import shared_file
+
+pytest.importorskip("hfcompat._tokenizer", reason="the compiled core is not built")
+
+FILES = ["refs/gpt2/tokenizer.json", "refs/llama2/tokenizer.model", "refs/t5/tokenizer.json",
+         "refs/albert/spiece.model", "refs/bert-base-uncased/vocab.txt", "refs/roberta-base/tokenizer.json"]
+TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40) | st.sampled_from(
+    ["Hello  world,  ｈｅｌｌｏ", "日本語の テキスト", "naïve café 🤗 x", "  leading and trailing  "])
+
+
+def columns(tokenizer: Any, text: str) -> tuple:
+    """What an Encoding says of `text`: ids, tokens, offsets, word ids."""
+    encoding = tokenizer.encode(text)
+    return encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids
+
+
+@pytest.fixture(scope="module", params=FILES)
+def twins(request: pytest.FixtureRequest) -> tuple[Any, Any]:
+    """The same file loaded twice: one tokenizer for each backend (their caches stay apart)."""
+    path = shared_file(request.param)
+    return hfcompat.load(path), hfcompat.load(path)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(TEXTS, min_size=1, max_size=4))
+def test_encodings_equal_the_reference(twins: tuple[Any, Any], texts: list[str]) -> None:
+    """Random text (repeated, so cached pieces are met too): both backends give the same Encoding."""
+    compiled, python = twins
+    for text in [*texts, *texts]:
+        with _backend.use(_backend.COMPILED):
+            found = columns(compiled, text)
+        with _backend.use(_backend.PYTHON):
+            assert found == columns(python, text), text
+
+
+def test_corpus_lines_equal_the_reference(twins: tuple[Any, Any], corpora: Any) -> None:
+    """Lines of English, Chinese and Japanese prose: both backends give the same Encodings."""
+    compiled, python = twins
+    lines = corpora("botchan", 150) + corpora("pku_test", 150) + corpora("wagahaiwa", 150)
+    with _backend.use(_backend.COMPILED):
+        found = [columns(compiled, line) for line in lines]
+    with _backend.use(_backend.PYTHON):
+        assert found == [columns(python, line) for line in lines]
