@@ -11,7 +11,8 @@ from .errors import FormatError, SpecialTokenError, TokenizationError, Unsupport
 from .formats import convert, load
 from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
-from .tools import Finding, VerifyReport, evaluate, lint, train, verify
+from .tools import Finding, VerifyReport, count_words, evaluate, lint, train, verify
+from .trainers import WordCounts
 
 __all__ = [
     "AddedToken",
@@ -23,8 +24,10 @@ __all__ = [
     "Tokenizer",
     "UnsupportedConversion",
     "VerifyReport",
+    "WordCounts",
     "backend",
     "convert",
+    "count_words",
     "evaluate",
     "lint",
     "load",

@@ -1,4 +1,5 @@
-"""`hfcompat train` and `segment`: learn a tokenizer from text files; cut Chinese text into words."""
+"""`hfcompat train`, `count` and `segment`: learn a tokenizer from text files (or from word counts);
+count the words a training would count, to a file; cut Chinese text into words."""
 
 from __future__ import annotations
 
@@ -8,23 +9,32 @@ from pathlib import Path
 from typing import Any
 
 from ..segmentation import Dictionary, Segmenter, score
-from ..tools.train import train
+from ..tools.train import MODELS, count_words, train
+from ..trainers import WordCounts
+from ..trainers.sources import expand
 from .options import PROG, CliError
 
 
 def add_commands(commands: Any) -> None:
     """The train and segment subcommands."""
     train = commands.add_parser("train", help="train a tokenizer on text files and save it")
-    train.add_argument("files", metavar="FILE", nargs="+", help="UTF-8 text files, read line by line")
+    train.add_argument("files", metavar="FILE", nargs="+",
+                       help="UTF-8 text files (or globs; .gz/.zst, JSON lines and Parquet with --text-column), "
+                            "read line by line; with --counts, word counts files")
     train.add_argument("-o", "--output", required=True, help="where to save (.json: tokenizer.json)")
-    train.add_argument("--model", default="bpe", choices=["bpe", "bytelevel_bpe", "wordpiece", "wordlevel",
-                                                         "unigram", "sentencepiece_bpe"])
     train.add_argument("--vocab-size", type=int, default=8000)
     train.add_argument("--min-frequency", type=int, default=0)
     train.add_argument("--special-tokens", nargs="*", metavar="TOKEN", help="default: the model's usual ones")
-    train.add_argument("--workers", type=int, default=1, help="processes that count words")
-    train.add_argument("--quiet", action="store_true", help="no progress bars")
+    train.add_argument("--counts", action="store_true", help="FILEs are word counts (from `count`), added in order")
+    _add_counting_options(train)
     train.set_defaults(handler=cmd_train)
+
+    count = commands.add_parser("count", help="count the words training a model would count, and save them")
+    count.add_argument("files", metavar="FILE", nargs="+", help="as for train")
+    count.add_argument("-o", "--output", required=True, help="the word counts file (.jsonl, .jsonl.gz)")
+    count.add_argument("--max-words", type=int, help="keep only the most frequent words (approximate counts)")
+    _add_counting_options(count)
+    count.set_defaults(handler=cmd_count)
 
     segment = commands.add_parser("segment", help="Chinese word segmentation of a file, or --score GOLD PRED")
     segment.add_argument("files", metavar="FILE", nargs="+", help="text to cut (with --score: GOLD PRED)")
@@ -34,6 +44,28 @@ def add_commands(commands: Any) -> None:
     segment.add_argument("--sep", default="  ", help="word separator of the output (default: two spaces)")
     segment.add_argument("--score", action="store_true", help="score PRED against GOLD (SIGHAN measures)")
     segment.set_defaults(handler=cmd_segment)
+
+
+def _add_counting_options(command: argparse.ArgumentParser) -> None:
+    """The options train and count share: the model whose pipeline counts, and how to read and count."""
+    command.add_argument("--model", default="bpe", choices=MODELS)
+    command.add_argument("--text-column", metavar="NAME", help="the column of JSON lines and Parquet files")
+    command.add_argument("--workers", type=int, default=1, help="processes that count words")
+    command.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def _files(names: list[str]) -> list[Path]:
+    """The files the FILE arguments name, each glob expanded (a name is never read as text)."""
+    return [path for name in names for path in expand(name)]
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    """`count`: hfcompat.count_words on files, saved as a word counts file (atomically)."""
+    counts = count_words(_files(args.files), model=args.model, text_column=args.text_column, workers=args.workers,
+                         max_words=args.max_words, show_progress=not args.quiet)
+    counts.save(args.output)
+    print(f"{args.output}: {len(counts)} words of {counts.texts} texts, counted for {args.model}")
+    return 0
 
 
 def cmd_segment(args: argparse.Namespace) -> int:
@@ -62,13 +94,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {}
     if args.model != "unigram":
         options["min_frequency"] = args.min_frequency
+    source = sum(WordCounts.load(path) for path in _files(args.files)) if args.counts else _files(args.files)
     try:
-        tokenizer = train([Path(f) for f in args.files], model=args.model, vocab_size=args.vocab_size,
-                          special_tokens=args.special_tokens, workers=args.workers,
-                          show_progress=not args.quiet, **options)
+        tokenizer = train(source, model=args.model, vocab_size=args.vocab_size, special_tokens=args.special_tokens,
+                          workers=args.workers, text_column=args.text_column, show_progress=not args.quiet,
+                          **options)
     except KeyboardInterrupt:
         print(f"{PROG}: training interrupted, nothing written", file=sys.stderr)
         return 130
+    except ValueError as error:  # counts of another pipeline, or no line short enough
+        raise CliError(str(error)) from None
     tokenizer.save(args.output)
     print(f"{args.output}: {args.model}, {tokenizer.get_vocab_size()} tokens")
     return 0

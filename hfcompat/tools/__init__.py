@@ -8,9 +8,9 @@ from ..tokenizer import EXTENSIONS
 from .evaluate import evaluate
 from .explain import explain
 from .lint import Finding, lint
-from .train import train
+from .train import count_words, train
 from .verify import VerifyReport, verify
 
-__all__ = ["Finding", "VerifyReport", "evaluate", "explain", "lint", "train", "verify"]
+__all__ = ["Finding", "VerifyReport", "count_words", "evaluate", "explain", "lint", "train", "verify"]
 
 EXTENSIONS["explain"] = explain

@@ -1,14 +1,17 @@
 """`hfcompat.train`: a tokenizer of a named kind trained on files or texts.
 
 `train(files_or_iterator, model="bpe", vocab_size=...)` builds the pipeline the model name
-stands for (see `pipeline`), counts its words once and hands the counts to the model's trainer
-(hfcompat.trainers). The SentencePiece kinds ("unigram", "sentencepiece_bpe") end as the
+stands for (see `pipeline`), counts its words once (`count_words`: a WordCounts, which can also be
+made beforehand, in parts, on a Dask cluster, and saved) and hands the counts to the model's
+trainer (hfcompat.trainers). Training from a WordCounts gives exactly the tokenizer training on
+the text it counted gives, for every model name: each trainer consumes only the word counts in
+first-seen order and, for Unigram, how often each word ended a text. The SentencePiece kinds ("unigram", "sentencepiece_bpe") end as the
 tokenizer their .model reads as, so they sit above the formats.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Sequence
 
 from .. import decoders, normalizers, pre_tokenizers, processors
 from ..formats.sentencepiece import proto_from_tokenizer
@@ -19,8 +22,8 @@ from ..models import BPE, WordLevel, WordPiece
 from ..normalizers.normalization_rules import precompiled_charsmap
 from ..pipeline.added_vocabulary import AddedToken
 from ..tokenizer import Tokenizer
-from ..trainers import (BpeTrainer, UnigramTrainer, WordLevelTrainer, WordPieceTrainer, iter_texts,
-                        source_size, train_tokenizer)
+from ..trainers import (BpeTrainer, UnigramTrainer, WordCounts, WordLevelTrainer, WordPieceTrainer,
+                        count_corpus, describe_pipeline, source_size, train_from_counts)
 
 MODELS = ("bpe", "bytelevel_bpe", "wordpiece", "wordlevel", "unigram", "sentencepiece_bpe")
 # The special tokens each model name adds when the caller names none.
@@ -90,27 +93,34 @@ def model_trainer(model: str, vocab_size: int, special_tokens: Sequence[str | Ad
 
 def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
           special_tokens: Sequence[str | AddedToken] | None = None, lowercase: bool = True,
-          workers: int = 1, **options: Any) -> Tokenizer:
-    """Train a tokenizer of the named kind on files or texts; options go to its trainer.
+          workers: int = 1, client: Any = None, text_column: str | None = None,
+          max_words: int | None = None, **options: Any) -> Tokenizer:
+    """Train a tokenizer of the named kind on files, texts, a dataset or a WordCounts (see
+    count_words for the sources and for workers, client, text_column and max_words); the other
+    options go to its trainer.
 
     model="unigram" also takes max_sentence_length (UTF-8 bytes, sentencepiece's default 4192):
     longer lines are left out as sentencepiece's trainer leaves them out (None keeps them).
     """
+    limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH) if model == "unigram" else None
     tokenizer = pipeline(model, lowercase=lowercase)
+    described = describe_pipeline(tokenizer, model=model, max_sentence_length=limit)
+    if isinstance(files_or_iterator, WordCounts):
+        counts = files_or_iterator
+        counts.check_pipeline(described, f"train(model={model!r}, lowercase={lowercase})")
+    else:
+        counts = _counted(tokenizer, described, files_or_iterator, text_column=text_column, workers=workers,
+                          client=client, max_words=max_words, show_progress=options.get("show_progress", True))
+    if counts.left_out and not counts.texts:
+        raise ValueError(f"every one of the {counts.left_out} lines is longer than max_sentence_length="
+                         f"{limit} UTF-8 bytes, so nothing was trained on: pass a larger "
+                         "max_sentence_length, or None to keep every line")
     if special_tokens is None:
         special_tokens = DEFAULT_SPECIAL_TOKENS[model]
-    texts = iter_texts(files_or_iterator)
     if model == "unigram":
         options.setdefault("workers", workers)  # its EM rounds run in as many processes as the counting
-        limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH)
-        if limit is not None:
-            texts = ShortTexts(texts, limit)
     trainer = model_trainer(model, vocab_size, list(special_tokens), dict(options))
-    train_tokenizer(tokenizer, texts, trainer, total=source_size(files_or_iterator), workers=workers)
-    if isinstance(texts, ShortTexts) and texts.left_out and not texts.kept:
-        raise ValueError(f"every one of the {texts.left_out} lines is longer than max_sentence_length="
-                         f"{texts.limit} UTF-8 bytes, so nothing was trained on: pass a larger "
-                         "max_sentence_length, or None to keep every line")
+    train_from_counts(tokenizer, counts.counts, counts.ends, trainer)
     if model == "wordpiece":
         _add_bert_processing(tokenizer)
     if model == "sentencepiece_bpe":
@@ -120,27 +130,35 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
     return tokenizer
 
 
-class ShortTexts:
-    """The texts of at most `limit` UTF-8 bytes (a line's "\\n" not counted), as sentencepiece's
-    trainer skips longer lines (its max_sentence_length, 4192 by default); counts both kinds."""
+def count_words(source: Any, model: str = "bpe", *, tokenizer: Tokenizer | None = None, lowercase: bool = True,
+                max_sentence_length: int | None = SENTENCEPIECE_MAX_SENTENCE_LENGTH, text_column: str | None = None,
+                workers: int = 1, client: Any = None, max_words: int | None = None,
+                show_progress: bool = True) -> WordCounts:
+    """The word counts `train(source, model=model, lowercase=lowercase)` trains on, to train from
+    later, add to other counts or save; or, with `tokenizer`, the words of that tokenizer's
+    normalizer, pre-tokenizer and added tokens.
 
-    def __init__(self, texts: Iterable[str], limit: int):
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"max_sentence_length must be a positive number of UTF-8 bytes or None, not {limit!r}")
-        self.texts = texts
-        self.limit = limit
-        self.kept = self.left_out = 0
+    source: a text file, a glob or a list of them (plain, .gz or .zst; JSON lines and Parquet
+    rows with `text_column`), a `datasets` Dataset or IterableDataset (`text_column`, default
+    "text"), or an iterable of texts. `workers` counts in that many processes; `client` (a
+    dask.distributed Client) counts on its cluster, a task per file (the workers must see the
+    files at the same paths) or per chunk of lines. `max_words` keeps only the most frequent
+    words once there are twice as many (an approximation: `dropped` says how much was left out).
+    `max_sentence_length` applies to model="unigram" only, as in train.
+    """
+    limit = max_sentence_length if model == "unigram" and tokenizer is None else None
+    counter = tokenizer if tokenizer is not None else pipeline(model, lowercase=lowercase)
+    described = describe_pipeline(counter, model=None if tokenizer is not None else model, max_sentence_length=limit)
+    return _counted(counter, described, source, text_column=text_column, workers=workers, client=client,
+                    max_words=max_words, show_progress=show_progress)
 
-    def __iter__(self) -> Iterator[str]:
-        """The short texts, in order."""
-        limit = self.limit
-        for text in self.texts:
-            line = text[:-1] if text.endswith("\n") else text
-            if len(line) <= limit // 4 or (len(line) <= limit and len(line.encode("utf-8", "surrogatepass")) <= limit):
-                self.kept += 1
-                yield text
-            else:
-                self.left_out += 1
+
+def _counted(tokenizer: Tokenizer, described: dict[str, Any], source: Any, **options: Any) -> WordCounts:
+    """count_corpus with the pipeline's description set on the result."""
+    counts = count_corpus(tokenizer, source, max_sentence_length=described["max_sentence_length"],
+                          total=source_size(source), **options)
+    counts.pipeline = described
+    return counts
 
 
 def _merged_as_sentencepiece(model: Any) -> Any:

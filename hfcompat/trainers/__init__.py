@@ -1,5 +1,6 @@
-"""Trainers, one beside each model (bpe.py, wordpiece.py, wordlevel.py, unigram.py), and the
-word counting they share (counting.py).
+"""Trainers, one beside each model (bpe.py, wordpiece.py, wordlevel.py, unigram.py), the word
+counting they share (counting.py, reading sources.py), and the counts themselves, which add up
+and go to and from files (word_counts.py).
 
 `Tokenizer.train` / `train_from_iterator` count words with the tokenizer's own pipeline
 (normalizer + pre-tokenizer, like `tokenizers`) and hand the counts to a trainer;
@@ -15,14 +16,16 @@ from ..models.bpe import BPE
 from ..models.wordlevel import WordLevel
 from ..models.wordpiece import WordPiece
 from .bpe import BpeTrainer
-from .counting import Pipeline, count_words, count_words_and_ends, iter_texts, source_size, words_of
+from .counting import Pipeline, ShortTexts, count_corpus, count_words, count_words_and_ends, words_of
+from .sources import iter_texts, source_size
 from .unigram import UnigramTrainer
+from .word_counts import WordCounts, describe_pipeline
 from .wordlevel import WordLevelTrainer
 from .wordpiece import WordPieceTrainer
 
-__all__ = ["BpeTrainer", "UnigramTrainer", "WordLevelTrainer", "WordPieceTrainer", "count_words",
-           "count_words_and_ends", "default_trainer", "extend", "iter_texts", "train_tokenizer",
-           "words_of"]
+__all__ = ["BpeTrainer", "ShortTexts", "UnigramTrainer", "WordCounts", "WordLevelTrainer", "WordPieceTrainer",
+           "count_corpus", "count_words", "count_words_and_ends", "default_trainer", "describe_pipeline",
+           "extend", "iter_texts", "source_size", "train_from_counts", "train_tokenizer", "words_of"]
 
 
 # --------------------------------------------------------------------------- training
@@ -45,8 +48,12 @@ def train_tokenizer(tokenizer: Pipeline, texts: Iterable[str], trainer: Any = No
     trainer = trainer if trainer is not None else default_trainer(tokenizer.model)
     show = getattr(trainer, "show_progress", True)
     counts, ends = count_words_and_ends(tokenizer, texts, show_progress=show, total=total, workers=workers)
-    model = _train_model(trainer, counts, ends, tokenizer.model)
-    tokenizer.model = model
+    return train_from_counts(tokenizer, counts, ends, trainer)
+
+
+def train_from_counts(tokenizer: Pipeline, counts: dict[str, int], ends: dict[str, int], trainer: Any) -> Pipeline:
+    """Train the tokenizer's model on word counts (and sentence ends), add the special tokens."""
+    tokenizer.model = _train_model(trainer, counts, ends, tokenizer.model)
     tokenizer.add_special_tokens(list(getattr(trainer, "special_tokens", ())))
     return tokenizer
 

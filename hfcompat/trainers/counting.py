@@ -1,24 +1,28 @@
-"""The texts of a training source, and the words a tokenizer's pipeline makes of them, counted.
+"""The words a tokenizer's pipeline makes of texts, counted (the texts come from sources.py).
 
-Counting streams its input; with `workers` > 1 it runs in processes over chunks of lines and
-merges the chunks in input order, so the counts (and their order) equal one process's.
+Counting streams its input; with `workers` > 1 it runs in processes over chunks of lines, and
+with a Dask `client` on the cluster (one task per file, each read by the worker that counts it,
+or one per chunk of lines read here when the source is not files), and adds the parts in input
+order, so the counts (and their order) equal one process's. Memory holds the distinct words
+only (and a few chunks of lines in flight); `max_words` bounds them too, approximately.
+Dask is never imported: the client is used through its submit/scatter/result methods.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Iterable, Iterator, Protocol
 
-from ..errors import FormatError
 from .progress import progress_bar
+from .sources import ReadMeter, file_texts, iter_texts, source_files
+from .word_counts import WordCounts
 
 CHUNK_LINES = 2000
-TEXT_FILE_SUFFIXES = {".txt", ".text", ".utf8", ".md", ".json", ".jsonl", ".csv", ".tsv", ".raw"}
+CLUSTER_CHUNK_LINES = 20_000  # lines per task sent to a Dask cluster (fewer, larger messages)
 
 
 class Pipeline(Protocol):
@@ -32,78 +36,6 @@ class Pipeline(Protocol):
 
     def add_special_tokens(self, tokens: Iterable[Any]) -> int:
         """Add special tokens (those the trainer names)."""
-
-
-# --------------------------------------------------------------------------- input
-
-
-def iter_texts(source: Any) -> Iterator[str]:
-    """The texts of a training source: a file path, a list of paths, or an iterable of texts.
-
-    A file yields its lines with their "\\n" (as `tokenizers` reads files); an iterable may also
-    yield lists of texts (batches), like a `datasets.Dataset` column read in batches.
-    """
-    if isinstance(source, (str, os.PathLike)):
-        yield from _file_lines(Path(source))
-        return
-    if isinstance(source, (list, tuple)) and source and _all_files(source):
-        for path in source:
-            yield from _file_lines(Path(path))
-        return
-    if isinstance(source, (list, tuple)):
-        _refuse_missing_files(source)
-    for item in source:
-        if isinstance(item, str):
-            yield item
-        else:
-            yield from item
-
-
-def _all_files(items: Sequence[Any]) -> bool:
-    """True when every item is a path object, or a string naming an existing file."""
-    return all(isinstance(item, os.PathLike) or (isinstance(item, str) and os.path.isfile(item))
-               for item in items)
-
-
-def _refuse_missing_files(items: Sequence[Any]) -> None:
-    """A list meant as file names but naming a missing file is an error, not training text."""
-    missing = [item for item in items if isinstance(item, os.PathLike)
-               or (isinstance(item, str) and _looks_like_path(item) and not os.path.isfile(item))]
-    if missing and (len(missing) == len(items) or any(
-            isinstance(item, str) and os.path.isfile(item) for item in items)):
-        raise FormatError("no such file (a list of strings is read as file names when they name "
-                          "files; pass an iterator for texts)", path=str(missing[0]))
-
-
-def _looks_like_path(text: str) -> bool:
-    """A string with no whitespace that has a directory part or a text-file suffix."""
-    return bool(text) and not any(char.isspace() for char in text) and (
-        os.sep in text or Path(text).suffix.lower() in TEXT_FILE_SUFFIXES)
-
-
-def _file_lines(path: Path) -> Iterator[str]:
-    """The lines of a UTF-8 file, each with its "\\n" (split on "\\n" only)."""
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        raise FormatError(f"cannot read: {error.strerror}", path=str(path)) from None
-    with handle:
-        for number, line in enumerate(handle, 1):
-            try:
-                yield line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise FormatError(f"line {number} is not UTF-8 ({exc.reason})", path=str(path),
-                                  field="text") from None
-
-
-def source_size(source: Any) -> int | None:
-    """How many texts a source holds, when it says so without being read (for progress)."""
-    if isinstance(source, (str, os.PathLike)) or (isinstance(source, (list, tuple)) and _all_files(source)):
-        return None
-    try:
-        return len(source)
-    except TypeError:
-        return None
 
 
 # --------------------------------------------------------------------------- counting
@@ -138,18 +70,19 @@ def _plain_words(tokenizer: Pipeline, text: str) -> list[str] | None:
     return None if words is None else [word for word in words if word]
 
 
-def count_chunk(tokenizer: Pipeline, texts: Iterable[str]) -> tuple[dict[str, int], dict[str, int]]:
+def count_chunk(tokenizer: Pipeline, texts: Iterable[str]) -> WordCounts:
     """Word counts of some texts, in order of first appearance, and how often each word was a text's last."""
     counts: dict[str, int] = {}
     ends: dict[str, int] = {}
     get = counts.get
-    for text in texts:
+    number = 0
+    for number, text in enumerate(texts, 1):
         words = words_of(tokenizer, text)
         for word in words:
             counts[word] = get(word, 0) + 1
         if words:
             ends[words[-1]] = ends.get(words[-1], 0) + 1
-    return counts, ends
+    return WordCounts(counts, ends, texts=number)
 
 
 def count_words(tokenizer: Pipeline, texts: Iterable[str], *, show_progress: bool = True,
@@ -162,42 +95,147 @@ def count_words_and_ends(tokenizer: Pipeline, texts: Iterable[str], *, show_prog
                          total: int | None = None, workers: int = 1) -> tuple[dict[str, int], dict[str, int]]:
     """count_words, and how often each word was the last of its text (the Unigram trainer's seed
     tells the end of a sentence from the next word, as sentencepiece's does)."""
-    counts: dict[str, int] = {}
-    ends: dict[str, int] = {}
     with progress_bar(show_progress, total, "Count words", unit="lines") as bar:
-        for (chunk_counts, chunk_ends), lines in _chunk_counts(tokenizer, iter(texts), workers):
-            for word, count in chunk_counts.items():
-                counts[word] = counts.get(word, 0) + count
-            for word, count in chunk_ends.items():
-                ends[word] = ends.get(word, 0) + count
-            bar.update(lines)
-    return counts, ends
+        counts = added_up(progressed(chunk_counts(tokenizer, iter(texts), workers), bar, ReadMeter()))
+    return counts.counts, counts.ends
 
 
-def _chunk_counts(tokenizer: Pipeline, texts: Iterator[str],
-                  workers: int) -> Iterator[tuple[tuple[dict[str, int], dict[str, int]], int]]:
-    """count_chunk of successive chunks of lines and their sizes, in input order (in worker
-    processes if asked)."""
+def added_up(parts: Iterable[WordCounts], max_words: int | None = None) -> WordCounts:
+    """The sum of counts in order; with `max_words`, pruned to that many words whenever they
+    reach twice as many, and at the end (see WordCounts.prune)."""
+    total = WordCounts()
+    for part in parts:
+        total.add(part)
+        if max_words is not None and len(total) >= 2 * max_words:
+            total.prune(max_words)
+    if max_words is not None:
+        total.prune(max_words)
+    return total
+
+
+def progressed(parts: Iterable[WordCounts], bar: Any, meter: ReadMeter) -> Iterator[WordCounts]:
+    """The parts, moving the progress bar by their texts and showing the MB read and their rate."""
+    for part in parts:
+        bar.update(part.texts + part.left_out)
+        elapsed = bar.format_dict.get("elapsed") or 0
+        if meter.bytes and elapsed:
+            bar.set_postfix_str(f"{meter.bytes / 1e6:.1f} MB, {meter.bytes / 1e6 / elapsed:.2f} MB/s", refresh=False)
+        yield part
+
+
+def count_corpus(tokenizer: Pipeline, source: Any, *, text_column: str | None = None,
+                 max_sentence_length: int | None = None, max_words: int | None = None, workers: int = 1,
+                 client: Any = None, show_progress: bool = True, total: int | None = None) -> WordCounts:
+    """The word counts of a training source (see sources.py), in one process, in `workers`
+    processes, or on a Dask cluster (`client`); texts longer than `max_sentence_length` UTF-8
+    bytes are left out and counted in `left_out`. The caller sets the result's `pipeline`."""
+    meter = ReadMeter()
+    files = source_files(source) if client is not None else None
+    with progress_bar(show_progress, total, "Count words", unit="lines") as bar:
+        if files is not None:
+            parts = _metered(files, _counted_files(client, tokenizer, files, text_column, max_sentence_length, max_words), meter)
+            return added_up(progressed(parts, bar, meter), max_words)
+        short = ShortTexts(iter_texts(source, text_column, meter), max_sentence_length)
+        counts = added_up(progressed(chunk_counts(tokenizer, iter(short), workers, client), bar, meter), max_words)
+    counts.left_out += short.left_out
+    return counts
+
+
+def count_file(tokenizer: Pipeline, path: str, text_column: str | None, max_sentence_length: int | None,
+               max_words: int | None) -> WordCounts:
+    """The word counts of one file (a Dask task: the worker reads the file itself)."""
+    return count_corpus(tokenizer, path, text_column=text_column, max_sentence_length=max_sentence_length,
+                        max_words=max_words, show_progress=False)
+
+
+def _metered(files: list[Path], parts: Iterable[WordCounts], meter: ReadMeter) -> Iterator[WordCounts]:
+    """The counts of each file, adding its size to `meter` as it arrives."""
+    for path, part in zip(files, parts):
+        meter.bytes += path.stat().st_size
+        yield part
+
+
+def _counted_files(client: Any, tokenizer: Pipeline, files: list[Path], text_column: str | None,
+                   max_sentence_length: int | None, max_words: int | None) -> Iterator[WordCounts]:
+    """count_file of each file on the cluster, in order (the tokenizer sent to every worker once)."""
+    shared = client.scatter(tokenizer, broadcast=True)
+    tasks = (client.submit(count_file, shared, str(path), text_column, max_sentence_length, max_words, pure=False)
+             for path in files)
+    return in_order(tasks, _cluster_window(client))
+
+
+def _cluster_window(client: Any) -> int:
+    """How many tasks to keep submitted ahead: two per worker thread of the cluster."""
+    return 2 * max(1, sum(client.nthreads().values()))
+
+
+def chunk_counts(tokenizer: Pipeline, texts: Iterator[str], workers: int = 1, client: Any = None) -> Iterator[WordCounts]:
+    """count_chunk of successive chunks of lines, in input order (in worker processes or on a
+    Dask cluster if asked)."""
+    if client is not None:
+        chunks = iter(lambda: list(islice(texts, CLUSTER_CHUNK_LINES)), [])
+        return _counted_on_cluster(client, tokenizer, chunks)
     chunks = iter(lambda: list(islice(texts, CHUNK_LINES)), [])
     if workers <= 1:
-        for chunk in chunks:
-            yield count_chunk(tokenizer, chunk), len(chunk)
-        return
+        return (count_chunk(tokenizer, chunk) for chunk in chunks)
+    return _counted_in_processes(tokenizer, chunks, workers)
+
+
+def _counted_on_cluster(client: Any, tokenizer: Pipeline, chunks: Iterator[list[str]]) -> Iterator[WordCounts]:
+    """count_chunk of each chunk on a Dask cluster, in input order."""
+    shared = client.scatter(tokenizer, broadcast=True)
+    tasks = (client.submit(count_chunk, shared, chunk, pure=False) for chunk in chunks)
+    return in_order(tasks, _cluster_window(client))
+
+
+def _counted_in_processes(tokenizer: Pipeline, chunks: Iterator[list[str]], workers: int) -> Iterator[WordCounts]:
+    """count_chunk of each chunk in a pool of worker processes, in input order."""
     with ProcessPoolExecutor(workers, initializer=_set_worker_tokenizer, initargs=(tokenizer,)) as pool:
-        pending: deque[tuple[Future, int]] = deque()
-        try:
-            for chunk in chunks:
-                pending.append((pool.submit(_count_in_worker, chunk), len(chunk)))
-                if len(pending) >= 2 * workers:
-                    future, size = pending.popleft()
-                    yield future.result(), size
-            while pending:
-                future, size = pending.popleft()
-                yield future.result(), size
-        except BaseException:
-            for future, _ in pending:
-                future.cancel()
-            raise
+        yield from in_order((pool.submit(_count_in_worker, chunk) for chunk in chunks), 2 * workers)
+
+
+def in_order(futures: Iterable[Any], window: int) -> Iterator[Any]:
+    """The results of futures (concurrent.futures' or Dask's) in the order they were made, with at
+    most `window` made ahead; an error or Ctrl-C cancels those still pending."""
+    pending: deque[Any] = deque()
+    try:
+        for future in futures:
+            pending.append(future)
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
+
+
+class ShortTexts:
+    """The texts of at most `limit` UTF-8 bytes (a line's "\\n" not counted), as sentencepiece's
+    trainer skips longer lines (its max_sentence_length, 4192 by default); counts both kinds.
+    A `limit` of None keeps every text."""
+
+    def __init__(self, texts: Iterable[str], limit: int | None):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"max_sentence_length must be a positive number of UTF-8 bytes or None, not {limit!r}")
+        self.texts = texts
+        self.limit = limit
+        self.kept = self.left_out = 0
+
+    def __iter__(self) -> Iterator[str]:
+        """The short texts, in order."""
+        limit = self.limit
+        if limit is None:
+            yield from self.texts
+            return
+        for text in self.texts:
+            line = text[:-1] if text.endswith("\n") else text
+            if len(line) <= limit // 4 or (len(line) <= limit and len(line.encode("utf-8", "surrogatepass")) <= limit):
+                self.kept += 1
+                yield text
+            else:
+                self.left_out += 1
 
 
 _WORKER_TOKENIZER: Any = None
@@ -213,6 +251,6 @@ def _set_worker_tokenizer(tokenizer: Pipeline) -> None:
     _WORKER_TOKENIZER = tokenizer
 
 
-def _count_in_worker(chunk: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+def _count_in_worker(chunk: list[str]) -> WordCounts:
     """count_chunk in a worker process."""
     return count_chunk(_WORKER_TOKENIZER, chunk)

@@ -1,4 +1,6 @@
-"""Every Python block of the README runs as written (from the repository root, as a user would)."""
+"""Every Python block of the README runs as written (from the repository root, as a script, as a
+user would: `__name__` is "__main__", so a block may guard what only a script's main part does,
+such as starting Dask's worker processes)."""
 
 from __future__ import annotations
 
@@ -29,5 +31,5 @@ def test_readme_block_runs(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(code, f"README.md block {index + 1}", "exec"), {"__name__": f"readme_block_{index + 1}"})
+        exec(compile(code, f"README.md block {index + 1}", "exec"), {"__name__": "__main__"})
     assert printed.getvalue().strip(), f"README block {index + 1} printed nothing"
