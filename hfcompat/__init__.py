@@ -7,7 +7,7 @@ trainers/, processors/, decoders/, segmentation/) -> errors.py, encoding.py, fil
 
 from ._backend import backend  # "compiled" or "python": the implementation in use
 from .encoding import Encoding
-from .errors import FormatError, SpecialTokenError, TokenizationError, UnsupportedConversion
+from .errors import FormatError, PipelineMismatch, SpecialTokenError, TokenizationError, UnsupportedConversion
 from .formats import convert, load
 from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
@@ -19,6 +19,7 @@ __all__ = [
     "Encoding",
     "Finding",
     "FormatError",
+    "PipelineMismatch",
     "SpecialTokenError",
     "TokenizationError",
     "Tokenizer",

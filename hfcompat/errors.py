@@ -50,6 +50,11 @@ class TokenizationError(HfcompatError, ValueError):
     """The tokenizer cannot encode this input (e.g. an unknown char with no unk token)."""
 
 
+class PipelineMismatch(HfcompatError, ValueError):
+    """Word counts of one pipeline given where another's are needed (added to them, or trained
+    with another setup): the message says what differs."""
+
+
 class MissingDependency(HfcompatError, ImportError):
     """An optional extra a format needs is not installed; the message says what to install."""
 

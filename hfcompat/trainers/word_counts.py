@@ -5,7 +5,7 @@ corpus can be counted once, in parts, on many machines, and the parts added: `a 
 words of `a` in their first-seen order, then the words new in `b` in theirs, so the counts of two
 halves of a text added in order equal the counts of the whole, order included (BPE's tie rules
 depend on it). Counts of different pipelines are never added or trained from: `pipeline` says
-what counted them (see `describe_pipeline`), and a mismatch is a ValueError naming both.
+what counted them (see `describe_pipeline`), and a mismatch is a PipelineMismatch naming both.
 
 File format (`save` / `load`), JSON lines in UTF-8 (gzip-compressed when the name ends in .gz):
 the first line is the header object
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from ..errors import FormatError
+from ..errors import FormatError, PipelineMismatch
 from ..files import atomic_target
 
 FORMAT = "hfcompat-word-counts"
@@ -79,7 +79,7 @@ class WordCounts:
     def add(self, other: "WordCounts") -> None:
         """Add `other`'s counts in place (its new words after this one's)."""
         if other.pipeline and self.pipeline and other.pipeline != self.pipeline:
-            raise ValueError(f"cannot add word counts of different pipelines: {pipeline_difference(self.pipeline, other.pipeline)}")
+            raise PipelineMismatch(f"cannot add word counts of different pipelines: {pipeline_difference(self.pipeline, other.pipeline)}")
         self.pipeline = self.pipeline or other.pipeline
         merge_counts(self.counts, other.counts)
         merge_counts(self.ends, other.ends)
@@ -106,9 +106,9 @@ class WordCounts:
         self.ends = {word: count for word, count in self.ends.items() if word in kept}
 
     def check_pipeline(self, expected: dict[str, Any], user: str) -> None:
-        """Raise ValueError unless these counts were counted with the pipeline `user` counts with."""
+        """Raise PipelineMismatch unless these counts were counted with the pipeline `user` counts with."""
         if self.pipeline != expected:
-            raise ValueError(f"these word counts cannot be used by {user}: "
+            raise PipelineMismatch(f"these word counts cannot be used by {user}: "
                              f"{pipeline_difference(self.pipeline, expected)}")
 
     # ----- files ------------------------------------------------------------------------

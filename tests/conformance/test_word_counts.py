@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import hfcompat
-from hfcompat import FormatError, WordCounts, count_words, train
+from hfcompat import FormatError, PipelineMismatch, WordCounts, count_words, train
 from hfcompat.cli import run
 from hfcompat.tools.train import MODELS
 
@@ -65,23 +65,23 @@ def test_workers_count_as_one_process(texts: list[str]) -> None:
                                            ("bytelevel_bpe", "bpe")])
 def test_counts_of_another_pipeline_are_refused(counted: str, used: str, texts: list[str]) -> None:
     counts = count_words(texts[:20], model=counted, show_progress=False)
-    with pytest.raises(ValueError, match=f'"model":"{counted}".*"model":"{used}"'):
+    with pytest.raises(PipelineMismatch, match=f'"model":"{counted}".*"model":"{used}"'):
         trained(counts, used)
 
 
 def test_lowercase_and_max_sentence_length_are_part_of_the_pipeline(texts: list[str]) -> None:
     counts = count_words(texts[:20], model="wordpiece", lowercase=False, show_progress=False)
-    with pytest.raises(ValueError, match="normalizer"):
+    with pytest.raises(PipelineMismatch, match="normalizer"):
         trained(counts, "wordpiece")
     assert trained(counts, "wordpiece", lowercase=False) == trained(texts[:20], "wordpiece", lowercase=False)
     counts = count_words(texts[:20], model="unigram", max_sentence_length=100, show_progress=False)
-    with pytest.raises(ValueError, match="max_sentence_length"):
+    with pytest.raises(PipelineMismatch, match="max_sentence_length"):
         trained(counts, "unigram")
     assert trained(counts, "unigram", max_sentence_length=100) == trained(texts[:20], "unigram", max_sentence_length=100)
 
 
 def test_adding_counts_of_two_pipelines_is_refused(texts: list[str]) -> None:
-    with pytest.raises(ValueError, match="different pipelines.*NFKC.*ByteLevel"):
+    with pytest.raises(PipelineMismatch, match="different pipelines.*NFKC.*ByteLevel"):
         count_words(texts[:5], model="bpe", show_progress=False) + count_words(texts[:5], model="bytelevel_bpe",
                                                                              show_progress=False)
 
@@ -91,7 +91,7 @@ def test_a_tokenizers_own_pipeline_counts_its_words(texts: list[str]) -> None:
     counts = count_words(texts, tokenizer=tokenizer, show_progress=False)
     assert counts.counts == count_words(texts, model="bytelevel_bpe", show_progress=False).counts
     assert counts.pipeline["model"] is None and counts.pipeline["added_tokens"][0]["content"] == "<|endoftext|>"
-    with pytest.raises(ValueError, match="added_tokens"):
+    with pytest.raises(PipelineMismatch, match="added_tokens"):
         trained(counts, "bytelevel_bpe")
 
 
