@@ -67,7 +67,7 @@ class Unigram:
         # Rounds each path score to float32 as sentencepiece does (None: float64, as HF). Not
         # part of tokenizer.json either (see `sum_in_float32`).
         self._round: Callable[[float], float] | None = None
-        self._python_trie: dict[str, list] | None = None  # built on first use (see `_trie`)
+        self._python_trie: dict[str, list] | None = self._eager_trie()
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
         self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
@@ -78,7 +78,7 @@ class Unigram:
     def without_matching(self, reserved_ids: frozenset[int]) -> None:
         """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
         self.reserved_ids = frozenset(reserved_ids)
-        self._python_trie = None
+        self._python_trie = self._eager_trie()
         self._viterbi = None
         self._cache.clear()
 
@@ -94,10 +94,15 @@ class Unigram:
         token_id = self.token_to_ids.get(piece)
         return None if token_id is None else (token_id, piece)
 
+    def _eager_trie(self) -> dict[str, list] | None:
+        """The Python char trie, built now on the pure-Python backend (as part of loading); None
+        on the compiled one, whose Viterbi has its own trie: `_trie` builds it if a Python path
+        ever needs it (most of a 30k vocabulary's load time)."""
+        return self._build_trie() if _backend.unigram is None else None
+
     @property
     def _trie(self) -> dict[str, list]:
-        """The char trie the Python paths walk, built on first use: the compiled Viterbi has
-        its own, so a model encoded in C never builds this one (a second of a 30k vocab's load)."""
+        """The char trie the Python paths walk (built on first use on the compiled backend)."""
         if self._python_trie is None:
             self._python_trie = self._build_trie()
         return self._python_trie
