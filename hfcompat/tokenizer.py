@@ -432,6 +432,9 @@ class Tokenizer:
         form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
         if form == "text":
             entry = _word_entry(*self._encode_word(piece))
+        elif form == "prefixed" and (mark := self._pre_tokenizer.piece_prefix()) not in piece \
+                and (prefixed := self._prefixed_entry(piece, mark)) is not None:
+            entry = prefixed
         elif form == "bytes" and (compiled := self._tokenize_utf8(piece)) is not None:
             entry = _word_entry(*compiled)
         elif form == "bytes":
@@ -444,6 +447,16 @@ class Tokenizer:
             entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
                      len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
         return self._kept(piece, entry)
+
+    def _prefixed_entry(self, piece: str, mark: str) -> PieceEntry | None:
+        """The entry of a piece the pre-tokenizer turns into `mark` + piece, one split: the
+        model's spans in it, less the mark, which stands for the piece's first char. None when
+        a token is empty (its offsets would not follow that rule)."""
+        ids, tokens, spans = self._encode_word(mark + piece)
+        if any(start == end for start, end in spans):
+            return None
+        return _word_entry(ids, tokens, [(start - 1 if start else 0, end - 1 if end > 1 else 1)
+                                         for start, end in spans])
 
     def _tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
         """The model's tokens of a byte-level piece, all in the compiled core, when it can."""

@@ -68,8 +68,22 @@ class Sequence(PreTokenizer):
         return self.pretokenizers[0].word_pieces(text)
 
     def piece_form(self) -> str | None:
-        """The one step's form; later steps may split a piece further."""
-        return self.pretokenizers[0].piece_form() if len(self.pretokenizers) == 1 else None
+        """The one step's form; "prefixed" for a word split then prefixed (see `piece_prefix`);
+        otherwise later steps may split a piece further."""
+        if len(self.pretokenizers) == 1:
+            return self.pretokenizers[0].piece_form()
+        return "prefixed" if self.piece_prefix() is not None else None
+
+    def piece_prefix(self) -> str | None:
+        """The char that WhitespaceSplit then Metaspace (T5's pre-tokenizer) puts before each
+        word: a piece that does not hold that char becomes one split, the char and the piece,
+        the char standing for the piece's first char."""
+        if len(self.pretokenizers) != 2:
+            return None
+        first, second = self.pretokenizers
+        if type(first) is WhitespaceSplit and isinstance(second, Metaspace) and second.prepend_scheme == "always":
+            return second.replacement
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""
