@@ -307,10 +307,8 @@ cdef class _Corpus:
         self.sizes[word] = <int32_t>kept
         return 0
 
-    cdef int merge(self, uint64_t pair, int32_t new, Positions* words, _Queue queue) except -1:
+    cdef int merge(self, int32_t left, int32_t right, int32_t new, Positions* words, _Queue queue) except -1:
         """`Corpus.merge` on the words of one queue entry, then queue the pairs that appeared."""
-        cdef int32_t left = <int32_t>(pair >> 32)
-        cdef int32_t right = <int32_t>(pair & 0xFFFFFFFFULL)
         cdef int32_t k
         self.merge_number += 1
         for k in range(words.size):
@@ -350,9 +348,9 @@ cdef _Corpus _load(list words, list counts, object lengths, int64_t max_length):
         if not isinstance(counts[word], int) or not -COUNT_LIMIT < counts[word] < COUNT_LIMIT:
             return None
         count = counts[word]
-        bound += (count if count > 0 else -count) * (len(symbols) + 1)
-        if bound >= COUNT_LIMIT or len(symbols) >= MAX_ID:
+        if len(symbols) >= MAX_ID or (count if count > 0 else -count) > (COUNT_LIMIT - bound) // (len(symbols) + 1):
             return None
+        bound += (count if count > 0 else -count) * (len(symbols) + 1)
         corpus.starts[word] = start
         corpus.sizes[word] = <int32_t>len(symbols)
         corpus.counts[word] = count
@@ -383,7 +381,6 @@ def merge_hf(list words, list counts, object lengths, object max_length, object 
     cdef list merges = []
     cdef Entry entry
     cdef int64_t count
-    cdef object new
     corpus.count_pairs(queue)
     while len(vocabulary) < vocab_size and queue.size:
         entry = queue.pop()
@@ -391,19 +388,23 @@ def merge_hf(list words, list counts, object lengths, object max_length, object 
         if entry.count != count:
             queue.push(count, entry.pair, entry.words)
             continue
-        if count < 1 or least > count:
-            PyMem_Free(entry.words.data)
-            break
-        left, right = <int32_t>(entry.pair >> 32), <int32_t>(entry.pair & 0xFFFFFFFFULL)
-        new = new_token(left, right)
-        if not 0 <= new <= MAX_ID:
-            PyMem_Free(entry.words.data)
-            raise OverflowError(f"token id {new} does not fit the compiled trainer")
-        merges.append((left, right))
         try:
-            corpus.merge(entry.pair, <int32_t>new, &entry.words, queue)
+            if count < 1 or least > count:
+                break
+            merges.append(_merge_entry(corpus, queue, &entry, new_token))
         finally:
             PyMem_Free(entry.words.data)
         step()
         PyErr_CheckSignals()
     return merges
+
+
+cdef tuple _merge_entry(_Corpus corpus, _Queue queue, Entry* entry, object new_token):
+    """Merge the pair of a current queue entry in its words; return the pair as (left, right)."""
+    cdef int32_t left = <int32_t>(entry.pair >> 32)
+    cdef int32_t right = <int32_t>(entry.pair & 0xFFFFFFFFULL)
+    new = new_token(left, right)
+    if not 0 <= new <= MAX_ID:
+        raise OverflowError(f"token id {new} does not fit the compiled trainer")
+    corpus.merge(left, right, <int32_t>new, &entry.words, queue)
+    return left, right

@@ -76,10 +76,11 @@ def test_long_repeats_and_ties() -> None:
     assert learned(trainer, word_counts, _backend.COMPILED) == learned(trainer, word_counts, _backend.PYTHON)
 
 
-@pytest.mark.parametrize("count", [2 ** 61, -(2 ** 61), 2 ** 70])
+@pytest.mark.parametrize("count", [2 ** 61, -(2 ** 61), 2 ** 70, 2 ** 60, 2 ** 57])
 def test_counts_beyond_int64_stay_in_python(count: int) -> None:
-    """A count the C loop could overflow: the Python loop runs instead, with the same result."""
-    word_counts = {"abab": count, "abc": 5, "cab": 1}
+    """A count the C loop could overflow (alone, or times a word's length): the Python loop runs
+    instead, with the same result."""
+    word_counts = {"abab": count, "abc": 5, "cab": 1, "a" * 17: count}
     trainer = BpeTrainer(12, show_progress=False)
     with _backend.use(_backend.COMPILED):
         compiled = trainer.learn(word_counts)
