@@ -10,6 +10,10 @@ words and updates only the pairs it touches. Two rules pick the next merge among
   so merges and vocabulary are identical to `tokenizers` for the same word counts.
 - "first": the documented rule, the pair met first when scanning the words in order of their
   first appearance, each left to right (DESIGN.md examples 3 and 4).
+
+On the compiled backend (`hfcompat._backend`), `_bpe_trainer.pyx` runs the "hf" loop (pair
+counting, queue, word rewriting) over C arrays with identical results; `_merge_hf` here stays
+the reference, and runs when the backend is pure Python or a count does not fit in int64.
 """
 
 from __future__ import annotations
@@ -19,12 +23,21 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from .. import _backend
 from ..models.bpe import BPE
 from ..pipeline.added_vocabulary import AddedToken
 from .progress import progress_bar
 
+try:
+    from . import _bpe_trainer
+except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+    pass
+else:
+    _backend.register("bpe_trainer", _bpe_trainer)
+
 TIE_BREAKS = ("hf", "first")
 NO_LIMIT = 1 << 62
+MAX_COMPILED_ID = (1 << 31) - 1  # the compiled loop keeps ids in int32
 Pair = tuple[int, int]  # (left id, right id)
 
 
@@ -263,11 +276,13 @@ class BpeTrainer:
 
     def _learn_merges(self, corpus: Corpus, vocabulary: Vocabulary) -> tuple[dict[str, int], list[tuple[str, str]]]:
         """Count the pairs and run the merge loop of the tie rule."""
-        corpus.count_pairs()
-        if self.tie_break == "hf":
-            merges = self._merge_hf(corpus, vocabulary)
-        else:
-            merges = self._merge_first(corpus, vocabulary)
+        merges = self._merge_hf_compiled(corpus, vocabulary) if self.tie_break == "hf" else None
+        if merges is None:
+            corpus.count_pairs()
+            if self.tie_break == "hf":
+                merges = self._merge_hf(corpus, vocabulary)
+            else:
+                merges = self._merge_first(corpus, vocabulary)
         tokens = vocabulary.tokens
         return dict(vocabulary.ids), [(tokens[a], tokens[b]) for a, b in merges]
 
@@ -365,6 +380,21 @@ class BpeTrainer:
                         serial += 1
                 bar.update(1)
         return merges
+
+    def _merge_hf_compiled(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair] | None:
+        """`count_pairs` + `_merge_hf` by the compiled core; None where it does not run them."""
+        core = _backend.bpe_trainer
+        if core is None or len(vocabulary.tokens) + max(self.vocab_size, 0) > MAX_COMPILED_ID:
+            return None
+        max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
+
+        def new_token(left: int, right: int) -> int:
+            """The id of the token merging `left` and `right` (added to the vocabulary)."""
+            return vocabulary.add(self._merged_token(vocabulary.tokens, (left, right)))
+
+        with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
+            return core.merge_hf(corpus.words, corpus.counts, corpus.lengths, max_length, self.min_frequency,
+                                 self.vocab_size, vocabulary, new_token, bar.update)
 
     def _merge_first(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair]:
         """The documented loop: top count, ties to the first pair met in corpus order."""
