@@ -61,9 +61,10 @@ class MissingDependency(HfcompatError, ImportError):
 
 def import_optional(module: str, extra: str, purpose: str) -> ModuleType:
     """The optional module `module`, imported when first needed (heavy extras stay out of
-    `import hfcompat`), or MissingDependency naming the extra that provides it."""
+    `import hfcompat`), or MissingDependency saying that `purpose` needs it and which extra
+    provides it."""
     try:
         return importlib.import_module(module)
-    except ImportError as error:
-        raise MissingDependency(f"{purpose} need the {module} package: pip install 'hfcompat[{extra}]' "
-                                f"({error})") from error
+    except ImportError:
+        raise MissingDependency(f"{purpose} needs the {module.split('.')[0]} package: "
+                                f"pip install 'hfcompat[{extra}]'") from None

@@ -55,7 +55,7 @@ PRE_TOKENIZERS = pre_tokenizer_names()
 def require_gguf() -> Any:
     """The `gguf` module (llama.cpp's writer, the extra hfcompat[gguf]), imported on first use:
     it brings numpy and more, which `import hfcompat` should not pay for."""
-    return import_optional("gguf", "gguf", "Writing GGUF files")
+    return import_optional("gguf", "gguf", "Writing a GGUF file")
 
 
 @dataclass
