@@ -67,6 +67,8 @@ class BPE(VocabLookup):
     # cannot say either.
     _levels: list[int] | None = None
     unused_ids: frozenset[int] = frozenset()
+    # With ignore_merges in sentencepiece's mode: the only pieces a word may be whole (user-defined).
+    whole_ids: frozenset[int] | None = None
     _merge_results: frozenset[int] | None = None  # the ids merges make, computed when first needed
     # The compiled merge table (`_bpe.MergeTable`), built on first use; False when the ids do not fit it.
     _table: Any = None
@@ -224,7 +226,7 @@ class BPE(VocabLookup):
             return self._tokenize_word(sequence, self.dropout)
         if self.ignore_merges:
             token_id = self.vocab.get(sequence)
-            if token_id is not None and token_id not in self.unused_ids:
+            if token_id is not None and token_id not in self.unused_ids and self._may_be_whole(token_id):
                 return [_make_token((token_id, sequence, (0, _utf8_len(sequence))))]
         cached = self._cache.get(sequence)
         if cached is not None:
@@ -464,11 +466,14 @@ class BPE(VocabLookup):
             return self._split_unused(kept_ids, kept_lengths, parts)
         return kept_ids, kept_lengths
 
-    def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int]) -> None:
+    def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int],
+                               whole_ids: frozenset[int] | None = None) -> None:
         """Merge as sentencepiece's BPE does: `levels[rank]` orders the merges (equal levels,
         i.e. equal piece scores, go leftmost first), and a piece of `unused_ids` that a merge
-        makes is split back into the two symbols it was last queued from, recursively."""
+        makes is split back into the two symbols it was last queued from, recursively. With
+        ignore_merges, only `whole_ids` (the user-defined symbols) are looked up whole."""
         self._levels = levels
+        self.whole_ids = whole_ids
         self._table = None  # rebuilt in sentencepiece's order
         self.unused_ids = frozenset(unused_ids)
         if self.unused_ids:
@@ -493,11 +498,16 @@ class BPE(VocabLookup):
                                                  skip=lambda: alpha >= 1.0 or draw() < alpha)
         return self._tokens(ids, lengths)
 
+    def _may_be_whole(self, token_id: int) -> bool:
+        """Whether ignore_merges may give this piece for a whole word (any piece, or in
+        sentencepiece's mode a user-defined one only: sentencepiece merges every other word)."""
+        return self.whole_ids is None or token_id in self.whole_ids
+
     def _is_frozen(self, word: str) -> bool:
         """True when `word` is a piece no merge makes (a user-defined symbol of a .model, which
         sentencepiece never splits), and not an unused one."""
         token_id = self.vocab.get(word)
-        if token_id is None or token_id in self.unused_ids:
+        if token_id is None or token_id in self.unused_ids or not self._may_be_whole(token_id):
             return False
         if self._merge_results is None:
             self._merge_results = frozenset(self._new_ids)

@@ -38,6 +38,7 @@ FIELD = "precompiled_charsmap"
 # Unit layout of a Darts-clone double array (32-bit units).
 _LEAF_BIT = 1 << 8
 _VALUE_MASK = 0x7FFFFFFF
+_VALUE_BIT = 0x80000000
 _LABEL_MASK = 0x800000FF
 
 # HF's Precompiled replaces a whole grapheme cluster only when it is shorter than this (bytes).
@@ -80,6 +81,22 @@ _UNCHARGED: tuple[int, ...] = (0,)
 def _offset(unit: int) -> int:
     """The XOR offset a unit leads to (Darts-clone packs it in 21 bits with an 8-bit shift)."""
     return (unit >> 10) << ((unit & 0x200) >> 6)
+
+
+def _check_leaves(units: list[int], pool: bytes) -> None:
+    """Refuse a blob where a leaf points past the units or the pool, or into the middle of a char
+    (a walk would meet it on some text: better refused on load than while encoding)."""
+    size = len(units)
+    for index, unit in enumerate(units):
+        if unit & _LEAF_BIT and not unit & _VALUE_BIT:  # a node with a rule (value units have the top bit)
+            base = index ^ _offset(unit)
+            if base >= size:
+                raise _fail(f"trie leaf at unit {base} lies past the {size} units")
+            offset = units[base] & _VALUE_MASK
+            if offset > len(pool):
+                raise _fail(f"rule points at byte {offset} past the {len(pool)}-byte pool")
+            if offset < len(pool) and 0x80 <= pool[offset] < 0xC0:
+                raise _fail(f"rule at pool byte {offset} does not start a UTF-8 char")
 
 
 def _fail(message: str) -> FormatError:
@@ -158,6 +175,7 @@ class CharsMap:
             pool.decode("utf-8")
         except UnicodeDecodeError as error:
             raise _fail(f"replacement pool is not valid UTF-8 (byte {error.start})") from None
+        _check_leaves(units, pool)
         return cls(blob, units, pool)
 
     def to_bytes(self) -> bytes:
