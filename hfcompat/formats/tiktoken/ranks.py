@@ -27,6 +27,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, Collection, Mapping
 
+import regex
+
 from ... import decoders, pre_tokenizers
 from ...errors import FormatError, UnsupportedConversion
 from ...files import atomic_write_bytes, atomic_write_text
@@ -39,6 +41,7 @@ from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
 from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
+RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
 __all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
 
 
@@ -155,6 +158,9 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
         except (ValueError, binascii.Error):
             raise FormatError(f"expected `base64 rank`, got {line[:60]!r}", path=where,
                               field=f"line {number}") from None
+        if not 0 <= rank <= RANK_MAX:
+            raise FormatError(f"rank {rank} is outside 0..{RANK_MAX} (tiktoken's ranks are u32)", path=where,
+                              field=f"line {number}")
         if token in ranks or rank in seen:
             raise FormatError(f"token {token!r} or rank {rank} appears twice", path=where,
                               field=f"line {number}")
@@ -173,6 +179,8 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     ranks = dict(zip(tokens, map(int, fields[1::2])))
     if len(ranks) != len(tokens) or len(set(ranks.values())) != len(tokens):
         raise ValueError("a token or rank appears twice")
+    if ranks and not 0 <= min(ranks.values()) <= max(ranks.values()) <= RANK_MAX:
+        raise ValueError("a rank out of range")
     return ranks
 
 
@@ -184,6 +192,8 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     tokens named in `plain` become added tokens that are not special (tekken's non-control ones).
     """
 
+    _check_pattern(spec.pattern, where)
+    _check_bytes(ranks, where)
     ordered, values = in_rank_order(ranks)
     strings = _byte_level_strings(ordered)
     vocab = dict(zip(strings, values))
@@ -212,6 +222,23 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
+
+
+def _check_pattern(pattern: str, where: str | None) -> None:
+    """Refuse a pattern that is no regex, as tiktoken does when it builds the encoding."""
+    try:
+        regex.compile(pattern)
+    except (regex.error, TypeError) as error:
+        raise FormatError(f"{pattern!r} is not a regex: {error}", path=where, field="pattern") from None
+
+
+def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:
+    """Refuse ranks without every single byte: tiktoken loads them, then panics on text holding a
+    byte that has no rank (hfcompat's merges would have no start either)."""
+    if len(ranks) < 256 or any(bytes([byte]) not in ranks for byte in range(256)):
+        missing = [byte for byte in range(256) if bytes([byte]) not in ranks]
+        raise FormatError(f"{len(missing)} single bytes have no rank (the first: {bytes(missing[:1])!r}); "
+                          "tiktoken cannot encode text holding them", path=where, field="ranks")
 
 
 def _byte_level_strings(tokens: list[bytes]) -> list[str]:
