@@ -121,6 +121,22 @@ def check_model(proto: Any) -> None:
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
     if model_type == spm.BPE:
         _check_bpe_chars(proto, seen)
+    _check_model_type_runs(proto, model_type)
+
+
+def _check_model_type_runs(proto: Any, model_type: int) -> None:
+    """Refuse what hfcompat would run otherwise than sentencepiece: a CHAR model with a normal piece
+    of several chars (sentencepiece never uses it; hfcompat's Unigram would), a WORD model with byte
+    fallback (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk)."""
+    if model_type == spm.CHAR:
+        long = next((i for i, p in enumerate(proto.pieces) if p.type == spm.NORMAL and len(p.piece) > 1), None)
+        if long is not None:
+            raise FormatError(f"a CHAR model with the piece {proto.pieces[long].piece!r} of several chars (a "
+                              "trained CHAR model has none; sentencepiece would never use it)",
+                              field=f"pieces[{long}].piece")
+    if model_type == spm.WORD and proto.trainer_spec.byte_fallback:
+        raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (its WordLevel model "
+                          "gives the unknown piece, not bytes)", field="trainer_spec.byte_fallback")
 
 
 def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:

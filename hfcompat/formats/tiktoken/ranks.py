@@ -42,6 +42,8 @@ from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_fo
 from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
 RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
+_ESCAPE = regex.compile(r"\\.", regex.DOTALL)
+_CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[A-Za-z])")
 __all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
 
 
@@ -148,9 +150,9 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
     ranks: dict[bytes, int] = {}
     seen: set[int] = set()
     for number, line in enumerate(data.splitlines(), 1):
+        if not line:
+            continue  # tiktoken skips empty lines only: one of blanks is an error there
         fields = line.split()
-        if not fields:
-            continue
         try:
             token_text, rank_text = fields
             token = base64.b64decode(token_text)  # as lenient as tiktoken: Whisper's `=` is b""
@@ -209,7 +211,8 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
     try:
-        split = pre_tokenizers.Split(to_oniguruma(spec.pattern), "isolated", is_regex=True)
+        # tiktoken keeps only the pattern's matches: the text between them is dropped.
+        split = pre_tokenizers.Split(to_oniguruma(spec.pattern), "removed", invert=True, is_regex=True)
     except ValueError as error:
         raise FormatError(f"pattern: {error}", path=where, field="pattern") from None
     pre_tokenizer = pre_tokenizers.Sequence([
@@ -225,11 +228,16 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
 
 
 def _check_pattern(pattern: str, where: str | None) -> None:
-    """Refuse a pattern that is no regex, as tiktoken does when it builds the encoding."""
+    """Refuse a pattern that is no regex, as tiktoken does when it builds the encoding (its
+    fancy-regex also refuses a \\p that names no class, which `regex` reads as a letter p)."""
     try:
         regex.compile(pattern)
     except (regex.error, TypeError) as error:
         raise FormatError(f"{pattern!r} is not a regex: {error}", path=where, field="pattern") from None
+    for escape in _ESCAPE.finditer(pattern):
+        if escape.group()[1] in "pP" and not _CLASS_ESCAPE.match(pattern, escape.start()):
+            raise FormatError(f"{pattern!r} is not a regex: \\{escape.group()[1]} at {escape.start()} names no "
+                              "Unicode class", path=where, field="pattern")
 
 
 def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:
@@ -321,13 +329,20 @@ def _pattern_of(pre_tokenizer: Any) -> str:
         return R50K_PATTERN
     if isinstance(pre_tokenizer, pre_tokenizers.Sequence) and len(pre_tokenizer.pretokenizers) == 2:
         split, byte_level = pre_tokenizer.pretokenizers
-        if isinstance(split, pre_tokenizers.Split) and split.is_regex and split.behavior == "isolated" \
-                and not split.invert and isinstance(byte_level, pre_tokenizers.ByteLevel) \
+        if isinstance(split, pre_tokenizers.Split) and split.is_regex and _keeps_matches(split) \
+                and isinstance(byte_level, pre_tokenizers.ByteLevel) \
                 and not byte_level.use_regex and not byte_level.add_prefix_space:
             return from_oniguruma(split.pattern)
     raise UnsupportedConversion(
         f"pre_tokenizer: tiktoken needs one regex split then bytes (ByteLevel without a prefix "
-        f"space, or Split(isolated) + ByteLevel(use_regex=false)); got {pre_tokenizer!r}")
+        f"space, or Split(isolated, or removed and inverted) + ByteLevel(use_regex=false)); got {pre_tokenizer!r}")
+
+
+def _keeps_matches(split: Any) -> bool:
+    """A split that keeps each match of its pattern as a piece: tiktoken's own (the text between
+    matches dropped), or Isolated (the text between kept too; the same for a pattern that matches
+    all text, as tiktoken's encodings do)."""
+    return (split.behavior, split.invert) in (("removed", True), ("isolated", False))
 
 
 def _special_tokens(tokenizer: Tokenizer, allow_plain: bool) -> dict[str, int]:
