@@ -252,10 +252,20 @@ def tiktoken_encoding(ranks: dict[bytes, int]) -> Any:
 
 
 def _owner_tiktoken(path: Path) -> Callable[[str], list[int]]:
-    """tiktoken's load_tiktoken_bpe and Encoding."""
+    """tiktoken's load_tiktoken_bpe and Encoding (its cache, keyed by the path, turned off: the
+    fuzzers write new bytes under one path, and the cache would hand back the first)."""
     from tiktoken.load import load_tiktoken_bpe
 
-    encoding = tiktoken_encoding(load_tiktoken_bpe(str(path)))
+    saved = os.environ.get("TIKTOKEN_CACHE_DIR")
+    os.environ["TIKTOKEN_CACHE_DIR"] = ""
+    try:
+        ranks = load_tiktoken_bpe(str(path))
+    finally:
+        if saved is None:
+            del os.environ["TIKTOKEN_CACHE_DIR"]
+        else:
+            os.environ["TIKTOKEN_CACHE_DIR"] = saved
+    encoding = tiktoken_encoding(ranks)
     return lambda text: encoding.encode(text, allowed_special="all")
 
 

@@ -83,20 +83,24 @@ def _offset(unit: int) -> int:
     return (unit >> 10) << ((unit & 0x200) >> 6)
 
 
-def _check_leaves(units: list[int], pool: bytes) -> None:
-    """Refuse a blob where a leaf points past the units or the pool, or into the middle of a char
-    (a walk would meet it on some text: better refused on load than while encoding)."""
+def _check_trie(units: list[int], pool: bytes) -> None:
+    """Check every unit as sentencepiece validates the trie on load: a value unit (top bit set)
+    holds a rule that starts a char inside the pool, any other unit points inside the units (a
+    walk would meet a bad one on some text: better refused on load than while encoding)."""
     size = len(units)
     for index, unit in enumerate(units):
-        if unit & _LEAF_BIT and not unit & _VALUE_BIT:  # a node with a rule (value units have the top bit)
-            base = index ^ _offset(unit)
-            if base >= size:
-                raise _fail(f"trie leaf at unit {base} lies past the {size} units")
-            offset = units[base] & _VALUE_MASK
-            if offset > len(pool):
-                raise _fail(f"rule points at byte {offset} past the {len(pool)}-byte pool")
-            if offset < len(pool) and 0x80 <= pool[offset] < 0xC0:
-                raise _fail(f"rule at pool byte {offset} does not start a UTF-8 char")
+        if unit & _VALUE_BIT:
+            _check_rule(unit & _VALUE_MASK, pool)
+        elif index ^ _offset(unit) >= size:
+            raise _fail(f"trie unit {index} points at unit {index ^ _offset(unit)}, past the {size} units")
+
+
+def _check_rule(offset: int, pool: bytes) -> None:
+    """A rule's replacement starts inside the pool, at the start of a char."""
+    if offset >= len(pool):
+        raise _fail(f"rule points at byte {offset} past the {len(pool)}-byte pool")
+    if 0x80 <= pool[offset] < 0xC0:
+        raise _fail(f"rule at pool byte {offset} does not start a UTF-8 char")
 
 
 def _fail(message: str) -> FormatError:
@@ -175,7 +179,8 @@ class CharsMap:
             pool.decode("utf-8")
         except UnicodeDecodeError as error:
             raise _fail(f"replacement pool is not valid UTF-8 (byte {error.start})") from None
-        _check_leaves(units, pool)
+        if units:
+            _check_trie(units, pool)
         return cls(blob, units, pool)
 
     def to_bytes(self) -> bytes:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import base64
 import json
+import mmap
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,6 +88,7 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     """The tokenizer keys of a GGUF file (its metadata only), checked."""
     module = require_gguf()
     where = str(path)
+    check_layout(path)
     try:
         reader = module.GGUFReader(path)
     except (ValueError, OSError, IndexError, KeyError, TypeError) as error:
@@ -139,6 +142,102 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
         model, value(KEY + "pre", str), tokens, list(types), scores, merges, special_ids, flags,
         bytes(b & 0xFF for b in charsmap) if charsmap is not None else None,
         value("tokenizer.chat_template", str))
+
+
+# ----- the layout, checked before gguf's reader sees it ----------------------------------------
+
+# Bytes of each scalar GGUF value type (8 = STRING and 9 = ARRAY are read apart).
+SCALAR_SIZES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+STRING, ARRAY = 8, 9
+MAX_DIMS = 4  # llama.cpp's GGML_MAX_DIMS
+
+
+class _Layout:
+    """A cursor over a GGUF's bytes that reads lengths and counts, refusing any that runs past the end."""
+
+    def __init__(self, data: Any, where: str):
+        self.data, self.where, self.offset = data, where, 0
+        self.order = "<"
+
+    def fail(self, message: str) -> FormatError:
+        """A FormatError at the current offset."""
+        return FormatError(f"{message} (at byte {self.offset} of {len(self.data)})", path=self.where)
+
+    def take(self, size: int) -> int:
+        """Skip `size` bytes; return where they start."""
+        if size < 0 or self.offset + size > len(self.data):
+            raise self.fail(f"{size} bytes are announced where {len(self.data) - self.offset} remain")
+        start, self.offset = self.offset, self.offset + size
+        return start
+
+    def number(self, code: str) -> int:
+        """One u32 ("I") or u64 ("Q")."""
+        start = self.take(struct.calcsize(code))
+        return struct.unpack_from(self.order + code, self.data, start)[0]
+
+    def string(self) -> None:
+        """A length-prefixed string."""
+        self.take(self.number("Q"))
+
+    def count(self, least_bytes: int) -> int:
+        """An item count whose items (each at least `least_bytes`) fit in what remains."""
+        count = self.number("Q")
+        if count * least_bytes > len(self.data) - self.offset:
+            raise self.fail(f"{count} items cannot fit in the {len(self.data) - self.offset} bytes left")
+        return count
+
+    def value(self, kind: int, depth: int = 0) -> None:
+        """One value of GGUF type `kind` (an array holds values of one type, arrays nested at most twice)."""
+        if kind in SCALAR_SIZES:
+            self.take(SCALAR_SIZES[kind])
+        elif kind == STRING:
+            self.string()
+        elif kind == ARRAY and depth < 2:
+            item = self.number("I")
+            least = SCALAR_SIZES.get(item, 8 if item == STRING else 12)
+            if item in SCALAR_SIZES:
+                self.take(self.count(least) * least)
+                return
+            for _ in range(self.count(least)):
+                self.value(item, depth + 1)
+        else:
+            raise self.fail(f"unknown value type {kind}")
+
+
+def check_layout(path: str | Path) -> None:
+    """Walk the header, metadata and tensor infos of a GGUF, refusing a length or count that runs
+    past the end of the file (gguf's reader loops over such a count: a 30 kB file made it allocate
+    gigabytes) and more than four tensor dimensions (llama.cpp's limit)."""
+    where = str(path)
+    try:
+        with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            _walk_layout(_Layout(data, where))
+    except FormatError:
+        raise
+    except (OSError, ValueError) as error:
+        raise FormatError(f"not a readable GGUF file ({error})", path=where) from None
+
+
+def _walk_layout(layout: _Layout) -> None:
+    """The walk of check_layout."""
+    if layout.data[:4] != b"GGUF":
+        raise layout.fail("no GGUF magic number")
+    layout.take(4)
+    if struct.unpack_from("<I", layout.data, 4)[0] & 0xFFFF == 0:
+        layout.order = ">"  # a file written on a big-endian machine, as gguf's reader detects it
+    layout.number("I")
+    tensors, keys = layout.number("Q"), layout.count(13)  # a key: its length, a char, its type, a byte
+    for _ in range(keys):
+        layout.string()
+        layout.value(layout.number("I"))
+    if tensors * 28 > len(layout.data) - layout.offset:  # name length, dims count, a dim, type, offset
+        raise layout.fail(f"{tensors} tensor infos cannot fit in the {len(layout.data) - layout.offset} bytes left")
+    for _ in range(tensors):
+        layout.string()
+        dims = layout.number("I")
+        if dims > MAX_DIMS:
+            raise layout.fail(f"a tensor with {dims} dimensions (at most {MAX_DIMS})")
+        layout.take(8 * dims + 12)
 
 
 def _tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
