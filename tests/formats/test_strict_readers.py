@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+import hfcompat
+from hfcompat.errors import FormatError
 
 from owner_outcomes import (KINDS, SHARED, Kind, b64, gguf_fields, our_outcome, owner_outcome, write_files,
                             write_gguf)
@@ -179,6 +183,15 @@ def tekken_listed(edit: Callable[[Any], None]) -> Callable[[Any], None]:
     return listed
 
 
+def _break_a_rule(proto: Any) -> None:
+    """Point the charsmap's first rule (value unit) past the end of its pool."""
+    charsmap = bytearray(proto.normalizer_spec.precompiled_charsmap)
+    units = struct.unpack_from("<I", charsmap)[0] // 4
+    first = next(i for i in range(units) if struct.unpack_from("<I", charsmap, 4 + 4 * i)[0] >> 31)
+    struct.pack_into("<I", charsmap, 4 + 4 * first, 0xFFFFFFFF)
+    proto.normalizer_spec.precompiled_charsmap = bytes(charsmap)
+
+
 def _tekken_vocab(index: int, **values: Any) -> Callable[[Any], None]:
     """A tekken.json edit setting fields of one vocab entry."""
     return lambda data: data["vocab"][index].update(values)
@@ -307,6 +320,7 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      BOTH_REFUSE),
     ("albert.model", "charsmap shorter than its trie size",
      proto_edit(lambda p: setattr(p.normalizer_spec, "precompiled_charsmap", b"\xff\xff\x00\x00abc")), BOTH_REFUSE),
+    ("albert.model", "a rule pointing past the pool", proto_edit(_break_a_rule), BOTH_REFUSE),
     ("albert.model", "score NaN", proto_edit(_set_piece(600, score=float("nan"))), BOTH_REFUSE),
     # tekken.json
     ("tekken.json", "a token twice", json_edit(_tekken_vocab(300, token_bytes=b64(b"a"))), BOTH_REFUSE),
@@ -384,6 +398,20 @@ def test_owner_and_hfcompat_agree(kind_name: str, case: str, mutate: Callable[[F
                                           f"hfcompat {ours[0]}: {ours[1]!s:.300}"
     if ours[0] == "refused":
         assert str(tmp_path) in ours[1], f"the error names no file: {ours[1]}"
+
+
+def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> None:
+    """A GGUF array count larger than the file makes gguf's reader loop until memory runs out
+    (MemoryError on a 30 kB file); hfcompat refuses it first, naming file, count and offset."""
+    if not SHARED.exists():
+        pytest.skip("../shared is absent")
+    data = bytearray(KINDS["llama.gguf"].files()["llama.gguf"])
+    key = data.index(b"tokenizer.ggml.scores") + len(b"tokenizer.ggml.scores")
+    struct.pack_into("<Q", data, key + 8, 2**62)  # after the value type and the item type
+    path = tmp_path / "huge.gguf"
+    path.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match=r"huge\.gguf: 4611686018427387904 items cannot fit"):
+        hfcompat.load(path)
 
 
 def table() -> str:
