@@ -91,8 +91,12 @@ def _check_trie(units: list[int], pool: bytes) -> None:
     for index, unit in enumerate(units):
         if unit & _VALUE_BIT:
             _check_rule(unit & _VALUE_MASK, pool)
-        elif index ^ _offset(unit) >= size:
-            raise _fail(f"trie unit {index} points at unit {index ^ _offset(unit)}, past the {size} units")
+            continue
+        child = index ^ _offset(unit)
+        if child >= size:
+            raise _fail(f"trie unit {index} points at unit {child}, past the {size} units")
+        if unit & _LEAF_BIT and not units[child] & _VALUE_BIT:
+            raise _fail(f"trie unit {index} has a rule, but unit {child} holds no value")
 
 
 def _check_rule(offset: int, pool: bytes) -> None:

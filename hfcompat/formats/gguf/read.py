@@ -223,9 +223,8 @@ def _walk_layout(layout: _Layout) -> None:
     if layout.data[:4] != b"GGUF":
         raise layout.fail("no GGUF magic number")
     layout.take(4)
-    if struct.unpack_from("<I", layout.data, 4)[0] & 0xFFFF == 0:
+    if layout.number("I") & 0xFFFF == 0:
         layout.order = ">"  # a file written on a big-endian machine, as gguf's reader detects it
-    layout.number("I")
     tensors, keys = layout.number("Q"), layout.count(13)  # a key: its length, a char, its type, a byte
     for _ in range(keys):
         layout.string()

@@ -42,6 +42,7 @@ from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_fo
 from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
 RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
+_CLEAN_RANKS = regex.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
 _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
 _CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[A-Za-z])")
 __all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
@@ -173,6 +174,8 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
 
 def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     """parse_ranks for a well-formed file, in bulk; ValueError on anything else."""
+    if not _CLEAN_RANKS.fullmatch(data):
+        raise ValueError("not one `base64 rank` per line: the careful parser reads it")
     fields = data.split()
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
     if len(fields) != 2 * lines:  # also when a line is blank: the careful parser takes over
