@@ -14,21 +14,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-import atheris
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
-
-with atheris.instrument_imports(include=["hfcompat"]):
-    import hfcompat  # noqa: F401  (instrumented for coverage)
-
-import owner_outcomes  # noqa: E402
-
 SEPARATOR = b"\n\0merges.txt\0\n"
 
 
 def files_of(kind_name: str, data: bytes) -> dict[str, bytes]:
     """The reader's files from one fuzz input."""
+    import owner_outcomes
+
     names = list(owner_outcomes.KINDS[kind_name].files())
     if len(names) == 1:
         return {names[0]: data}
@@ -38,6 +32,8 @@ def files_of(kind_name: str, data: bytes) -> dict[str, bytes]:
 
 def seed_input(kind_name: str) -> bytes:
     """One seed: the kind's small real file(s) as a single input."""
+    import owner_outcomes
+
     return SEPARATOR.join(owner_outcomes.KINDS[kind_name].files().values())
 
 
@@ -51,6 +47,12 @@ def write_seeds(kinds: list[str], corpus: Path) -> None:
 def main(kinds: list[str]) -> None:
     """Fuzz the reader of `kinds` (the first decides how an input is read; the others seed it):
     `python fuzz/fuzz_X.py [corpus_dir] [libFuzzer options]`."""
+    import atheris
+
+    with atheris.instrument_imports(include=["hfcompat"]):
+        import hfcompat  # noqa: F401  (instrumented before anything imports it: coverage-guided)
+    import owner_outcomes
+
     corpus = Path(next((arg for arg in sys.argv[1:] if not arg.startswith("-")), f"fuzz/corpus/{kinds[0]}"))
     write_seeds(kinds, corpus)
     longest = max(len(seed_input(name)) for name in kinds)
