@@ -9,13 +9,14 @@ same kind. An outcome is `("refused", message)` or `("loaded", ids of each probe
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import json
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import hfcompat
 from hfcompat.errors import FormatError, MissingDependency, TokenizationError, UnsupportedConversion
@@ -243,6 +244,20 @@ def _owner_sentencepiece(path: Path) -> Callable[[str], list[int]]:
     return processor.encode
 
 
+@contextlib.contextmanager
+def environment(name: str, value: str) -> Iterator[None]:
+    """Set one environment variable for the duration, then put it back as it was."""
+    saved = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = saved
+
+
 def tiktoken_encoding(ranks: dict[bytes, int]) -> Any:
     """tiktoken's Encoding of cut r50k ranks, its special token after them."""
     import tiktoken
@@ -256,15 +271,8 @@ def _owner_tiktoken(path: Path) -> Callable[[str], list[int]]:
     fuzzers write new bytes under one path, and the cache would hand back the first)."""
     from tiktoken.load import load_tiktoken_bpe
 
-    saved = os.environ.get("TIKTOKEN_CACHE_DIR")
-    os.environ["TIKTOKEN_CACHE_DIR"] = ""
-    try:
+    with environment("TIKTOKEN_CACHE_DIR", ""):
         ranks = load_tiktoken_bpe(str(path))
-    finally:
-        if saved is None:
-            del os.environ["TIKTOKEN_CACHE_DIR"]
-        else:
-            os.environ["TIKTOKEN_CACHE_DIR"] = saved
     encoding = tiktoken_encoding(ranks)
     return lambda text: encoding.encode(text, allowed_special="all")
 
@@ -336,6 +344,18 @@ KINDS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _scratch_cache() -> str:
+    """A cache directory for this process's damaged files, removed when it exits."""
+    import atexit
+    import shutil
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="hfcompat-cache-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    return directory
+
+
 def write_files(directory: Path, files: dict[str, bytes]) -> Path:
     """Write the files into `directory`; return the path of the first (the one opened)."""
     for name, content in files.items():
@@ -370,7 +390,8 @@ def our_outcome(kind: Kind, path: Path, probes: tuple[str, ...] = PROBES) -> Out
     """What hfcompat makes of the file: refused with a documented error (anything else propagates:
     a bug), or the ids of each probe (None for a probe it cannot encode: TokenizationError)."""
     try:
-        encode = kind.ours(path)
+        with environment("HFCOMPAT_CACHE_DIR", _scratch_cache()):  # no cache entry per damaged file
+            encode = kind.ours(path)
     except DOCUMENTED as error:
         return ("refused", str(error)[:300])
     ids = []
