@@ -704,6 +704,9 @@ def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str
     return "".join(pieces) + text[done:] if pieces else text
 
 
+WINDOW_CACHE = 100_000  # windows remembered by one longest_rule_rewrites call before it starts over
+
+
 def longest_rule_rewrites(charsmap: CharsMap, text: str,
                           protected: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
     """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement).
@@ -722,6 +725,7 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
     longest = scanner.longest
     rewrites = []
     done = 0
+    found_in: dict[str, tuple[str, int] | None] = {}  # window -> its rule: a long text repeats windows
     for start in sorted(symbol_starts.keys() | {match.start() for match in scanner.places.finditer(text)}):
         if start < done:
             continue
@@ -729,7 +733,12 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
         if symbol is not None:
             done = start + len(symbol)
             continue
-        found = _longest_on_boundary(charsmap, text[start:start + longest])
+        window = text[start:start + longest]
+        if window not in found_in:
+            if len(found_in) > WINDOW_CACHE:
+                found_in.clear()
+            found_in[window] = _longest_on_boundary(charsmap, window)
+        found = found_in[window]
         if found is None:
             done = start + 1
             continue
