@@ -48,7 +48,7 @@ def main() -> None:
     kind = sys.argv[1]
     corpus = Path(sys.argv[2]) if len(sys.argv) > 2 else REPO / "fuzz" / "corpus" / kind
     sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "fuzz")]
-    measure = coverage.Coverage(include=[str(REPO / name) for name in READERS[kind] + COMMON])
+    measure = coverage.Coverage(data_file=None, include=[str(REPO / name) for name in READERS[kind] + COMMON])
     measure.start()
     failures = replay(kind, corpus)
     measure.stop()
