@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import random
+from contextlib import contextmanager
 from functools import partial
 from itertools import starmap
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 from . import _backend
 from .decoders.utf8 import StreamDecoder, decode_text
@@ -47,6 +49,27 @@ EXTENSIONS: dict[str, Callable[..., Any]] = {}
 # strings, char offsets within the piece, the split of the piece each token comes from, the
 # number of splits, and whether a token has an empty span.
 PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None], int, bool]
+
+
+
+# Chars above which encoding one text pauses Python's cyclic garbage collector (see collector_paused).
+LONG_TEXT = 100_000
+
+
+@contextmanager
+def collector_paused(*texts: Any) -> Iterator[None]:
+    """Pause the cyclic garbage collector while texts longer than LONG_TEXT chars in all are
+    encoded: the millions of small tuples they make hold no cycles, and collecting them again
+    and again took over half the time of a 1,000,000-char text (benchmarks/pathological.py)."""
+    length = sum(len(text) for text in texts if isinstance(text, str))
+    if length <= LONG_TEXT or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class Tokenizer:
@@ -254,12 +277,13 @@ class Tokenizer:
         not allowed) raise SpecialTokenError, the others are plain text; with
         `encode_special_tokens` set, every special token is plain text.
         """
-        if pair is None and not is_pretokenized:
-            encoding = self._encode_single(sequence, allowed_special, disallowed_special)
-        else:
-            encoding = self._encode_sequence(sequence, 0, is_pretokenized)
-        pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
-        return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
+        with collector_paused(sequence, pair):
+            if pair is None and not is_pretokenized:
+                encoding = self._encode_single(sequence, allowed_special, disallowed_special)
+            else:
+                encoding = self._encode_sequence(sequence, 0, is_pretokenized)
+            pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
+            return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
                      add_special_tokens: bool = True, *, allowed_special: SpecialSet | None = None,
@@ -628,7 +652,8 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """tiktoken's encode_ordinary: the ids of `text`, special tokens treated as text."""
-        return self._tiktoken_mode().encode_ordinary(self.model, text)
+        with collector_paused(text):
+            return self._tiktoken_mode().encode_ordinary(self.model, text)
 
     def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
                    disallowed_special: SpecialSet | None = None) -> list[int]:
@@ -636,7 +661,8 @@ class Tokenizer:
         disallowed specials default to the policy's ("all" for a rank file, none for tekken)."""
         mode = self._tiktoken_mode()
         disallowed = mode.disallowed_default if disallowed_special is None else disallowed_special
-        return mode.encode_ids(self.model, text, allowed_special, disallowed)
+        with collector_paused(text):
+            return mode.encode_ids(self.model, text, allowed_special, disallowed)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""

@@ -25,7 +25,8 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     one of `detect.FORMATS` instead. Options: `lowercase` (BERT vocab.txt; default True, as
     BertTokenizer does); `add_bos`, `add_eos` (SentencePiece and tekken.json; default False, as
     sentencepiece and Tekkenizer encode); for a rank file `encoding`, `pattern` and
-    `special_tokens` (see `read_tiktoken`); for a GGUF `pattern`.
+    `special_tokens` (see `read_tiktoken`); for a GGUF `pattern`; `strict=False` loads a
+    tokenizer.json or vocab.json that gives one id to two tokens, as `tokenizers` does.
     """
     path = Path(path)
     if path.is_dir():
@@ -46,13 +47,14 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
         return read_tekken(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
     if kind == "hfcompat.json":  # a remote-code directory's file, with the files it names
         return read_hfcompat_file(path)
+    strict = options.get("strict", True)
     if kind == "vocab.json":
-        return _load_gpt2(path, path.with_name("merges.txt"))
+        return _load_gpt2(path, path.with_name("merges.txt"), strict)
     if kind == "merges.txt":
-        return _load_gpt2(path.with_name("vocab.json"), path)
+        return _load_gpt2(path.with_name("vocab.json"), path, strict)
     if kind == "vocab.txt":
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))
-    return read_tokenizer_json(path)
+    return read_tokenizer_json(path, strict)
 
 
 # What a file name's suffix says it holds; the content decides (see detect.py).
@@ -90,8 +92,8 @@ def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:
                       path=str(directory))
 
 
-def _load_gpt2(vocab: Path, merges: Path) -> Tokenizer:
+def _load_gpt2(vocab: Path, merges: Path, strict: bool) -> Tokenizer:
     """GPT-2's pipeline from its two files."""
     if not merges.exists():
         raise FormatError("a vocab.json needs merges.txt beside it", path=str(merges))
-    return gpt2_tokenizer(vocab, merges)
+    return gpt2_tokenizer(vocab, merges, strict=strict)

@@ -41,6 +41,7 @@ DEPRECATED_SPECIAL_TOKENS = (
 )
 FILLER = "<SPECIAL_{}>"
 NEW_FILE_VERSION = "v7"  # written for a tokenizer that was not read from a tekken.json
+VOCAB_KEYS = {"rank", "token_bytes", "token_str"}  # exactly these, as mistral-common asserts
 CONFIG_KEYS = ("pattern", "num_vocab_tokens", "default_vocab_size", "default_num_special_tokens", "version")
 
 
@@ -185,8 +186,9 @@ def _live_ranks(entries: list[Any], shift: int, where: str | None) -> dict[bytes
     ranks: dict[bytes, int] = {}
     for index, entry in enumerate(entries):
         name = f"vocab[{index}]"
-        if not isinstance(entry, dict) or entry.get("rank") != index:
-            raise FormatError(f"expected {{rank: {index}, token_bytes, token_str}}", path=where, field=name)
+        if not isinstance(entry, dict) or entry.get("rank") != index or set(entry) != VOCAB_KEYS:
+            raise FormatError(f"expected {{rank: {index}, token_bytes, token_str}} and no other key", path=where,
+                              field=name)
         try:
             token = base64.b64decode(entry.get("token_bytes"), validate=True)
         except (TypeError, ValueError, binascii.Error):

@@ -11,6 +11,7 @@ from ..errors import FormatError, UnsupportedConversion
 from ..files import atomic_write_text
 from ..models import model_from_dict
 from ..normalizers.charsmap import sentencepiece_normalized
+from ..pipeline.fields import as_bool, as_str, as_uint, field_value
 from ..pipeline.added_vocabulary import AddedToken
 from ..pipeline.padding import PaddingParams
 from ..pipeline.truncation import TruncationParams
@@ -20,6 +21,11 @@ from ..tokenizer import Tokenizer
 from .json_numbers import serde_json_f64
 
 VERSION = "1.0"
+TOP_LEVEL_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
+                  "post_processor", "decoder", "model")
+# serde_json's recursion limit: HF's reader refuses the 128th container nested in another.
+MAX_DEPTH = 127
+ADDED_TOKEN_FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
 _COMPONENTS: dict[str, Callable[[Any], Any]] = {
     "normalizer": normalizers.from_dict,
     "pre_tokenizer": pre_tokenizers.from_dict,
@@ -28,8 +34,13 @@ _COMPONENTS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def read_tokenizer_json(path: str | Path) -> Tokenizer:
-    """Read a tokenizer.json file; any problem is a FormatError naming the file."""
+def read_tokenizer_json(path: str | Path, strict: bool = True) -> Tokenizer:
+    """Read a tokenizer.json file; any problem is a FormatError naming the file.
+
+    `strict=False` loads what only hfcompat refuses: a vocab id shared by two tokens (`tokenizers`
+    loads it, and which of the two an id decodes to then depends on its hash order) and a key
+    repeated in one object (the last one counts).
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -39,21 +50,97 @@ def read_tokenizer_json(path: str | Path) -> Tokenizer:
         raise FormatError(f"not UTF-8 text ({error.reason} at byte {error.start})",
                           path=str(path)) from None
     try:
-        return tokenizer_from_json(text)
+        return tokenizer_from_json(text, strict)
     except FormatError as error:
         raise error.at(path=str(path)) from None
 
 
-def tokenizer_from_json(text: str) -> Tokenizer:
-    """Build a Tokenizer from tokenizer.json text."""
+def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
+    """Build a Tokenizer from tokenizer.json text, refusing what HF's reader refuses."""
     if not text.strip():
         raise FormatError("the file is empty; expected a tokenizer.json object")
     try:
-        data = json.loads(text, parse_float=serde_json_f64, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_float=serde_json_f64, parse_constant=_refuse_constant,
+                          object_pairs_hook=_unique_keys if strict else None)
     except json.JSONDecodeError as error:
         raise FormatError(f"not valid JSON: {error.msg} at line {error.lineno} "
                           f"column {error.colno}") from None
+    except RecursionError:
+        raise FormatError(f"JSON nested deeper than {MAX_DEPTH} levels (tokenizers' recursion limit)") from None
+    check_file_form(data, strict)
     return tokenizer_from_dict(data)
+
+
+def check_file_form(data: Any, strict: bool = True) -> None:
+    """What HF's reader refuses in a file beyond its components: nesting past serde_json's limit,
+    unknown top-level keys, added tokens without all their fields or with an id that is no u32;
+    and, when `strict`, a model vocab id given to two tokens."""
+    _check_depth(data)
+    if not isinstance(data, dict):
+        return  # tokenizer_from_dict says what is wrong
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            raise FormatError(f"unknown key {key!r} (tokenizers refuses keys other than "
+                              f"{', '.join(TOP_LEVEL_KEYS)})", field=key)
+    if "version" in data:
+        as_str(data["version"], "version")
+    entries = data.get("added_tokens", [])
+    if not isinstance(entries, list):
+        raise FormatError(f"expected a list, got {type(entries).__name__}", field="added_tokens")
+    for index, entry in enumerate(entries):
+        try:
+            _check_added_token_entry(entry)
+        except FormatError as error:
+            raise error.at(field=f"added_tokens[{index}]") from None
+    vocab = data["model"].get("vocab") if isinstance(data.get("model"), dict) else None
+    if strict and isinstance(vocab, dict):
+        check_unique_ids(vocab, "model.vocab")
+
+
+def _check_depth(data: Any) -> None:
+    """Refuse JSON nested deeper than MAX_DEPTH containers (the top-level object is the first)."""
+    level, containers = 1, [data] if isinstance(data, (dict, list)) else []
+    while containers:
+        if level > MAX_DEPTH:
+            raise FormatError(f"JSON nested deeper than {MAX_DEPTH} levels (tokenizers' recursion limit)")
+        inner = []
+        for container in containers:
+            values = container.values() if isinstance(container, dict) else container
+            inner += [value for value in values if isinstance(value, (dict, list))]
+        level, containers = level + 1, inner
+
+
+def _check_added_token_entry(entry: Any) -> None:
+    """An added_tokens entry as HF reads it: every field present, `id` a u32."""
+    if not isinstance(entry, dict):
+        raise FormatError(f"expected an object, got {type(entry).__name__}")
+    as_uint(field_value(entry, "id"), "id")
+    as_str(field_value(entry, "content"), "content")
+    for name in ADDED_TOKEN_FLAGS:
+        as_bool(field_value(entry, name), name)
+
+
+def check_unique_ids(vocab: dict[str, Any], field: str) -> None:
+    """Refuse a vocab that gives one id to two tokens (only one of them could decode)."""
+    seen: dict[Any, str] = {}
+    for token, token_id in vocab.items():
+        if not isinstance(token_id, int) or isinstance(token_id, bool):
+            continue  # the model's reader says what is wrong with it
+        if token_id in seen:
+            raise FormatError(f"id {token_id} is given to both {seen[token_id]!r} and {token!r} (tokenizers "
+                              "loads it and decodes the id to either; strict=False loads it so)", field=field)
+        seen[token_id] = token
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys all differ (tokenizers refuses a repeated field in most objects and
+    keeps the last in the others; hfcompat refuses it everywhere unless strict=False)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise FormatError(f"key {twice!r} appears twice in one object", field=twice)
+    return data
 
 
 def _refuse_constant(name: str) -> float:

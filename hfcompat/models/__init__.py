@@ -26,7 +26,7 @@ def model_from_dict(data: Any) -> Any:
         raise FormatError(f"expected an object, got {type(data).__name__}", field="model")
     kind = data.get("type")
     if kind is not None:
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:
             raise FormatError(f"unknown model type {kind!r} (expected one of {sorted(kinds)})", field="model.type")
         return _located(kinds[kind].from_dict, data)
     errors = []

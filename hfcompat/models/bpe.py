@@ -68,6 +68,8 @@ class BPE(VocabLookup):
     # cannot say either.
     _levels: list[int] | None = None
     unused_ids: frozenset[int] = frozenset()
+    # With ignore_merges in sentencepiece's mode: the only pieces a word may be whole (user-defined).
+    whole_ids: frozenset[int] | None = None
     _merge_results: frozenset[int] | None = None  # the ids merges make, computed when first needed
     # The compiled merge table (`_bpe.MergeTable`), built on first use; False when the ids do not fit it.
     _table: Any = None
@@ -225,7 +227,7 @@ class BPE(VocabLookup):
             return self._tokenize_word(sequence, self.dropout)
         if self.ignore_merges:
             token_id = self.vocab.get(sequence)
-            if token_id is not None and token_id not in self.unused_ids:
+            if token_id is not None and token_id not in self.unused_ids and self._may_be_whole(token_id):
                 return [_make_token((token_id, sequence, (0, _utf8_len(sequence))))]
         cached = self._cache.get(sequence)
         if cached is not None:
@@ -259,7 +261,7 @@ class BPE(VocabLookup):
             return None
         if self.ignore_merges:
             token_id = self.vocab.get(word)
-            if token_id is not None:
+            if token_id is not None and self._may_be_whole(token_id):
                 return [token_id], [word], [(0, len(word))]
         return table.columns(word, self.vocab_r)
 
@@ -277,15 +279,17 @@ class BPE(VocabLookup):
         `capacity` pieces, for pieces shorter than `max_chars`), in one C loop; None when only the
         Python path applies."""
         table = self._fast_table()
-        if table is None:
-            return None
+        if table is None or (self.ignore_merges and self.whole_ids is not None):
+            return None  # whole pieces are looked up in C only when any piece may be one
         return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
 
     def _whole_token(self, piece: str) -> int | None:
-        """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any."""
+        """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any
+        (and if it may be looked up whole: `_may_be_whole`)."""
         if not self.ignore_merges:
             return None
-        return self.vocab.get(bytes_to_chars(piece.encode("utf-8")))
+        token_id = self.vocab.get(bytes_to_chars(piece.encode("utf-8")))
+        return token_id if token_id is not None and self._may_be_whole(token_id) else None
 
     def _fast_table(self) -> Any:
         """The compiled table when a plain word may skip the Python path entirely: no dropout, no
@@ -537,11 +541,14 @@ class BPE(VocabLookup):
             return table.merge(ids, lengths)[0]
         return self._merge_with_heap(ids, lengths, None)[0]
 
-    def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int]) -> None:
+    def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int],
+                               whole_ids: frozenset[int] | None = None) -> None:
         """Merge as sentencepiece's BPE does: `levels[rank]` orders the merges (equal levels,
         i.e. equal piece scores, go leftmost first), and a piece of `unused_ids` that a merge
-        makes is split back into the two symbols it was last queued from, recursively."""
+        makes is split back into the two symbols it was last queued from, recursively. With
+        ignore_merges, only `whole_ids` (the user-defined symbols) are looked up whole."""
         self._levels = levels
+        self.whole_ids = whole_ids
         self._table = None  # rebuilt in sentencepiece's order
         self.unused_ids = frozenset(unused_ids)
         if self.unused_ids:
@@ -566,11 +573,16 @@ class BPE(VocabLookup):
                                                  skip=lambda: alpha >= 1.0 or draw() < alpha)
         return self._tokens(ids, lengths)
 
+    def _may_be_whole(self, token_id: int) -> bool:
+        """Whether ignore_merges may give this piece for a whole word (any piece, or in
+        sentencepiece's mode a user-defined one only: sentencepiece merges every other word)."""
+        return self.whole_ids is None or token_id in self.whole_ids
+
     def _is_frozen(self, word: str) -> bool:
         """True when `word` is a piece no merge makes (a user-defined symbol of a .model, which
         sentencepiece never splits), and not an unused one."""
         token_id = self.vocab.get(word)
-        if token_id is None or token_id in self.unused_ids:
+        if token_id is None or token_id in self.unused_ids or not self._may_be_whole(token_id):
             return False
         if self._merge_results is None:
             self._merge_results = frozenset(self._new_ids)

@@ -39,6 +39,7 @@ FIELD = "precompiled_charsmap"
 # Unit layout of a Darts-clone double array (32-bit units).
 _LEAF_BIT = 1 << 8
 _VALUE_MASK = 0x7FFFFFFF
+_VALUE_BIT = 0x80000000
 _LABEL_MASK = 0x800000FF
 
 # HF's Precompiled replaces a whole grapheme cluster only when it is shorter than this (bytes).
@@ -81,6 +82,30 @@ _UNCHARGED: tuple[int, ...] = (0,)
 def _offset(unit: int) -> int:
     """The XOR offset a unit leads to (Darts-clone packs it in 21 bits with an 8-bit shift)."""
     return (unit >> 10) << ((unit & 0x200) >> 6)
+
+
+def _check_trie(units: list[int], pool: bytes) -> None:
+    """Check every unit as sentencepiece validates the trie on load: a value unit (top bit set)
+    holds a rule that starts a char inside the pool, any other unit points inside the units (a
+    walk would meet a bad one on some text: better refused on load than while encoding)."""
+    size = len(units)
+    for index, unit in enumerate(units):
+        if unit & _VALUE_BIT:
+            _check_rule(unit & _VALUE_MASK, pool)
+            continue
+        child = index ^ _offset(unit)
+        if child >= size:
+            raise _fail(f"trie unit {index} points at unit {child}, past the {size} units")
+        if unit & _LEAF_BIT and not units[child] & _VALUE_BIT:
+            raise _fail(f"trie unit {index} has a rule, but unit {child} holds no value")
+
+
+def _check_rule(offset: int, pool: bytes) -> None:
+    """A rule's replacement starts inside the pool, at the start of a char."""
+    if offset >= len(pool):
+        raise _fail(f"rule points at byte {offset} past the {len(pool)}-byte pool")
+    if 0x80 <= pool[offset] < 0xC0:
+        raise _fail(f"rule at pool byte {offset} does not start a UTF-8 char")
 
 
 def _fail(message: str) -> FormatError:
@@ -160,6 +185,8 @@ class CharsMap:
             pool.decode("utf-8")
         except UnicodeDecodeError as error:
             raise _fail(f"replacement pool is not valid UTF-8 (byte {error.start})") from None
+        if units:
+            _check_trie(units, pool)
         return cls(blob, units, pool)
 
     def to_bytes(self) -> bytes:
@@ -690,6 +717,9 @@ def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str
     return "".join(pieces) + text[done:] if pieces else text
 
 
+WINDOW_CACHE = 100_000  # windows remembered by one longest_rule_rewrites call before it starts over
+
+
 def longest_rule_rewrites(charsmap: CharsMap, text: str,
                           protected: tuple[str, ...] = ()) -> list[tuple[int, int, str]]:
     """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement).
@@ -710,6 +740,7 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
     longest = scanner.longest
     rewrites = []
     done = 0
+    found_in: dict[str, tuple[str, int] | None] = {}  # window -> its rule: a long text repeats windows
     for start in sorted(symbol_starts.keys() | {match.start() for match in scanner.places.finditer(text)}):
         if start < done:
             continue
@@ -717,7 +748,12 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
         if symbol is not None:
             done = start + len(symbol)
             continue
-        found = _longest_on_boundary(charsmap, text[start:start + longest])
+        window = text[start:start + longest]
+        if window not in found_in:
+            if len(found_in) > WINDOW_CACHE:
+                found_in.clear()
+            found_in[window] = _longest_on_boundary(charsmap, window)
+        found = found_in[window]
         if found is None:
             done = start + 1
             continue

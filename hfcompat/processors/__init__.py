@@ -597,7 +597,7 @@ def from_dict(data: Any) -> PostProcessor:
         except FormatError as error:
             errors[name] = error
     kind = data.get("type")
-    if kind in errors:
+    if isinstance(kind, str) and kind in errors:
         raise errors[kind]
     if kind is not None:
         raise FormatError(f"unknown post-processor type {kind!r} (expected one of "

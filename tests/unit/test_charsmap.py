@@ -281,9 +281,8 @@ def test_rule_pointing_past_the_pool_raises_format_error() -> None:
     units[0x60] = (1 << 10) | (1 << 8) | 0x61
     units[0x61] = 0x80000000 | 50
     data = _blob_with(struct.pack("<256I", *units), b"x\x00")
-    cm = CharsMap.from_bytes(data)
     with pytest.raises(FormatError, match="past the 2-byte pool") as caught:
-        cm.prefix_matches(b"a")
+        CharsMap.from_bytes(data)  # refused on load, before any text meets the rule
     assert caught.value.field == "precompiled_charsmap"
 
 

@@ -154,7 +154,10 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     `pattern` (a regex) replaces the pre-tokenizer of a `gpt2` file whose `pre` name is unknown.
     """
     data = read_gguf_data(path)
-    tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
+    try:
+        tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
+    except FormatError as error:
+        raise error.at(path=str(path)) from None
     tokenizer.chat_template = data.chat_template
     tokenizer.gguf_source = data
     return tokenizer

@@ -23,6 +23,7 @@ ModelProto, so saving it again writes the same bytes.
 from __future__ import annotations
 
 import base64
+import math
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,12 @@ def check_model(proto: Any) -> None:
     for index, piece in enumerate(proto.pieces):
         if not piece.piece:
             raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
+        if not isinstance(piece.piece, str):
+            raise FormatError(f"piece {piece.piece!r} is not UTF-8 (sentencepiece loads it; no text can match it)",
+                              field=f"pieces[{index}].piece")
+        if not math.isfinite(piece.score):
+            raise FormatError(f"score {piece.score} is NaN or infinite, which sentencepiece refuses",
+                              field=f"pieces[{index}].score")
         if piece.piece in seen:
             raise FormatError(f"piece {piece.piece!r} is repeated", field=f"pieces[{index}].piece")
         seen.add(piece.piece)
@@ -112,6 +119,36 @@ def check_model(proto: Any) -> None:
     model_type = proto.trainer_spec.model_type
     if model_type not in spm.MODEL_TYPES.values():
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
+    if model_type == spm.BPE:
+        _check_bpe_chars(proto, seen)
+    _check_model_type_runs(proto, model_type)
+
+
+def _check_model_type_runs(proto: Any, model_type: int) -> None:
+    """Refuse what hfcompat would run otherwise than sentencepiece: a CHAR model with a normal piece
+    of several chars (sentencepiece never uses it; hfcompat's Unigram would), a WORD model with byte
+    fallback (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk)."""
+    if model_type == spm.CHAR:
+        long = next((i for i, p in enumerate(proto.pieces) if p.type == spm.NORMAL and len(p.piece) > 1), None)
+        if long is not None:
+            raise FormatError(f"a CHAR model with the piece {proto.pieces[long].piece!r} of several chars (a "
+                              "trained CHAR model has none; sentencepiece would never use it)",
+                              field=f"pieces[{long}].piece")
+    if model_type == spm.WORD and proto.trainer_spec.byte_fallback:
+        raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (its WordLevel model "
+                          "gives the unknown piece, not bytes)", field="trainer_spec.byte_fallback")
+
+
+def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:
+    """Refuse a BPE piece with a char that is no piece: sentencepiece merges through such a char (a
+    model cut short loads there as another tokenizer), hfcompat's BPE starts from known chars only."""
+    for index, piece in enumerate(proto.pieces):
+        if piece.type == spm.NORMAL and len(piece.piece) > 1:
+            missing = next((char for char in piece.piece if char not in pieces), None)
+            if missing is not None:
+                raise FormatError(f"BPE piece {piece.piece!r} holds {missing!r}, which is no piece (a trained model "
+                                  "has every char of its pieces; this one is cut or edited)",
+                                  field=f"pieces[{index}].piece")
 
 
 def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
@@ -143,7 +180,8 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
     elif pipeline["model"]["type"] == "BPE":
         scores = _mergeable_scores(proto)  # the levels of the merges just built, without searching again
         ranked = [(scores[left + right], left, right) for left, right in pipeline["model"]["merges"]]
-        tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED))
+        tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED),
+                                               _ids_of_type(proto, spm.USER_DEFINED))
     tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
     return tokenizer
 

@@ -27,6 +27,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, Collection, Mapping
 
+import regex
+
 from ... import decoders, pre_tokenizers
 from ...errors import FormatError, UnsupportedConversion
 from ...files import atomic_write_bytes, atomic_write_text
@@ -39,6 +41,10 @@ from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
 from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
+RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
+_CLEAN_RANKS = regex.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
+_ESCAPE = regex.compile(r"\\.", regex.DOTALL)
+_CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[A-Za-z])")
 __all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
 
 
@@ -145,9 +151,9 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
     ranks: dict[bytes, int] = {}
     seen: set[int] = set()
     for number, line in enumerate(data.splitlines(), 1):
+        if not line:
+            continue  # tiktoken skips empty lines only: one of blanks is an error there
         fields = line.split()
-        if not fields:
-            continue
         try:
             token_text, rank_text = fields
             token = base64.b64decode(token_text)  # as lenient as tiktoken: Whisper's `=` is b""
@@ -155,6 +161,9 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
         except (ValueError, binascii.Error):
             raise FormatError(f"expected `base64 rank`, got {line[:60]!r}", path=where,
                               field=f"line {number}") from None
+        if not 0 <= rank <= RANK_MAX:
+            raise FormatError(f"rank {rank} is outside 0..{RANK_MAX} (tiktoken's ranks are u32)", path=where,
+                              field=f"line {number}")
         if token in ranks or rank in seen:
             raise FormatError(f"token {token!r} or rank {rank} appears twice", path=where,
                               field=f"line {number}")
@@ -165,6 +174,8 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
 
 def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     """parse_ranks for a well-formed file, in bulk; ValueError on anything else."""
+    if not _CLEAN_RANKS.fullmatch(data):
+        raise ValueError("not one `base64 rank` per line: the careful parser reads it")
     fields = data.split()
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
     if len(fields) != 2 * lines:  # also when a line is blank: the careful parser takes over
@@ -173,6 +184,8 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     ranks = dict(zip(tokens, map(int, fields[1::2])))
     if len(ranks) != len(tokens) or len(set(ranks.values())) != len(tokens):
         raise ValueError("a token or rank appears twice")
+    if ranks and not 0 <= min(ranks.values()) <= max(ranks.values()) <= RANK_MAX:
+        raise ValueError("a rank out of range")
     return ranks
 
 
@@ -184,6 +197,8 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     tokens named in `plain` become added tokens that are not special (tekken's non-control ones).
     """
 
+    _check_pattern(spec.pattern, where)
+    _check_bytes(ranks, where)
     ordered, values = in_rank_order(ranks)
     strings = _byte_level_strings(ordered)
     vocab = dict(zip(strings, values))
@@ -199,7 +214,8 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
     try:
-        split = pre_tokenizers.Split(to_oniguruma(spec.pattern), "isolated", is_regex=True)
+        # tiktoken keeps only the pattern's matches: the text between them is dropped.
+        split = pre_tokenizers.Split(to_oniguruma(spec.pattern), "removed", invert=True, is_regex=True)
     except ValueError as error:
         raise FormatError(f"pattern: {error}", path=where, field="pattern") from None
     pre_tokenizer = pre_tokenizers.Sequence([
@@ -212,6 +228,28 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
+
+
+def _check_pattern(pattern: str, where: str | None) -> None:
+    """Refuse a pattern that is no regex, as tiktoken does when it builds the encoding (its
+    fancy-regex also refuses a \\p that names no class, which `regex` reads as a letter p)."""
+    try:
+        regex.compile(pattern)
+    except (regex.error, TypeError) as error:
+        raise FormatError(f"{pattern!r} is not a regex: {error}", path=where, field="pattern") from None
+    for escape in _ESCAPE.finditer(pattern):
+        if escape.group()[1] in "pP" and not _CLASS_ESCAPE.match(pattern, escape.start()):
+            raise FormatError(f"{pattern!r} is not a regex: \\{escape.group()[1]} at {escape.start()} names no "
+                              "Unicode class", path=where, field="pattern")
+
+
+def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:
+    """Refuse ranks without every single byte: tiktoken loads them, then panics on text holding a
+    byte that has no rank (hfcompat's merges would have no start either)."""
+    if len(ranks) < 256 or any(bytes([byte]) not in ranks for byte in range(256)):
+        missing = [byte for byte in range(256) if bytes([byte]) not in ranks]
+        raise FormatError(f"{len(missing)} single bytes have no rank (the first: {bytes(missing[:1])!r}); "
+                          "tiktoken cannot encode text holding them", path=where, field="ranks")
 
 
 def _byte_level_strings(tokens: list[bytes]) -> list[str]:
@@ -294,13 +332,20 @@ def _pattern_of(pre_tokenizer: Any) -> str:
         return R50K_PATTERN
     if isinstance(pre_tokenizer, pre_tokenizers.Sequence) and len(pre_tokenizer.pretokenizers) == 2:
         split, byte_level = pre_tokenizer.pretokenizers
-        if isinstance(split, pre_tokenizers.Split) and split.is_regex and split.behavior == "isolated" \
-                and not split.invert and isinstance(byte_level, pre_tokenizers.ByteLevel) \
+        if isinstance(split, pre_tokenizers.Split) and split.is_regex and _keeps_matches(split) \
+                and isinstance(byte_level, pre_tokenizers.ByteLevel) \
                 and not byte_level.use_regex and not byte_level.add_prefix_space:
             return from_oniguruma(split.pattern)
     raise UnsupportedConversion(
         f"pre_tokenizer: tiktoken needs one regex split then bytes (ByteLevel without a prefix "
-        f"space, or Split(isolated) + ByteLevel(use_regex=false)); got {pre_tokenizer!r}")
+        f"space, or Split(isolated, or removed and inverted) + ByteLevel(use_regex=false)); got {pre_tokenizer!r}")
+
+
+def _keeps_matches(split: Any) -> bool:
+    """A split that keeps each match of its pattern as a piece: tiktoken's own (the text between
+    matches dropped), or Isolated (the text between kept too; the same for a pattern that matches
+    all text, as tiktoken's encodings do)."""
+    return (split.behavior, split.invert) in (("removed", True), ("isolated", False))
 
 
 def _special_tokens(tokenizer: Tokenizer, allow_plain: bool) -> dict[str, int]:

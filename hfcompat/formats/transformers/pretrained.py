@@ -25,7 +25,7 @@ from ...pipeline.added_vocabulary import AddedToken
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
-from ..tokenizer_json import tokenizer_from_dict, tokenizer_to_dict, tokenizer_to_json
+from ..tokenizer_json import check_unique_ids, tokenizer_from_dict, tokenizer_to_dict, tokenizer_to_json
 from . import classes
 from .classes import token_text
 
@@ -85,9 +85,15 @@ def bert_tokenizer(vocab_path: str | Path, lowercase: bool = True, *, tokenize_c
     return tokenizer
 
 
-def gpt2_tokenizer(vocab_path: str | Path, merges_path: str | Path) -> Tokenizer:
-    """GPT-2's byte-level BPE pipeline over vocab.json + merges.txt, as GPT2TokenizerFast builds it."""
+def gpt2_tokenizer(vocab_path: str | Path, merges_path: str | Path, *, strict: bool = True) -> Tokenizer:
+    """GPT-2's byte-level BPE pipeline over vocab.json + merges.txt, as GPT2TokenizerFast builds it
+    (`strict=False` allows an id given to two tokens, see read_tokenizer_json)."""
     vocab = read_vocab_json(vocab_path)
+    if strict:
+        try:
+            check_unique_ids(vocab, "vocab")
+        except FormatError as error:
+            raise error.at(path=str(vocab_path)) from None
     merges = read_merges_txt(merges_path)
     try:
         model = BPE(vocab, merges, continuing_subword_prefix="", end_of_word_suffix="")
