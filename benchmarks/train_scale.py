@@ -3,8 +3,9 @@
 
 Run: .venv/bin/python benchmarks/train_scale.py [--mb 5] [--vocab 32000] [--shards 4] [--only SIDES]
 
-The corpus is --mb MB of ../shared/corpora (all of it, repeated if needed, English, Japanese and
-Chinese), cut into --shards files that every side reads. Each side runs in its own process, so
+The corpus is --mb MB of ../shared/corpora (English, Japanese and Chinese) and the standard
+library's Python sources (about 50 MB of distinct text in all, repeated beyond that), cut into
+--shards files that every side reads. Each side runs in its own process, so
 its peak memory (max RSS) is its own; for the cluster side the largest worker process's peak is
 reported beside the main process's. hfcompat counts words (`count_words`, a WordCounts), then
 trains from the counts (`train(counts)`), each step timed; `tokenizers` trains on the files with
@@ -19,6 +20,7 @@ import json
 import resource
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -33,9 +35,11 @@ SIDES = ("hfcompat", "hfcompat-dask", "tokenizers")
 
 
 def write_shards(directory: Path, megabytes: float, shards: int) -> list[Path]:
-    """--mb MB of the corpora (whole lines, repeated when they are shorter) in `shards` files."""
+    """--mb MB of the corpora and the standard library's Python sources (whole lines, repeated
+    when they are shorter) in `shards` files."""
     lines = [line for name in SOURCES if (SHARED / "corpora" / name).is_file()
              for line in (SHARED / "corpora" / name).read_bytes().splitlines(keepends=True)]
+    lines += [line for data in python_sources() for line in data.splitlines(keepends=True)]
     wanted, taken, size = int(megabytes * 1e6), [], 0
     while size < wanted:
         for line in lines:
@@ -48,6 +52,23 @@ def write_shards(directory: Path, megabytes: float, shards: int) -> list[Path]:
     for i, path in enumerate(paths):
         path.write_bytes(b"".join(taken[i * per_shard:(i + 1) * per_shard]))
     return paths
+
+
+def python_sources() -> list[bytes]:
+    """The standard library's own .py files that are UTF-8 (about 30 MB; not site-packages, nor
+    the few test files written in another encoding), sorted by path."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    return [data for path in sorted(root.rglob("*.py")) if "site-packages" not in path.parts
+            and is_utf8(data := path.read_bytes())]
+
+
+def is_utf8(data: bytes) -> bool:
+    """True when `data` decodes as UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------- one side, in a child
@@ -98,8 +119,15 @@ def run_tokenizers(files: list[str], vocab: int, output: Path) -> dict:
 
 
 def _peak_mb() -> float:
-    """This process's peak resident memory in MB (run in each Dask worker too)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak resident memory in MB (run in each Dask worker too): Linux's VmHWM,
+    the peak of this program alone (ru_maxrss keeps the parent's peak across fork and exec, which
+    the parent writing a 1 GB corpus would set for every side); ru_maxrss elsewhere."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
 
 
 def child(side: str, files: list[str], vocab: int, output: Path) -> None:
