@@ -14,6 +14,7 @@ import hfcompat
 from hfcompat import cli
 from hfcompat.formats.sentencepiece import schema as spm
 from hfcompat.formats.sentencepiece.read import tokenizer_from_proto
+from hfcompat.formats.tokenizer_json import tokenizer_from_json
 from hfcompat.pipeline.bytelevel import BYTE_TO_CHAR
 from hfcompat.tools.lint import Finding, has_errors, lint, merge_unreachable
 
@@ -31,8 +32,9 @@ def pipeline(vocab: dict[str, int] | None = None, merges: list[str] | None = Non
 
 
 def build(data: dict) -> hfcompat.Tokenizer:
-    """The tokenizer of a tokenizer.json object."""
-    return hfcompat.Tokenizer.from_str(json.dumps(data))
+    """The tokenizer of a tokenizer.json object, read as leniently as `tokenizers` reads it (a
+    planted defect such as a shared id must load)."""
+    return tokenizer_from_json(json.dumps(data), strict=False)
 
 
 def byte_level(extra: dict[str, int] | None = None, merges: list[str] | None = None, drop: str = "",

@@ -52,11 +52,14 @@ CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
 
 
 def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list[Finding]:
-    """The findings on a tokenizer (or on the file `hfcompat.load` reads), errors first."""
+    """The findings on a tokenizer (or on the file `hfcompat.load` reads), errors first.
+
+    A file is read with `strict=False` unless the options say otherwise: what only hfcompat
+    refuses (an id given to two tokens) is then a finding, not a load error."""
     if isinstance(tokenizer_or_path, Tokenizer):
         tokenizer, path = tokenizer_or_path, None
     else:
-        tokenizer, path = load(tokenizer_or_path, **load_options), Path(tokenizer_or_path)
+        tokenizer, path = load(tokenizer_or_path, **{"strict": False, **load_options}), Path(tokenizer_or_path)
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
         findings += added_token_ids(path, tokenizer)
