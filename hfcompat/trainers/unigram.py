@@ -11,8 +11,9 @@
    pruning take turns until a pruning leaves the vocabulary within 10% of the target.
 4. Finalize: the required characters, then the best-scoring pieces, up to vocab_size.
 
-Every word keeps the list of its candidate spans (start, end, seed id) from the seed
-vocabulary, so the text is walked once. A word is cut wherever no span crosses (every
+Every word keeps its candidate spans (start, end, seed id) from the seed vocabulary, so the
+text is walked once; they sit in flat int32 arrays (unigram_segments.Segments, built one word at
+a time; a compiled twin runs the E step and Viterbi over them). A word is cut wherever no span crosses (every
 segmentation passes there) and equal segments are computed once; once pruning has shrunk
 the vocabulary enough, the dead pieces' spans go, pieces are renumbered to the live ones,
 and the words are cut again, so the work shrinks with the vocabulary (a long Japanese or
@@ -46,9 +47,10 @@ from operator import itemgetter, xor
 from typing import Any
 
 from ..errors import HfcompatError
-from ..models.lattice import Starts, span_marginals, span_viterbi
+from ..models.lattice import Starts, span_viterbi
 from ..models.unigram import Unigram
 from ..pre_tokenizers import script_of
+from .unigram_segments import Segments
 
 WHITESPACE = "\u2581"
 UNK_CHAR = "\udfff"  # stands for characters left out by character_coverage; never in decoded text
@@ -619,10 +621,9 @@ def removal_losses(sub_pieces: SubPieces, scores: list[float], freq: list[float]
     return losses
 
 
-@dataclass
 class _Chunk:
-    """Some of the words as independent segments: their texts, counts and candidate spans
-    (end, seed id) grouped by start.
+    """Some of the words as independent segments (unigram_segments.Segments): their texts,
+    counts and candidate spans (end, seed id) by start, in flat arrays.
 
     A word is cut wherever no candidate span crosses: every segmentation passes there, so
     the parts' forward-backward and Viterbi are independent and equal parts of different
@@ -631,90 +632,36 @@ class _Chunk:
     up as a few dozen short words).
     """
 
-    texts: list[str]
-    weights: list[int]
-    spans: list[Starts]
-    singles: dict[int, int] = field(default_factory=dict)  # one-char segments: seed id -> their count
+    def __init__(self, segments: Segments):
+        self.parts = segments
 
     @classmethod
     def of(cls, words: Sequence[tuple[str, int]], model: Unigram) -> "_Chunk":
-        """The chunk of `words` with their spans under the seed `model`, cut into segments."""
-        chunk = cls([word for word, _ in words], [count for _, count in words], [model.starts(word) for word, _ in words])
-        chunk.cut()
-        return chunk
+        """The chunk of `words` with their spans under the seed `model`, cut into segments one word at a time."""
+        segments = Segments()
+        for word, count in words:
+            segments.add_word(word, count, model.starts(word))
+        return cls(segments.done())
 
     def expected(self, probs: list[float], window: int) -> list[float]:
         """Expected count of each seed id over every segmentation of these words."""
-        expected = [0.0] * len(probs)
-        for piece, count in self.singles.items():
-            if probs[piece] > 0.0:
-                expected[piece] += count  # the only way to spell its segment
-        for count, starts in zip(self.weights, self.spans):
-            span_marginals(starts, probs, count, expected, window)
-        return expected
+        return self.parts.expected(probs, window)
 
     def best_counts(self, scores: list[float]) -> list[float]:
         """How often each seed id is in the best segmentations of these words."""
-        freq = [0.0] * len(scores)
-        for piece, count in self.singles.items():
-            if scores[piece] > -math.inf:
-                freq[piece] += count
-        for count, starts in zip(self.weights, self.spans):
-            for _, _, piece in span_viterbi(starts, scores):
-                freq[piece] += count
-        return freq
+        return self.parts.best_counts(scores)
 
     def segments(self) -> tuple[list[str], list[int]]:
         """The segments' texts and counts, for finding equal segments in other chunks."""
-        return self.texts, self.weights
+        return self.parts.texts, self.parts.weights
 
     def reweigh(self, weights: list[int]) -> None:
         """Give the segments these counts, dropping those at 0 (another chunk counts them)."""
-        kept = [index for index, weight in enumerate(weights) if weight]
-        self.texts = [self.texts[index] for index in kept]
-        self.weights = [weights[index] for index in kept]
-        self.spans = [self.spans[index] for index in kept]
+        self.parts = self.parts.reweighed(weights)
 
     def compact(self, new_ids: list[float]) -> None:
         """Renumber the spans' pieces (new_ids[old id], -1 drops the span), then cut anew."""
-        ids = list(map(int, new_ids))
-        self.singles = {ids[piece]: count for piece, count in self.singles.items()}  # chars are never dropped
-        self.cut(ids)
-
-    def cut(self, ids: list[int] | None = None) -> None:
-        """Cut every text where no span crosses; equal segments become one with the counts added.
-
-        With `ids`, spans are renumbered on the way (ids[old id], -1 drops the span); only the
-        first copy of a segment gets its spans rebuilt.
-        """
-        index_of: dict[str, int] = {}
-        texts: list[str] = []
-        weights: list[int] = []
-        spans: list[Starts] = []
-        singles = self.singles
-        for text, weight, starts in zip(self.texts, self.weights, self.spans):
-            for begin, end in segment_bounds(starts, ids):
-                if end - begin == 1:
-                    piece = next(piece for _, piece in starts[begin] if ids is None or ids[piece] >= 0)
-                    piece = piece if ids is None else ids[piece]
-                    singles[piece] = singles.get(piece, 0) + weight
-                    continue
-                part = text if end - begin == len(text) else text[begin:end]
-                index = index_of.get(part)
-                if index is not None:
-                    weights[index] += weight
-                    continue
-                index_of[part] = len(texts)
-                texts.append(part)
-                weights.append(weight)
-                if ids is not None:
-                    spans.append([[(stop - begin, ids[piece]) for stop, piece in group if ids[piece] >= 0]
-                                  for group in starts[begin:end]])
-                elif begin == 0:  # ends need no shift
-                    spans.append(starts if end == len(text) else starts[:end])
-                else:
-                    spans.append([[(stop - begin, piece) for stop, piece in group] for group in starts[begin:end]])
-        self.texts, self.weights, self.spans = texts, weights, spans
+        self.parts = self.parts.renumbered(list(map(int, new_ids)))
 
 
 def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[int]]:
@@ -737,27 +684,6 @@ def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[
         chunk_index, index = places[zlib.crc32(text.encode("utf-8", "surrogatepass")) % len(places)]
         counts[chunk_index][index] = total
     return counts
-
-
-def segment_bounds(starts: Starts, ids: list[int] | None = None) -> list[tuple[int, int]]:
-    """(begin, end) of the parts a text falls into when cut wherever no span crosses
-    (with `ids`, only the spans whose ids[piece] >= 0 count)."""
-    bounds = []
-    begin = reach = 0
-    for position, group in enumerate(starts):
-        if reach <= position and position > begin:
-            bounds.append((begin, position))
-            begin = position
-        if ids is None:
-            longest = max(group)[0] if group else 0
-            if longest > reach:
-                reach = longest
-            continue
-        for end, piece in group:
-            if end > reach and ids[piece] >= 0:
-                reach = end
-    bounds.append((begin, len(starts)))
-    return bounds
 
 
 class _Chunks:
