@@ -71,3 +71,16 @@ def test_both_backends_give_identical_sums(words: list[tuple[str, int]], dropped
         with _backend.use(backend):
             found[backend] = (segments.expected(probs, 16), segments.best_counts(scores))
     assert found[_backend.COMPILED] == found[_backend.PYTHON]
+
+
+@given(text=st.text(alphabet="abcd\udfff▁", max_size=30), unk=st.sampled_from([0, None]))
+def test_compiled_starts_are_the_python_ones(text: str, unk: int | None) -> None:
+    """Unigram.starts from the compiled Viterbi's trie equals the Python trie's, unk included."""
+    if _backend.COMPILED not in _backend.available():
+        pytest.skip("the compiled core is not built")
+    vocab = VOCAB + [("\udfff", -9.0), ("▁a", -3.0), ("d▁", -5.0)]
+    found = {}
+    for backend in backends():
+        with _backend.use(backend):
+            found[backend] = Unigram(vocab, unk_id=unk).starts(text)
+    assert found[_backend.COMPILED] == found[_backend.PYTHON]
