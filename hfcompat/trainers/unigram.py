@@ -230,7 +230,7 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
                 keys += [from_bytes(data[offset : offset + width] + tail, "big") for offset in offsets]
     keys.sort()
     count_mask = (1 << 32 * count_units) - 1
-    totals = list(accumulate(map(count_mask.__and__, keys), initial=0))
+    totals = running_totals(keys, count_mask)
     key_bytes = 4 * (depth + count_units)
     total_bits = 8 * key_bytes
     # The level of two keys' common prefix, by the bit length of their xor: 2 per char, + 1 if
@@ -238,7 +238,7 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
     deepest = 2 * rules.max_piece_length + 1
     level_of = [min(deepest, 2 * (size // 4) + (size % 4 > 0))
                 for size in ((total_bits - bits) >> 3 for bits in range(total_bits + 1))]
-    commons = list(map(level_of.__getitem__, map(int.bit_length, map(xor, keys, islice(keys, 1, None)))))
+    commons = array("i", map(level_of.__getitem__, map(int.bit_length, map(xor, keys, islice(keys, 1, None)))))
     commons.append(0)
     found: dict[str, int] = {}
     stack: list[tuple[int, int]] = [(0, 0)]  # (level of the common prefix, first key) of open intervals
@@ -256,6 +256,15 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
         if stack[-1][0] < common:
             stack.append((common, first))
     return found
+
+
+def running_totals(keys: list[int], count_mask: int) -> Sequence[int]:
+    """0, then the running sums of the keys' counts (their bits under `count_mask`): an int64
+    array (8 bytes a sum instead of an int object and a pointer), or a list if a sum outgrows it."""
+    try:
+        return array("q", accumulate(map(count_mask.__and__, keys), initial=0))
+    except OverflowError:
+        return list(accumulate(map(count_mask.__and__, keys), initial=0))
 
 
 def first_utf8_bytes(text: str) -> bytes:
@@ -575,14 +584,15 @@ def alternative_segmentation(starts: Starts, scores: list[float], own_score: flo
 
 
 class SubPieces:
-    """The sub_piece_spans of pieces, each found once and kept: training only removes pieces, so
-    the pieces alive at the first look-up are all that can ever match, and the span of one that
-    dies later stays harmless (its score is -inf)."""
+    """The sub_piece_spans of pieces, each found once and kept (in flat arrays, a Segments):
+    training only removes pieces, so the pieces alive at the first look-up are all that can ever
+    match, and the span of one that dies later stays harmless (its score is -inf)."""
 
     def __init__(self, pieces: list[str]):
         self.pieces = pieces
         self.ids: dict[str, int] | None = None  # the pieces alive at the first look-up
-        self.spans: dict[int, Starts] = {}
+        self.spans = Segments()
+        self.slots: dict[int, int] = {}  # piece id -> its segment in `spans`
 
     def second_best(self, ids: Sequence[int], scores: list[float]) -> list[list[int] | None]:
         """alternative_segmentation of each piece `ids` names under `scores` (-inf: dead): [] for a
@@ -595,10 +605,10 @@ class SubPieces:
             if len(piece) == 1:
                 found.append([])
                 continue
-            starts = self.spans.get(index)
-            if starts is None:
-                starts = self.spans[index] = sub_piece_spans(piece, self.ids)
-            found.append(alternative_segmentation(starts, scores, scores[index]))
+            slot = self.slots.get(index)
+            if slot is None:
+                slot = self.slots[index] = self.spans.add_spans(sub_piece_spans(piece, self.ids))
+            found.append(alternative_segmentation(self.spans.starts(slot), scores, scores[index]))
         return found
 
 

@@ -85,6 +85,12 @@ class Segments:
             self.weights.append(weight)
             self._append_spans(starts, begin, end)
 
+    def add_spans(self, starts: Starts) -> int:
+        """Keep `starts` as one more segment, uncut and without text or count; returns its number
+        (for `starts`)."""
+        self._append_spans(starts, 0, len(starts))
+        return len(self.bounds) - 2
+
     def done(self) -> "Segments":
         """Forget the text index that adding words needs; returns self."""
         self._index = {}
