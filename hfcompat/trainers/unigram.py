@@ -62,6 +62,7 @@ MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
 COMPACT_BELOW = 0.6  # compact the chunks once the vocabulary fell below this share of its size at the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
+SEED_PASSES = 2  # each seed process finds its suffix-tree nodes in this many passes (less memory at once)
 CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of workers
 LOG = logging.getLogger(__name__)  # at INFO: the sizes sentencepiece's trainer logs (seed, after each EM step)
 
@@ -184,7 +185,7 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
     if processes > 1:
         found = _suffix_nodes_in_two(word_counts, rules, sentence_ends)
     else:
-        found = suffix_nodes(word_counts, rules, sentence_ends=sentence_ends)
+        found = suffix_nodes_in_passes(word_counts, rules, None, sentence_ends)
     ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=itemgetter(0))
     ranked.sort(key=lambda item: len(item[0].encode("utf-8", "surrogatepass")), reverse=True)  # reversed: still stable
     ranked.sort(key=itemgetter(1), reverse=True)
@@ -274,16 +275,35 @@ def first_utf8_bytes(text: str) -> bytes:
     return utf8.translate(None, CONTINUATION_BYTES)
 
 
+def shares_of_chars(word_counts: dict[str, int], shares: int, chars: set[str] | None = None) -> list[set[str]]:
+    """The chars of the words (only those in `chars`, if given) in `shares` sets starting about as
+    many positions each."""
+    positions = Counter("".join(word_counts))
+    found: list[set[str]] = [set() for _ in range(shares)]
+    sizes = [0] * shares
+    for char, count in most_common_first(positions.items()):
+        if chars is None or char in chars:
+            smallest = sizes.index(min(sizes))
+            found[smallest].add(char)
+            sizes[smallest] += count
+    return found
+
+
 def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:
     """The chars of the words in two sets starting about as many positions each."""
-    positions = Counter("".join(word_counts))
-    halves: tuple[set[str], set[str]] = (set(), set())
-    sizes = [0, 0]
-    for char, count in most_common_first(positions.items()):
-        smaller = 0 if sizes[0] <= sizes[1] else 1
-        halves[smaller].add(char)
-        sizes[smaller] += count
-    return halves
+    first, second = shares_of_chars(word_counts, 2)
+    return first, second
+
+
+def suffix_nodes_in_passes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str] | None,
+                           sentence_ends: dict[str, int] | None) -> dict[str, int]:
+    """suffix_nodes (of the suffixes beginning with a char of `firsts`, or all) in SEED_PASSES
+    passes, each over a share of those first chars: the same nodes, as a node never holds
+    suffixes of two first chars, with a fraction of the keys in memory at once."""
+    found: dict[str, int] = {}
+    for share in shares_of_chars(word_counts, SEED_PASSES, firsts):
+        found.update(suffix_nodes(word_counts, rules, share, sentence_ends))
+    return found
 
 
 def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules,
@@ -297,7 +317,7 @@ def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules,
     process.start()
     sender.close()
     try:
-        found = suffix_nodes(word_counts, rules, mine, sentence_ends)
+        found = suffix_nodes_in_passes(word_counts, rules, mine, sentence_ends)
         found.update(receiver.recv())
     except EOFError:
         raise RuntimeError("the Unigram seed's second process ended without an answer") from None
@@ -314,7 +334,7 @@ def _send_suffix_nodes(sender: Connection, word_counts: dict[str, int], rules: P
                        sentence_ends: dict[str, int] | None) -> None:
     """The child of _suffix_nodes_in_two: send suffix_nodes of `firsts`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
-    sender.send(suffix_nodes(word_counts, rules, firsts, sentence_ends))
+    sender.send(suffix_nodes_in_passes(word_counts, rules, firsts, sentence_ends))
     sender.close()
 
 
