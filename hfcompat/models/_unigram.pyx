@@ -32,6 +32,19 @@ cdef enum Outcome:
     FLOAT32_OVERFLOW  # a float32 path score overflowed (the reference's struct.pack may raise)
 
 
+cdef Cell* _cells(str text) except NULL:
+    """A cell per char of `text` (+ 1 at the end), each holding its char; free with PyMem_Free."""
+    cdef Py_ssize_t i = 0
+    cdef Py_UCS4 char
+    cdef Cell* cells = <Cell*>PyMem_Malloc((len(text) + 1) * sizeof(Cell))
+    if cells == NULL:
+        raise MemoryError()
+    for char in text:
+        cells[i].char = char
+        i += 1
+    return cells
+
+
 @cython.final
 cdef class Viterbi:
     """A Unigram model's matchable pieces and unknown-char rule, and its Viterbi over C arrays."""
@@ -68,10 +81,25 @@ cdef class Viterbi:
             return <double>(<float>(base + score))
         return base + score
 
+    cdef inline Py_ssize_t _next_piece(self, Cell* cells, Py_ssize_t length, Py_ssize_t* node,
+                                       Py_ssize_t end) noexcept nogil:
+        """Walk the trie from node[0] along the chars from `end` to the next node that is a piece:
+        the end of that piece (node[0] is then its node), or -1 where the walk leaves the trie."""
+        cdef int32_t child
+        while end < length:
+            child = self.trie.child(node[0], cells[end].char)
+            if child < 0:
+                return -1
+            node[0] = child
+            end += 1
+            if self.trie.ids[child] >= 0:
+                return end
+        return -1
+
     cdef Outcome _search(self, Cell* cells, Py_ssize_t length) noexcept nogil:
         """Fill the best score, origin and last id of every end position (`Unigram._best_path`)."""
         cdef Py_ssize_t start, end, node
-        cdef int32_t child, token_id
+        cdef int32_t token_id
         cdef double base, candidate, total
         cdef bint has_single_char
         for end in range(length + 1):
@@ -82,25 +110,20 @@ cdef class Viterbi:
             base = cells[start].best
             has_single_char = False
             node = 0
-            end = start
-            while end < length:
-                child = self.trie.child(node, cells[end].char)
-                if child < 0:
-                    break
-                node = child
-                end += 1
+            end = self._next_piece(cells, length, &node, start)
+            while end >= 0:
                 token_id = self.trie.ids[node]
-                if token_id >= 0:
-                    total = base + self.trie.scores[node]
-                    candidate = self._sum(base, self.trie.scores[node])
-                    if self.float32 and isinf(candidate) and not isinf(total):
-                        return FLOAT32_OVERFLOW
-                    if cells[end].origin < 0 or candidate > cells[end].best:
-                        cells[end].best = candidate
-                        cells[end].origin = start
-                        cells[end].last_id = token_id
-                    if end == start + 1:
-                        has_single_char = True
+                total = base + self.trie.scores[node]
+                candidate = self._sum(base, self.trie.scores[node])
+                if self.float32 and isinf(candidate) and not isinf(total):
+                    return FLOAT32_OVERFLOW
+                if cells[end].origin < 0 or candidate > cells[end].best:
+                    cells[end].best = candidate
+                    cells[end].origin = start
+                    cells[end].last_id = token_id
+                if end == start + 1:
+                    has_single_char = True
+                end = self._next_piece(cells, length, &node, end)
             if not has_single_char:
                 end = start + 1
                 total = base + self.unk_score
@@ -114,6 +137,31 @@ cdef class Viterbi:
                     cells[end].origin = start
                     cells[end].last_id = self.unk_id
         return FOUND
+
+    def starts(self, str text) -> list:
+        """`Unigram.starts`: per char start, the (end, id) of every piece match there, shortest
+        first, then the unk id where no single-char piece starts (and the model has one)."""
+        cdef Py_ssize_t length = len(text)
+        cdef Py_ssize_t start, end, node
+        cdef bint has_single_char
+        cdef list starts = [], group
+        cdef Cell* cells = _cells(text)
+        try:
+            for start in range(length):
+                group = []
+                has_single_char = False
+                node = 0
+                end = self._next_piece(cells, length, &node, start)
+                while end >= 0:
+                    group.append((end, self.trie.ids[node]))
+                    has_single_char = has_single_char or end == start + 1
+                    end = self._next_piece(cells, length, &node, end)
+                if not has_single_char and self.unk_id >= 0:
+                    group.append((start + 1, self.unk_id))
+                starts.append(group)
+            return starts
+        finally:
+            PyMem_Free(cells)
 
     cdef list _backtrack(self, Cell* cells, Py_ssize_t length):
         """`Unigram._backtrack`: follow the origins back from the end into (start, end, id) spans,
@@ -138,16 +186,9 @@ cdef class Viterbi:
         """The best (char start, char end, id) spans of `text`, as `Unigram._best_path` gives
         them; None where the reference raises or may raise (it then runs, and decides)."""
         cdef Py_ssize_t length = len(text)
-        cdef Py_ssize_t i = 0
-        cdef Py_UCS4 char
         cdef Outcome outcome
-        cdef Cell* cells = <Cell*>PyMem_Malloc((length + 1) * sizeof(Cell))
-        if cells == NULL:
-            raise MemoryError()
+        cdef Cell* cells = _cells(text)
         try:
-            for char in text:
-                cells[i].char = char
-                i += 1
             outcome = self._search(cells, length)
             if outcome != FOUND:
                 return None

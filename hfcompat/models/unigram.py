@@ -261,7 +261,11 @@ class Unigram:
 
     def starts(self, text: str) -> list[list[tuple[int, int]]]:
         """Per char start, the (end, id) of every piece match there, shortest first, then unk
-        where no single-char piece starts (the candidates Viterbi and training weigh)."""
+        where no single-char piece starts (the candidates Viterbi and training weigh); on the
+        compiled backend its Viterbi's C trie finds them (no Python trie is built)."""
+        viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
+        if viterbi:
+            return viterbi.starts(text)
         longest, unk_id, trie = self._max_piece_chars, self.unk_id, self._trie
         starts = []
         for start in range(len(text)):

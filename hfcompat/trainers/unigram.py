@@ -11,8 +11,9 @@
    pruning take turns until a pruning leaves the vocabulary within 10% of the target.
 4. Finalize: the required characters, then the best-scoring pieces, up to vocab_size.
 
-Every word keeps the list of its candidate spans (start, end, seed id) from the seed
-vocabulary, so the text is walked once. A word is cut wherever no span crosses (every
+Every word keeps its candidate spans (start, end, seed id) from the seed vocabulary, so the
+text is walked once; they sit in flat int32 arrays (unigram_segments.Segments, built one word at
+a time; a compiled twin runs the E step and Viterbi over them). A word is cut wherever no span crosses (every
 segmentation passes there) and equal segments are computed once; once pruning has shrunk
 the vocabulary enough, the dead pieces' spans go, pieces are renumbered to the live ones,
 and the words are cut again, so the work shrinks with the vocabulary (a long Japanese or
@@ -46,9 +47,10 @@ from operator import itemgetter, xor
 from typing import Any
 
 from ..errors import HfcompatError
-from ..models.lattice import Starts, span_marginals, span_viterbi
+from ..models.lattice import Starts, span_viterbi
 from ..models.unigram import Unigram
 from ..pre_tokenizers import script_of
+from .unigram_segments import Segments
 
 WHITESPACE = "\u2581"
 UNK_CHAR = "\udfff"  # stands for characters left out by character_coverage; never in decoded text
@@ -60,6 +62,7 @@ MIN_SCORE_PENALTY_DELTA = 0.0001
 UNK_PENALTY = 10.0
 COMPACT_BELOW = 0.6  # compact the chunks once the vocabulary fell below this share of its size at the last compaction
 INHERITED = script_of("\u0301")  # combining marks take the script of the char before them
+SEED_PASSES = 2  # each seed process finds its suffix-tree nodes in this many passes (less memory at once)
 CHUNKS = 8  # fixed, so that sums over chunks do not depend on the number of workers
 LOG = logging.getLogger(__name__)  # at INFO: the sizes sentencepiece's trainer logs (seed, after each EM step)
 
@@ -182,7 +185,7 @@ def frequent_substrings(word_counts: dict[str, int], rules: PieceRules, limit: i
     if processes > 1:
         found = _suffix_nodes_in_two(word_counts, rules, sentence_ends)
     else:
-        found = suffix_nodes(word_counts, rules, sentence_ends=sentence_ends)
+        found = suffix_nodes_in_passes(word_counts, rules, None, sentence_ends)
     ranked = sorted(((piece, count * len(piece)) for piece, count in found.items()), key=itemgetter(0))
     ranked.sort(key=lambda item: len(item[0].encode("utf-8", "surrogatepass")), reverse=True)  # reversed: still stable
     ranked.sort(key=itemgetter(1), reverse=True)
@@ -228,7 +231,7 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
                 keys += [from_bytes(data[offset : offset + width] + tail, "big") for offset in offsets]
     keys.sort()
     count_mask = (1 << 32 * count_units) - 1
-    totals = list(accumulate(map(count_mask.__and__, keys), initial=0))
+    totals = running_totals(keys, count_mask)
     key_bytes = 4 * (depth + count_units)
     total_bits = 8 * key_bytes
     # The level of two keys' common prefix, by the bit length of their xor: 2 per char, + 1 if
@@ -236,7 +239,7 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
     deepest = 2 * rules.max_piece_length + 1
     level_of = [min(deepest, 2 * (size // 4) + (size % 4 > 0))
                 for size in ((total_bits - bits) >> 3 for bits in range(total_bits + 1))]
-    commons = list(map(level_of.__getitem__, map(int.bit_length, map(xor, keys, islice(keys, 1, None)))))
+    commons = array("i", map(level_of.__getitem__, map(int.bit_length, map(xor, keys, islice(keys, 1, None)))))
     commons.append(0)
     found: dict[str, int] = {}
     stack: list[tuple[int, int]] = [(0, 0)]  # (level of the common prefix, first key) of open intervals
@@ -256,6 +259,15 @@ def suffix_nodes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str
     return found
 
 
+def running_totals(keys: list[int], count_mask: int) -> Sequence[int]:
+    """0, then the running sums of the keys' counts (their bits under `count_mask`): an int64
+    array (8 bytes a sum instead of an int object and a pointer), or a list if a sum outgrows it."""
+    try:
+        return array("q", accumulate(map(count_mask.__and__, keys), initial=0))
+    except OverflowError:
+        return list(accumulate(map(count_mask.__and__, keys), initial=0))
+
+
 def first_utf8_bytes(text: str) -> bytes:
     """The first UTF-8 byte of each char; the unk stand-in's is that of the char sentencepiece
     puts in place of left-out chars (U+2047)."""
@@ -263,16 +275,35 @@ def first_utf8_bytes(text: str) -> bytes:
     return utf8.translate(None, CONTINUATION_BYTES)
 
 
+def shares_of_chars(word_counts: dict[str, int], shares: int, chars: set[str] | None = None) -> list[set[str]]:
+    """The chars of the words (only those in `chars`, if given) in `shares` sets starting about as
+    many positions each."""
+    positions = Counter("".join(word_counts))
+    found: list[set[str]] = [set() for _ in range(shares)]
+    sizes = [0] * shares
+    for char, count in most_common_first(positions.items()):
+        if chars is None or char in chars:
+            smallest = sizes.index(min(sizes))
+            found[smallest].add(char)
+            sizes[smallest] += count
+    return found
+
+
 def halves_of_chars(word_counts: dict[str, int]) -> tuple[set[str], set[str]]:
     """The chars of the words in two sets starting about as many positions each."""
-    positions = Counter("".join(word_counts))
-    halves: tuple[set[str], set[str]] = (set(), set())
-    sizes = [0, 0]
-    for char, count in most_common_first(positions.items()):
-        smaller = 0 if sizes[0] <= sizes[1] else 1
-        halves[smaller].add(char)
-        sizes[smaller] += count
-    return halves
+    first, second = shares_of_chars(word_counts, 2)
+    return first, second
+
+
+def suffix_nodes_in_passes(word_counts: dict[str, int], rules: PieceRules, firsts: set[str] | None,
+                           sentence_ends: dict[str, int] | None) -> dict[str, int]:
+    """suffix_nodes (of the suffixes beginning with a char of `firsts`, or all) in SEED_PASSES
+    passes, each over a share of those first chars: the same nodes, as a node never holds
+    suffixes of two first chars, with a fraction of the keys in memory at once."""
+    found: dict[str, int] = {}
+    for share in shares_of_chars(word_counts, SEED_PASSES, firsts):
+        found.update(suffix_nodes(word_counts, rules, share, sentence_ends))
+    return found
 
 
 def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules,
@@ -286,7 +317,7 @@ def _suffix_nodes_in_two(word_counts: dict[str, int], rules: PieceRules,
     process.start()
     sender.close()
     try:
-        found = suffix_nodes(word_counts, rules, mine, sentence_ends)
+        found = suffix_nodes_in_passes(word_counts, rules, mine, sentence_ends)
         found.update(receiver.recv())
     except EOFError:
         raise RuntimeError("the Unigram seed's second process ended without an answer") from None
@@ -303,7 +334,7 @@ def _send_suffix_nodes(sender: Connection, word_counts: dict[str, int], rules: P
                        sentence_ends: dict[str, int] | None) -> None:
     """The child of _suffix_nodes_in_two: send suffix_nodes of `firsts`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the trainer's process handles Ctrl-C and stops us
-    sender.send(suffix_nodes(word_counts, rules, firsts, sentence_ends))
+    sender.send(suffix_nodes_in_passes(word_counts, rules, firsts, sentence_ends))
     sender.close()
 
 
@@ -573,14 +604,15 @@ def alternative_segmentation(starts: Starts, scores: list[float], own_score: flo
 
 
 class SubPieces:
-    """The sub_piece_spans of pieces, each found once and kept: training only removes pieces, so
-    the pieces alive at the first look-up are all that can ever match, and the span of one that
-    dies later stays harmless (its score is -inf)."""
+    """The sub_piece_spans of pieces, each found once and kept (in flat arrays, a Segments):
+    training only removes pieces, so the pieces alive at the first look-up are all that can ever
+    match, and the span of one that dies later stays harmless (its score is -inf)."""
 
     def __init__(self, pieces: list[str]):
         self.pieces = pieces
         self.ids: dict[str, int] | None = None  # the pieces alive at the first look-up
-        self.spans: dict[int, Starts] = {}
+        self.spans = Segments()
+        self.slots: dict[int, int] = {}  # piece id -> its segment in `spans`
 
     def second_best(self, ids: Sequence[int], scores: list[float]) -> list[list[int] | None]:
         """alternative_segmentation of each piece `ids` names under `scores` (-inf: dead): [] for a
@@ -593,10 +625,10 @@ class SubPieces:
             if len(piece) == 1:
                 found.append([])
                 continue
-            starts = self.spans.get(index)
-            if starts is None:
-                starts = self.spans[index] = sub_piece_spans(piece, self.ids)
-            found.append(alternative_segmentation(starts, scores, scores[index]))
+            slot = self.slots.get(index)
+            if slot is None:
+                slot = self.slots[index] = self.spans.add_spans(sub_piece_spans(piece, self.ids))
+            found.append(alternative_segmentation(self.spans.starts(slot), scores, scores[index]))
         return found
 
 
@@ -619,10 +651,9 @@ def removal_losses(sub_pieces: SubPieces, scores: list[float], freq: list[float]
     return losses
 
 
-@dataclass
 class _Chunk:
-    """Some of the words as independent segments: their texts, counts and candidate spans
-    (end, seed id) grouped by start.
+    """Some of the words as independent segments (unigram_segments.Segments): their texts,
+    counts and candidate spans (end, seed id) by start, in flat arrays.
 
     A word is cut wherever no candidate span crosses: every segmentation passes there, so
     the parts' forward-backward and Viterbi are independent and equal parts of different
@@ -631,90 +662,36 @@ class _Chunk:
     up as a few dozen short words).
     """
 
-    texts: list[str]
-    weights: list[int]
-    spans: list[Starts]
-    singles: dict[int, int] = field(default_factory=dict)  # one-char segments: seed id -> their count
+    def __init__(self, segments: Segments):
+        self.parts = segments
 
     @classmethod
     def of(cls, words: Sequence[tuple[str, int]], model: Unigram) -> "_Chunk":
-        """The chunk of `words` with their spans under the seed `model`, cut into segments."""
-        chunk = cls([word for word, _ in words], [count for _, count in words], [model.starts(word) for word, _ in words])
-        chunk.cut()
-        return chunk
+        """The chunk of `words` with their spans under the seed `model`, cut into segments one word at a time."""
+        segments = Segments()
+        for word, count in words:
+            segments.add_word(word, count, model.starts(word))
+        return cls(segments.done())
 
     def expected(self, probs: list[float], window: int) -> list[float]:
         """Expected count of each seed id over every segmentation of these words."""
-        expected = [0.0] * len(probs)
-        for piece, count in self.singles.items():
-            if probs[piece] > 0.0:
-                expected[piece] += count  # the only way to spell its segment
-        for count, starts in zip(self.weights, self.spans):
-            span_marginals(starts, probs, count, expected, window)
-        return expected
+        return self.parts.expected(probs, window)
 
     def best_counts(self, scores: list[float]) -> list[float]:
         """How often each seed id is in the best segmentations of these words."""
-        freq = [0.0] * len(scores)
-        for piece, count in self.singles.items():
-            if scores[piece] > -math.inf:
-                freq[piece] += count
-        for count, starts in zip(self.weights, self.spans):
-            for _, _, piece in span_viterbi(starts, scores):
-                freq[piece] += count
-        return freq
+        return self.parts.best_counts(scores)
 
     def segments(self) -> tuple[list[str], list[int]]:
         """The segments' texts and counts, for finding equal segments in other chunks."""
-        return self.texts, self.weights
+        return self.parts.texts, self.parts.weights
 
     def reweigh(self, weights: list[int]) -> None:
         """Give the segments these counts, dropping those at 0 (another chunk counts them)."""
-        kept = [index for index, weight in enumerate(weights) if weight]
-        self.texts = [self.texts[index] for index in kept]
-        self.weights = [weights[index] for index in kept]
-        self.spans = [self.spans[index] for index in kept]
+        self.parts = self.parts.reweighed(weights)
 
     def compact(self, new_ids: list[float]) -> None:
         """Renumber the spans' pieces (new_ids[old id], -1 drops the span), then cut anew."""
-        ids = list(map(int, new_ids))
-        self.singles = {ids[piece]: count for piece, count in self.singles.items()}  # chars are never dropped
-        self.cut(ids)
-
-    def cut(self, ids: list[int] | None = None) -> None:
-        """Cut every text where no span crosses; equal segments become one with the counts added.
-
-        With `ids`, spans are renumbered on the way (ids[old id], -1 drops the span); only the
-        first copy of a segment gets its spans rebuilt.
-        """
-        index_of: dict[str, int] = {}
-        texts: list[str] = []
-        weights: list[int] = []
-        spans: list[Starts] = []
-        singles = self.singles
-        for text, weight, starts in zip(self.texts, self.weights, self.spans):
-            for begin, end in segment_bounds(starts, ids):
-                if end - begin == 1:
-                    piece = next(piece for _, piece in starts[begin] if ids is None or ids[piece] >= 0)
-                    piece = piece if ids is None else ids[piece]
-                    singles[piece] = singles.get(piece, 0) + weight
-                    continue
-                part = text if end - begin == len(text) else text[begin:end]
-                index = index_of.get(part)
-                if index is not None:
-                    weights[index] += weight
-                    continue
-                index_of[part] = len(texts)
-                texts.append(part)
-                weights.append(weight)
-                if ids is not None:
-                    spans.append([[(stop - begin, ids[piece]) for stop, piece in group if ids[piece] >= 0]
-                                  for group in starts[begin:end]])
-                elif begin == 0:  # ends need no shift
-                    spans.append(starts if end == len(text) else starts[:end])
-                else:
-                    spans.append([[(stop - begin, piece) for stop, piece in group] for group in starts[begin:end]])
-        self.texts, self.weights, self.spans = texts, weights, spans
+        self.parts = self.parts.renumbered(list(map(int, new_ids)))
 
 
 def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[int]]:
@@ -737,27 +714,6 @@ def shared_counts(segments: Sequence[tuple[list[str], list[int]]]) -> list[list[
         chunk_index, index = places[zlib.crc32(text.encode("utf-8", "surrogatepass")) % len(places)]
         counts[chunk_index][index] = total
     return counts
-
-
-def segment_bounds(starts: Starts, ids: list[int] | None = None) -> list[tuple[int, int]]:
-    """(begin, end) of the parts a text falls into when cut wherever no span crosses
-    (with `ids`, only the spans whose ids[piece] >= 0 count)."""
-    bounds = []
-    begin = reach = 0
-    for position, group in enumerate(starts):
-        if reach <= position and position > begin:
-            bounds.append((begin, position))
-            begin = position
-        if ids is None:
-            longest = max(group)[0] if group else 0
-            if longest > reach:
-                reach = longest
-            continue
-        for end, piece in group:
-            if end > reach and ids[piece] >= 0:
-                reach = end
-    bounds.append((begin, len(starts)))
-    return bounds
 
 
 class _Chunks:
