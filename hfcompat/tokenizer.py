@@ -21,6 +21,7 @@ from .pipeline.cache import Cache
 from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
+from .pre_tokenizers import prefixed_alignments
 from .processors import post_process
 from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
 from .trainers import iter_texts, train_tokenizer
@@ -474,13 +475,13 @@ class Tokenizer:
 
     def _prefixed_entry(self, piece: str, mark: str) -> PieceEntry | None:
         """The entry of a piece the pre-tokenizer turns into `mark` + piece, one split: the
-        model's spans in it, less the mark, which stands for the piece's first char. None when
-        a token is empty (its offsets would not follow that rule)."""
+        model's spans mapped through that split's alignments (`prefixed_alignments`). None when
+        a token is empty (its offsets do not go through alignments)."""
         ids, tokens, spans = self._encode_word(mark + piece)
         if any(start == end for start, end in spans):
             return None
-        return _word_entry(ids, tokens, [(start - 1 if start else 0, end - 1 if end > 1 else 1)
-                                         for start, end in spans])
+        alignments = prefixed_alignments(len(piece) + 1)
+        return _word_entry(ids, tokens, [(alignments[start][0], alignments[end - 1][1]) for start, end in spans])
 
     def _tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
         """The model's tokens of a byte-level piece, all in the compiled core, when it can."""

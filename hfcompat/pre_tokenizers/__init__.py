@@ -29,7 +29,7 @@ from typing import Any, Callable, ClassVar
 from ..errors import FormatError
 from ..pipeline.fields import component_list, field_value, require_object
 from ..pipeline.normalized import PreTokenizedString
-from .base import BEHAVIOR_FROM_JSON, BEHAVIOR_TO_JSON, Pieces, PreTokenizer, SplitWise
+from .base import BEHAVIOR_FROM_JSON, BEHAVIOR_TO_JSON, Pieces, PreTokenizer, SplitWise, prefixed_alignments
 from .bert import BertPreTokenizer, Digits, Punctuation, Whitespace, WhitespaceSplit
 from .byte_level import GPT2_PATTERN, ByteLevel, to_byte_level
 from .fixed_length import FixedLength
@@ -41,7 +41,7 @@ __all__ = [
     "PreTokenizer", "BertPreTokenizer", "ByteLevel", "Whitespace", "WhitespaceSplit", "Metaspace",
     "Split", "Digits", "Punctuation", "CharDelimiterSplit", "UnicodeScripts", "FixedLength",
     "Sequence", "from_dict", "BEHAVIOR_TO_JSON", "BEHAVIOR_FROM_JSON", "GPT2_PATTERN",
-    "Pieces", "PREPEND_SCHEMES", "SplitWise", "script_of", "to_byte_level",
+    "Pieces", "PREPEND_SCHEMES", "SplitWise", "prefixed_alignments", "script_of", "to_byte_level",
 ]
 
 

@@ -127,14 +127,16 @@ def _literal_pattern(text: str) -> "regex.Pattern[str]":
     return regex.compile(regex.escape(text))
 
 
-def _prefixed_piece(original: str, piece: str, shift: int) -> NormalizedString:
-    """The first piece of an unaligned segment after one char was prepended (HF's `prepend`).
+def prefixed_alignments(size: int) -> list[Span]:
+    """The alignments of a `size`-char piece whose first char was prepended (HF's `prepend`):
+    the prepended char stands for the segment's first char, like the char after it."""
+    return [(0, 1)] + unit_spans(size)[:size - 1]
 
-    The prepended char stands for the segment's first char, like the char after it.
-    """
+
+def _prefixed_piece(original: str, piece: str, shift: int) -> NormalizedString:
+    """The first piece of an unaligned segment after one char was prepended (HF's `prepend`)."""
     size = len(piece)
-    alignments = [(0, 1)] + unit_spans(size)[:size - 1]
-    return NormalizedString(original[:max(size - 1, 1)], piece, alignments, shift)
+    return NormalizedString(original[:max(size - 1, 1)], piece, prefixed_alignments(size), shift)
 
 
 def _behavior(value: Any) -> str:
