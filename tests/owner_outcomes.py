@@ -181,8 +181,9 @@ def gguf_fields(data: bytes) -> GGUFFields:
                 for name, field in reader.fields.items() if not name.startswith("GGUF.")}
 
 
-def write_gguf(fields: GGUFFields) -> bytes:
-    """A vocab-only GGUF holding `fields`, written by gguf's own writer."""
+def write_gguf(fields: GGUFFields, tensors: dict[str, Any] | None = None) -> bytes:
+    """A GGUF holding `fields` (and `tensors`, name -> NumPy array; none: vocab-only), written by
+    gguf's own writer."""
     import tempfile
 
     import gguf
@@ -193,8 +194,11 @@ def write_gguf(fields: GGUFFields) -> bytes:
         for name, (value, kind, sub_type) in fields.items():
             if name != "general.architecture":
                 writer.add_key_value(name, value, kind, sub_type=sub_type)
+        for name, tensor in (tensors or {}).items():
+            writer.add_tensor(name, tensor)
         writer.write_header_to_file()
         writer.write_kv_data_to_file()
+        writer.write_tensors_to_file()
         writer.close()
         return out.read_bytes()
 

@@ -128,6 +128,23 @@ def _gguf_map(key: str, change: Callable[[list], list]) -> Callable[[dict], None
     return edit
 
 
+def _tensor_count(count: int) -> Callable[[bytes], bytes]:
+    """A GGUF header that announces `count` tensors."""
+    return lambda data: data[:8] + struct.pack("<Q", count) + data[16:]
+
+
+def _with_tensors(edit: Callable[[bytes], bytes]) -> Callable[[Files], Files]:
+    """A GGUF rewritten with two small tensors (a model file, not vocab-only), then `edit`ed."""
+    def mutate(files: Files) -> Files:
+        import numpy
+
+        name = next(iter(files))
+        tensors = {"a.weight": numpy.arange(6, dtype=numpy.float32).reshape(2, 3),
+                   "b.weight": numpy.ones(100, dtype=numpy.float16)}
+        return {name: edit(write_gguf(gguf_fields(files[name]), tensors))}
+    return mutate
+
+
 def _gguf_types(kind: str, sub_type: str | None = None) -> tuple[Any, Any]:
     """GGUFValueType members by name."""
     import gguf
@@ -352,6 +369,9 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("llama.gguf", "a token twice", gguf_edit(_gguf_map("tokenizer.ggml.tokens", lambda v: v[:600] + [v[601]] + v[601:])),
      STRICTER),
     ("llama.gguf", "cut in half", raw_edit(lambda data: data[:len(data) // 2]), BOTH_REFUSE),
+    ("llama.gguf", "a tensor count with no tensor infos", raw_edit(_tensor_count(1)), BOTH_REFUSE),
+    ("llama.gguf", "with tensors", _with_tensors(lambda data: data), BOTH_LOAD),
+    ("llama.gguf", "a tensor's data cut", _with_tensors(lambda data: data[:-40]), BOTH_REFUSE),
     ("gpt2.gguf", "merge of a token not in the vocab",
      gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q"])), STRICTER),
     ("gpt2.gguf", "no merges", gguf_edit(lambda fields: fields.pop("tokenizer.ggml.merges")), STRICTER),

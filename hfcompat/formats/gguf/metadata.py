@@ -33,6 +33,16 @@ ARRAY = 9
 SCALARS = {0: ("B", "B"), 1: ("b", "b"), 2: ("H", "H"), 3: ("h", "h"), 4: ("I", "I"), 5: ("i", "i"),
            6: ("f", "f"), 7: ("?", "B"), 10: ("Q", "Q"), 11: ("q", "q"), 12: ("d", "d")}
 MAX_NESTING = 8  # arrays of arrays; llama.cpp writes none in tokenizer keys
+MAX_DIMS = 4  # ggml's GGML_MAX_DIMS: a tensor with more dimensions is refused by llama.cpp
+DEFAULT_ALIGNMENT = 32  # of the tensor data, when `general.alignment` is absent
+# ggml's tensor types: type id -> (elements per block, bytes per block); ids llama.cpp has retired
+# (4, 5 and 31-33, 36-38) are absent, and a tensor of an absent type is refused as gguf-py does.
+TENSOR_TYPES = {0: (1, 4), 1: (1, 2), 2: (32, 18), 3: (32, 20), 6: (32, 22), 7: (32, 24), 8: (32, 34),
+                9: (32, 40), 10: (256, 84), 11: (256, 110), 12: (256, 144), 13: (256, 176),
+                14: (256, 210), 15: (256, 292), 16: (256, 66), 17: (256, 74), 18: (256, 98),
+                19: (256, 50), 20: (32, 18), 21: (256, 110), 22: (256, 82), 23: (256, 136),
+                24: (1, 1), 25: (1, 2), 26: (1, 4), 27: (1, 8), 28: (1, 8), 29: (256, 56), 30: (1, 2),
+                34: (256, 54), 35: (256, 66), 39: (32, 17), 40: (64, 36), 41: (128, 18)}
 
 
 @dataclass(frozen=True)
@@ -138,7 +148,7 @@ def _read_keys(cursor: _Cursor) -> dict[str, Any]:
         version = struct.unpack(">I", struct.pack("<I", version))[0]
     if version not in VERSIONS:
         raise cursor.fail(f"GGUF version {version} is not one hfcompat reads ({', '.join(map(str, VERSIONS))})")
-    cursor.scalar("Q", None)  # the tensors follow the keys: not read
+    tensors = cursor.scalar("Q", None)
     count = cursor.scalar("Q", None)
     keys: dict[str, Any] = {}
     for _ in range(count):
@@ -146,4 +156,51 @@ def _read_keys(cursor: _Cursor) -> dict[str, Any]:
         if name in keys:
             raise cursor.fail("the key is given twice", name)
         keys[name] = cursor.value(cursor.scalar("I", name), name)
+    _check_tensors(cursor, tensors, _alignment(cursor, keys))
     return keys
+
+
+def _alignment(cursor: _Cursor, keys: dict[str, Any]) -> int:
+    """The tensor data's alignment: `general.alignment`, a power of two, else 32."""
+    value = keys.get("general.alignment", DEFAULT_ALIGNMENT)
+    if type(value) is not int or value <= 0 or value & (value - 1):
+        raise cursor.fail(f"the alignment must be a power of two, not {value!r}", "general.alignment")
+    return value
+
+
+def _check_tensors(cursor: _Cursor, count: int, alignment: int) -> None:
+    """Walk the tensor infos that follow the keys, as llama.cpp does before it loads a vocabulary:
+    each one whole, of a known type, its data where the running offset says and inside the file.
+    A cut or damaged file is refused here even though no tensor is read."""
+    if count * 28 > len(cursor.data) - cursor.pos:  # the smallest info is 28 bytes
+        raise cursor.fail(f"truncated: {count} tensor infos cannot fit in {len(cursor.data) - cursor.pos} bytes")
+    names: set[str] = set()
+    extents = []
+    for index in range(count):
+        name = cursor.string(None)
+        where = f"tensor {index} ({name!r})" if isinstance(name, str) else f"tensor {index}"
+        if not isinstance(name, str) or name in names:
+            raise cursor.fail(f"{where}: its name is {'given twice' if name in names else 'not UTF-8'}")
+        names.add(name)
+        dims = cursor.scalar("I", None)
+        if not 1 <= dims <= MAX_DIMS:
+            raise cursor.fail(f"{where}: {dims} dimensions (llama.cpp takes 1 to {MAX_DIMS})")
+        elements = 1
+        for _ in range(dims):
+            elements *= cursor.scalar("Q", None)
+        kind = cursor.scalar("I", None)
+        if kind not in TENSOR_TYPES:
+            raise cursor.fail(f"{where}: unknown tensor type {kind}")
+        block, size = TENSOR_TYPES[kind]
+        if elements % block:
+            raise cursor.fail(f"{where}: {elements} elements are not whole blocks of {block}")
+        extents.append((where, cursor.scalar("Q", None), elements // block * size))
+    start = -(-cursor.pos // alignment) * alignment
+    expected = 0
+    for where, offset, size in extents:
+        if offset != expected:
+            raise cursor.fail(f"{where}: its data is at offset {offset}, expected {expected}")
+        if start + offset + size > len(cursor.data):
+            raise cursor.fail(f"truncated: {where} needs bytes up to {start + offset + size}, "
+                              f"the file has {len(cursor.data)}")
+        expected += -(-size // alignment) * alignment
