@@ -25,6 +25,9 @@ cdef struct Cell:
     Py_UCS4 char  # the text's code point at this position
 
 
+cdef double SCORE_RESET = 100000.0  # unigram.SCORE_RESET
+
+
 # What `_search` reports besides the arrays it fills.
 cdef enum Outcome:
     FOUND
@@ -96,9 +99,17 @@ cdef class Viterbi:
                 return end
         return -1
 
+    cdef void _reset(self, Cell* cells, Py_ssize_t start, Py_ssize_t frontier) noexcept nogil:
+        """`Unigram._reset_scores`: the scores from `start` to `frontier` made relative to start's."""
+        cdef double offset = cells[start].best
+        cdef Py_ssize_t i
+        for i in range(start, frontier + 1):
+            if i == start or cells[i].origin >= 0:
+                cells[i].best = <double>(<float>(cells[i].best - offset))
+
     cdef Outcome _search(self, Cell* cells, Py_ssize_t length) noexcept nogil:
         """Fill the best score, origin and last id of every end position (`Unigram._best_path`)."""
-        cdef Py_ssize_t start, end, node
+        cdef Py_ssize_t start, end, node, frontier = 0
         cdef int32_t token_id
         cdef double base, candidate, total
         cdef bint has_single_char
@@ -108,10 +119,14 @@ cdef class Viterbi:
             cells[end].last_id = 0
         for start in range(length):
             base = cells[start].best
+            if self.float32 and (base < -SCORE_RESET or base > SCORE_RESET):
+                self._reset(cells, start, frontier)
+                base = 0.0
             has_single_char = False
             node = 0
             end = self._next_piece(cells, length, &node, start)
             while end >= 0:
+                frontier = max(frontier, end)
                 token_id = self.trie.ids[node]
                 total = base + self.trie.scores[node]
                 candidate = self._sum(base, self.trie.scores[node])
@@ -126,6 +141,7 @@ cdef class Viterbi:
                 end = self._next_piece(cells, length, &node, end)
             if not has_single_char:
                 end = start + 1
+                frontier = max(frontier, end)
                 total = base + self.unk_score
                 candidate = self._sum(base, self.unk_score)
                 if self.float32 and isinf(candidate) and not isinf(total):

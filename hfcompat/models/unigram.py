@@ -7,7 +7,7 @@ unknown as `<0xHH>` tokens that all share its span.
 
 Pieces are found with a char trie (nested dicts): in CPython it measured about 1.6x
 faster than looking up growing prefix slices in one dict, at twice the memory.
-HF reads the scores with serde_json's float parsing: see formats/json_numbers.py.
+HF reads the scores with serde_json's float parsing: see pipeline/json_numbers.py.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ else:
     _backend.register("unigram", _unigram)
 
 UNK_PENALTY = 10.0
+# sentencepiece (0.2.1 and later) makes the path scores relative again, in float32, once the
+# best path up to a char start passes this magnitude (its kScoreResetThreshold).
+SCORE_RESET = 100_000.0
 MISSING_UNK_ID = "Encountered an unknown token but `unk_id` is missing"
 CACHE_CAPACITY = 10_000
 CACHE_MAX_CHARS = 256
@@ -183,8 +186,12 @@ class Unigram:
         best = [0.0] * (length + 1)  # best path score ending at each char position
         origin = [-1] * (length + 1)  # start of that path's last piece (-1: none yet)
         last_id = [0] * (length + 1)  # id of that last piece
+        frontier = 0  # the furthest end a piece (or unk) has reached
         for start in range(length):
             base = best[start]
+            if rounding is not None and not -SCORE_RESET <= base <= SCORE_RESET:
+                _reset_scores(best, origin, start, frontier)
+                base = 0.0
             has_single_char = False
             children, end = trie, start
             for char in text[start : start + longest]:
@@ -192,6 +199,7 @@ class Unigram:
                 if node is None:
                     break
                 end += 1
+                frontier = max(frontier, end)
                 children, entry = node
                 if entry is not None:
                     candidate = base + entry[1]
@@ -203,6 +211,7 @@ class Unigram:
                         has_single_char = True
             if not has_single_char:
                 end = start + 1
+                frontier = max(frontier, end)
                 candidate = base + unk_score
                 if rounding is not None:
                     candidate = rounding(candidate)
@@ -389,6 +398,15 @@ class Unigram:
 
 
 _FLOAT32 = struct.Struct("f")
+
+
+def _reset_scores(best: list[float], origin: list[int], start: int, frontier: int) -> None:
+    """sentencepiece's score reset: the path scores from `start` to `frontier` (those reached)
+    made relative to the one at `start`, in float32, so that long texts keep their precision."""
+    offset = best[start]
+    for i in range(start, frontier + 1):
+        if i == start or origin[i] >= 0:
+            best[i] = _to_float32(best[i] - offset)
 
 
 def _to_float32(value: float) -> float:

@@ -22,6 +22,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hfcompat
+import owner_outcomes
+from hfcompat import _backend
+from hfcompat.formats.sentencepiece import schema
 from hfcompat.formats.sentencepiece.read import pipeline_from_proto, parse_model
 
 from conftest import corpus_lines, fixture_lines, mixed_sample, shared_file
@@ -443,3 +446,23 @@ def test_float32_tie_in_converted_json(tmp_path: Path) -> None:
     hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model")
     sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "t5.model"))
     assert converted(tmp_path / "t5.model", tmp_path).encode(FLOAT32_TIE).ids == sp.encode(FLOAT32_TIE)
+
+
+@pytest.mark.parametrize("backend", ["compiled", "python"])
+def test_score_reset_on_huge_path_scores(tmp_path: Path, backend: str) -> None:
+    """sentencepiece makes path scores relative again past 1e5 (its kScoreResetThreshold): after
+    an unknown char scored near the lowest piece's -2.8e19, 'e' + 'nd' and 'en' + 'd' tie in
+    float32 unless the scores are reset, and sentencepiece picks 'en' + 'd' (found by fuzzing)."""
+    if backend not in _backend.available():
+        pytest.skip("the compiled core is not built")
+    shared_file("refs/albert/spiece.model")
+    proto = schema.ModelProto()
+    proto.ParseFromString(owner_outcomes.albert_model())  # ALBERT's first 1,508 pieces
+    proto.pieces[256].score = -2.7814567749198283e19
+    path = tmp_path / "huge.model"
+    path.write_bytes(proto.SerializeToString())
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    with _backend.use(backend):
+        tokenizer = hfcompat.load(path)
+        for text in ["<|end", "~end of text", "<|endoftext|>x</s>"]:
+            assert tokenizer.encode(text).ids == sp.encode(text), text
