@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 COMMON = ["hfcompat/formats/load.py", "hfcompat/formats/detect.py"]
 # The modules that read each kind's files (the report's rows).
 READERS = {
-    "gpt2.json": ["hfcompat/formats/tokenizer_json.py", "hfcompat/formats/json_numbers.py"],
+    "gpt2.json": ["hfcompat/formats/tokenizer_json.py", "hfcompat/pipeline/json_numbers.py"],
     "llama.model": ["hfcompat/formats/sentencepiece/read.py", "hfcompat/normalizers/charsmap.py"],
     "r50k.tiktoken": ["hfcompat/formats/tiktoken/ranks.py", "hfcompat/formats/tiktoken/merges.py"],
     "tekken.json": ["hfcompat/formats/tekken.py", "hfcompat/formats/tiktoken/ranks.py"],

@@ -18,7 +18,7 @@ from ..pipeline.truncation import TruncationParams
 from ..segmentation.pre_tokenizer import (SideFiles, pre_tokenizer_from_extension_dict,
                                           pre_tokenizer_to_extension_dict)
 from ..tokenizer import Tokenizer
-from .json_numbers import serde_json_f64
+from ..pipeline.json_numbers import serde_json_f64, serde_json_int
 
 VERSION = "1.0"
 TOP_LEVEL_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
@@ -60,7 +60,7 @@ def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
     if not text.strip():
         raise FormatError("the file is empty; expected a tokenizer.json object")
     try:
-        data = json.loads(text, parse_float=serde_json_f64, parse_constant=_refuse_constant,
+        data = json.loads(text, parse_float=serde_json_f64, parse_int=serde_json_int, parse_constant=_refuse_constant,
                           object_pairs_hook=_unique_keys if strict else None)
     except json.JSONDecodeError as error:
         raise FormatError(f"not valid JSON: {error.msg} at line {error.lineno} "

@@ -21,6 +21,7 @@ from typing import Iterable, Mapping, Union
 
 from ..errors import FormatError, UnsupportedConversion
 from ..files import atomic_write_text
+from ..pipeline.json_numbers import serde_json_int
 
 PathLike = Union[str, os.PathLike]
 
@@ -37,7 +38,7 @@ def read_vocab_json(path: PathLike) -> dict[str, int]:
     """Read a BPE `vocab.json` (token -> id), skipping non-numeric values as HF does."""
     text = _read_text(path)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=serde_json_int)  # "-0" is a float to HF, so not an id
     except json.JSONDecodeError as error:
         raise FormatError(f"not valid JSON: {error}", path=str(path)) from None
     if not isinstance(data, dict):

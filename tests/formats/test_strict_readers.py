@@ -217,6 +217,8 @@ def _tekken_vocab(index: int, **values: Any) -> Callable[[Any], None]:
 # (kind, case, mutation, expected)
 CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     # tokenizer.json, any model
+    ("gpt2.json", "a vocab id written -0", raw_edit(lambda data: data.replace(b'"!": 0,', b'"!": -0,', 1)),
+     BOTH_REFUSE),
     ("gpt2.json", "unknown model type", json_edit(setter("model", "type", value="Foo")), BOTH_REFUSE),
     ("gpt2.json", "unknown normalizer type", json_edit(setter("normalizer", value={"type": "Foo"})), BOTH_REFUSE),
     ("gpt2.json", "unknown pre-tokenizer type", json_edit(setter("pre_tokenizer", value={"type": "Foo"})),
@@ -347,6 +349,10 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      json_edit(lambda d: d["config"].__setitem__("default_vocab_size", 10**6)), BOTH_REFUSE),
     ("tekken.json", "unknown version", json_edit(setter("config", "version", value="v99")), BOTH_REFUSE),
     ("tekken.json", "pattern not a regex", json_edit(setter("config", "pattern", value="(")), BOTH_REFUSE),
+    ("tekken.json", "a digit escape in a class", json_edit(setter("config", "pattern", value=r"[\r\4n]+|.")),
+     BOTH_REFUSE),
+    ("tekken.json", "an octal escape", json_edit(setter("config", "pattern", value=r"a\07|.")), BOTH_REFUSE),
+    ("tekken.json", "a backreference", json_edit(setter("config", "pattern", value=r"(a)\1|.")), BOTH_LOAD),
     ("tekken.json", "no config", json_edit(deleter("config")), BOTH_REFUSE),
     ("tekken.json", "special token rank out of order",
      json_edit(tekken_listed(setter("special_tokens", 3, "rank", value=7))), STRICTER),
@@ -370,6 +376,9 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      STRICTER),
     ("llama.gguf", "cut in half", raw_edit(lambda data: data[:len(data) // 2]), BOTH_REFUSE),
     ("llama.gguf", "a tensor count with no tensor infos", raw_edit(_tensor_count(1)), BOTH_REFUSE),
+    ("llama.gguf", "an architecture name that is not UTF-8",
+     raw_edit(lambda data: data.replace(b"\x05\x00\x00\x00\x00\x00\x00\x00llama", b"\x05\x00\x00\x00\x00\x00\x00\x00\x94\x93\x9e\x8ca", 1)),
+     BOTH_REFUSE),
     ("llama.gguf", "with tensors", _with_tensors(lambda data: data), BOTH_LOAD),
     ("llama.gguf", "a tensor's data cut", _with_tensors(lambda data: data[:-40]), BOTH_REFUSE),
     ("gpt2.gguf", "merge of a token not in the vocab",
@@ -387,6 +396,7 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      text_edit(lambda text: text + "zq q\n", name="merges.txt"), BOTH_REFUSE),
     ("vocab.json", "merge line of one token", text_edit(lambda text: text + "zq\n", name="merges.txt"), BOTH_REFUSE),
     ("vocab.json", "not an object", json_edit(lambda d: [1, 2]), BOTH_REFUSE),
+    ("vocab.json", "an id written -0", raw_edit(lambda data: data.replace(b'"!": 0,', b'"!": -0,', 1)), BOTH_REFUSE),
 ]
 
 

@@ -23,7 +23,7 @@ from tokenizers import Tokenizer, models
 
 from hfcompat.errors import FormatError, TokenizationError
 from hfcompat.models import model_from_dict
-from hfcompat.formats.json_numbers import serde_json_f64
+from hfcompat.pipeline.json_numbers import serde_json_f64
 from hfcompat.models.unigram import Unigram
 
 pytestmark = pytest.mark.usefixtures("backend")

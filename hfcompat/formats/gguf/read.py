@@ -94,6 +94,7 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
                               field=name)
         return contents
 
+    value("general.architecture", str)  # llama.cpp picks the architecture by this name: text, if given
     model = value(KEY + "model", str, required=True)
     if model not in MODELS:
         raise FormatError(f"tokenizer model {model!r} is not one hfcompat reads (known: {', '.join(MODELS)})",
@@ -157,10 +158,19 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     try:
         tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
     except FormatError as error:
-        raise error.at(path=str(path)) from None
+        raise FormatError(error.message, path=str(path), field=_gguf_key(error.field)) from None
     tokenizer.chat_template = data.chat_template
     tokenizer.gguf_source = data
     return tokenizer
+
+
+def _gguf_key(field: str | None) -> str | None:
+    """The GGUF key behind a field of the tokenizer.json pipeline built from it (the merges and
+    the vocabulary come from `tokenizer.ggml.merges` and `.tokens`, in the same order)."""
+    for prefix, key in (("model.merges", KEY + "merges"), ("model.vocab", KEY + "tokens")):
+        if field is not None and (field == prefix or field.startswith((prefix + "[", prefix + "."))):
+            return key + field[len(prefix):]
+    return field
 
 
 def pipeline_from_gguf(data: GGUFTokenizerData, where: str | None = None, pattern: str | None = None) -> dict:

@@ -241,6 +241,33 @@ def _check_pattern(pattern: str, where: str | None) -> None:
         if escape.group()[1] in "pP" and not _CLASS_ESCAPE.match(pattern, escape.start()):
             raise FormatError(f"{pattern!r} is not a regex: \\{escape.group()[1]} at {escape.start()} names no "
                               "Unicode class", path=where, field="pattern")
+    digit = _refused_digit_escape(pattern)
+    if digit is not None:
+        raise FormatError(f"{pattern!r} is not a regex: \\{pattern[digit + 1]} at {digit} (fancy-regex reads no "
+                          "octal escape, nor a backreference inside a class)", path=where, field="pattern")
+
+
+def _refused_digit_escape(pattern: str) -> int | None:
+    """Where a digit escape stands that fancy-regex refuses and `regex` reads as octal: `\\0`
+    anywhere, any digit inside a class; None when there is none."""
+    depth = i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            if pattern[i + 1] in "0123456789" and (depth or pattern[i + 1] == "0"):
+                return i
+            i += 2
+            continue
+        if char == "[":
+            depth += 1
+            i += 1
+            i += pattern.startswith("^", i)
+            i += pattern.startswith("]", i)  # a "]" first in a class is a member
+            continue
+        if char == "]" and depth:
+            depth -= 1
+        i += 1
+    return None
 
 
 def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:

@@ -1,4 +1,4 @@
-"""Numbers in tokenizer.json read exactly as HF's reader (serde_json) reads them."""
+"""Numbers in tokenizer.json and vocab.json read exactly as HF's reader (serde_json) reads them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,15 @@ from ..errors import FormatError
 
 _U64_MAX = 2**64 - 1
 _POW10 = [float(f"1e{exponent}") for exponent in range(309)]
+
+
+def serde_json_int(literal: str) -> int | float:
+    """What serde_json makes of an integer literal: an int when it fits u64 (or, negative, i64);
+    else, like "-0", an f64, which no id field takes (readers pass this as `parse_int`)."""
+    value = int(literal)
+    if 0 <= value <= _U64_MAX and not literal.startswith("-") or -2**63 <= value < 0:
+        return value
+    return serde_json_f64(literal)
 
 
 def serde_json_f64(literal: str) -> float:
