@@ -82,11 +82,11 @@ def corpus_lines(corpus: str, limit: int | None) -> list[str]:
     return read_lines(SHARED / CORPORA[corpus], limit)
 
 
-def hfcompat_sides(relative: str, encode: Callable[[Any, str], Any]) -> list[Side]:
-    """hfcompat on each backend this installation has, loading `relative` under ../shared/refs."""
+def hfcompat_sides(path: Path, encode: Callable[[Any, str], Any]) -> list[Side]:
+    """hfcompat on each backend this installation has, loading `path`."""
     def loader() -> Any:
         """A fresh hfcompat tokenizer, truncation and padding turned off."""
-        tokenizer = hfcompat.load(SHARED / "refs" / relative)
+        tokenizer = hfcompat.load(path)
         tokenizer.no_truncation()
         tokenizer.no_padding()
         return tokenizer
@@ -104,13 +104,30 @@ def official_tokenizers(relative: str) -> Callable[[], Any]:
     return lambda: official_tokenizer(relative)
 
 
+def encode_fields(tokenizer: Any, line: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """An Encoding's ids and offsets, from either library."""
+    return encoding_fields(tokenizer.encode(line))
+
+
 def tokenizers_sides(relative: str) -> Callable[[Path], list[Side]]:
     """The sides of a file tokenizers reads: hfcompat and tokenizers, Encodings with ids and offsets read."""
     def sides(scratch: Path) -> list[Side]:
         """hfcompat on each backend, then tokenizers."""
-        encode = lambda tokenizer, line: encoding_fields(tokenizer.encode(line))  # noqa: E731
-        return [*hfcompat_sides(relative, encode), Side("tokenizers", official_tokenizers(relative), encode)]
+        return [*hfcompat_sides(SHARED / "refs" / relative, encode_fields),
+                Side("tokenizers", official_tokenizers(relative), encode_fields)]
     return sides
+
+
+def llama3_sides(scratch: Path) -> list[Side]:
+    """Llama 3's tokenizer.json (Split with its pattern, then ByteLevel), as hfcompat converts
+    llama.cpp's ggml-vocab-llama-bpe.gguf: hfcompat and tokenizers read the same file."""
+    import tokenizers
+
+    path = scratch / "llama3.json"
+    if not path.exists():
+        hfcompat.convert(SHARED / "refs/gguf/ggml-vocab-llama-bpe.gguf", path)
+    load = lambda: tokenizers.Tokenizer.from_file(str(path))  # noqa: E731
+    return [*hfcompat_sides(path, encode_fields), Side("tokenizers", load, encode_fields)]
 
 
 def cl100k_sides(scratch: Path) -> list[Side]:
@@ -125,7 +142,7 @@ def cl100k_sides(scratch: Path) -> list[Side]:
                                  mergeable_ranks=shared._mergeable_ranks, special_tokens=shared._special_tokens)
 
     encode = lambda tokenizer, line: tokenizer.encode_ordinary(line)  # noqa: E731
-    return [*hfcompat_sides("tiktoken/cl100k_base.tiktoken", encode), Side("tiktoken", load_tiktoken, encode)]
+    return [*hfcompat_sides(SHARED / "refs/tiktoken/cl100k_base.tiktoken", encode), Side("tiktoken", load_tiktoken, encode)]
 
 
 def sentencepiece_sides(relative: str) -> Callable[[Path], list[Side]]:
@@ -136,7 +153,7 @@ def sentencepiece_sides(relative: str) -> Callable[[Path], list[Side]]:
 
         path = SHARED / "refs" / relative
         load_spm = lambda: sentencepiece.SentencePieceProcessor(model_file=str(path))  # noqa: E731
-        return [*hfcompat_sides(relative, lambda tokenizer, line: tokenizer.encode(line).ids),
+        return [*hfcompat_sides(path, lambda tokenizer, line: tokenizer.encode(line).ids),
                 Side("sentencepiece", load_spm, lambda processor, line: processor.encode(line))]
     return sides
 
@@ -144,6 +161,7 @@ def sentencepiece_sides(relative: str) -> Callable[[Path], list[Side]]:
 SUBJECTS = [
     Subject("gpt2", "GPT-2 tokenizer.json (Encoding)", tokenizers_sides("gpt2/tokenizer.json")),
     Subject("cl100k", "cl100k_base encode_ordinary", cl100k_sides),
+    Subject("llama3", "Llama 3 tokenizer.json (Encoding)", llama3_sides),
     Subject("llama2", "Llama-2 .model (BPE)", sentencepiece_sides("llama2/tokenizer.model")),
     Subject("bert", "BERT uncased vocab.txt (WordPiece, Encoding)", tokenizers_sides("bert-base-uncased/vocab.txt")),
     Subject("t5", "T5 tokenizer.json (Unigram, Encoding)", tokenizers_sides("t5/tokenizer.json")),

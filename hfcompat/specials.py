@@ -22,6 +22,7 @@ import regex
 from .errors import SpecialTokenError
 from .pipeline.bytelevel import bytes_to_chars, chars_to_bytes
 from .pipeline.oniguruma import onig_view
+from .pre_tokenizers.scanned_patterns import TIKTOKEN, scanner
 from .pre_tokenizers.tiktoken_pattern import to_ascii_python, to_python
 
 SpecialSet = Union[Literal["all"], AbstractSet[str], Collection[str]]
@@ -76,16 +77,27 @@ class TiktokenSpecials:
         """Ids of `text` with no special token recognised (tiktoken's encode_ordinary).
 
         The fast path: the pattern's pieces looked up in the piece cache, all in C; a piece
-        not seen before goes through the BPE model (PieceCache.__missing__), or, on the compiled
-        backend, the whole loop runs in C (`BPE.encode_utf8_pieces`).
+        not seen before goes through the BPE model (PieceCache.__missing__). On the compiled
+        backend a known pattern is scanned in C (`scanned_patterns`) and its pieces merged in C without
+        the GIL (`BPE.encode_scanned`); another pattern's pieces go through the C loop of
+        `BPE.encode_utf8_pieces`.
         """
         cache = self._piece_cache
         if cache is None or cache.model is not model:
             cache = self._piece_cache = PieceCache(model)
-        if text.isascii():
+        ascii = text.isascii()
+        if not ascii:
+            text = scrub_surrogates(text)
+        compiled = scanner(self.pattern, TIKTOKEN)
+        encode_scanned = getattr(model, "encode_scanned", None) if compiled is not None else None
+        ids = encode_scanned(text, compiled) if encode_scanned is not None else None
+        if ids is not None:
+            return ids
+        if compiled is not None:
+            pieces = compiled.findall(text)
+        elif ascii:
             pieces = self._ascii_findall(text)
         else:
-            text = scrub_surrogates(text)
             view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
             pieces = self._findall(text) if view is text else [
                 text[match.start():match.end()] for match in self._finditer(view)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import random
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from itertools import starmap
@@ -655,6 +656,15 @@ class Tokenizer:
         """tiktoken's encode_ordinary: the ids of `text`, special tokens treated as text."""
         with collector_paused(text):
             return self._tiktoken_mode().encode_ordinary(self.model, text)
+
+    def encode_ordinary_batch(self, texts: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
+        """tiktoken's encode_ordinary_batch: the ids of each text, encoded in `num_threads`
+        threads (the compiled core merges without the GIL, so they run side by side)."""
+        self._tiktoken_mode()
+        if num_threads <= 1 or len(texts) <= 1:
+            return [self.encode_ordinary(text) for text in texts]
+        with ThreadPoolExecutor(num_threads) as pool:
+            return list(pool.map(self.encode_ordinary, texts))
 
     def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
                    disallowed_special: SpecialSet | None = None) -> list[int]:

@@ -12,9 +12,14 @@ The loop over a word longer than `NOGIL_MIN_SYMBOLS` symbols runs without the GI
 
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memcmp
 
 from codecs import charmap_decode as _BYTE_LEVEL  # bytes -> their chars in a byte-level alphabet
+
+# Byte-level alphabets use chars below this (GPT-2's goes up to U+0143).
+cdef enum:
+    BYTE_CHAR_LIMIT = 0x400
 
 # Below this many symbols, releasing and taking back the GIL costs more than the loop.
 NOGIL_MIN_SYMBOLS = 64
@@ -76,6 +81,15 @@ cdef inline uint64_t _pop(uint64_t* heap, Py_ssize_t* size) noexcept nogil:
     if count > 0:
         heap[parent] = last
     return top
+
+
+cdef inline uint64_t _bytes_hash(const unsigned char* data, Py_ssize_t size) noexcept nogil:
+    """FNV-1a over bytes, never the hash table's empty key."""
+    cdef uint64_t hashed = 0xCBF29CE484222325ULL
+    cdef Py_ssize_t i
+    for i in range(size):
+        hashed = (hashed ^ data[i]) * 0x100000001B3ULL
+    return hashed if hashed != EMPTY else 0
 
 
 cdef struct Word:
@@ -142,6 +156,11 @@ cdef class MergeTable:
     cdef str alphabet  # the chars of bytes 0..255 (set_byte_alphabet)
     cdef int32_t fallback_ids[256]  # byte -> id of its <0xHH> token, or -1 (set_byte_fallback)
     cdef bint has_fallback
+    cdef _Table whole  # FNV-1a hash of a token's bytes -> its id (built when first needed)
+    cdef bytes whole_bytes  # the bytes of every token whose chars are all byte chars, end to end
+    cdef const unsigned char* whole_data  # their buffer
+    cdef int64_t* whole_starts  # id -> where its bytes start in whole_bytes
+    cdef int64_t* whole_ends  # id -> where they end (both 0 for a token with no bytes form)
 
     def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
         """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
@@ -179,11 +198,13 @@ cdef class MergeTable:
         self.joinable = None
         self.has_bytes = False
         self.has_fallback = False
+        self.whole = None
 
     def __dealloc__(self) -> None:
         """Free the per-rank arrays."""
         PyMem_Free(self.new_ids)
         PyMem_Free(self.keys)
+        PyMem_Free(self.whole_starts)
         PyMem_Free(self.small_ranks)
 
     cdef inline int32_t _rank(self, int32_t left, int32_t right) noexcept nogil:
@@ -450,6 +471,127 @@ cdef class MergeTable:
             else:
                 ids.extend(<list>known)
         return ids
+
+    def encode_utf8_spans(self, bytes data, bytes ends, bint whole) -> object:
+        """tiktoken's `encode_ordinary` after the split, in C: the ids of each piece of `data`
+        (UTF-8 bytes cut at `ends`, packed Py_ssize_t from `Scanner.utf8_ends`), a piece that is a
+        whole token given as that token when `whole`, any other one merged. The merges run
+        without the GIL, so threads encode texts side by side. None when a byte's char is not a
+        token (the caller then goes the Python way)."""
+        cdef const unsigned char* raw = data
+        cdef const Py_ssize_t* stops = <const Py_ssize_t*><const char*>ends
+        cdef Py_ssize_t size = len(data), count = len(ends) // sizeof(Py_ssize_t)
+        cdef Py_ssize_t i, longest = 1, start = 0, produced
+        cdef int32_t* out
+        cdef Word word
+        if not self.has_bytes:
+            raise ValueError("set_byte_alphabet first")
+        for i in range(size):
+            if self.byte_ids[raw[i]] < 0:
+                return None
+        if whole and self.whole is None:
+            self._build_whole()
+        for i in range(count):
+            longest = max(longest, stops[i] - start)
+            start = stops[i]
+        out = <int32_t*>PyMem_Malloc((size + 1) * sizeof(int32_t))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            _allocate(&word, longest)
+            try:
+                with nogil:
+                    produced = self._encode_spans(raw, stops, count, whole, &word, out)
+            finally:
+                _release(&word)
+            return [out[i] for i in range(produced)]
+        finally:
+            PyMem_Free(out)
+
+    cdef Py_ssize_t _encode_spans(self, const unsigned char* raw, const Py_ssize_t* stops, Py_ssize_t count,
+                                  bint whole, Word* word, int32_t* out) noexcept nogil:
+        """`encode_utf8_spans`' loop: the ids of every piece into `out`; how many."""
+        cdef Py_ssize_t piece, i, size, start = 0, produced = 0
+        cdef int32_t token_id
+        for piece in range(count):
+            size = stops[piece] - start
+            token_id = self._whole_id(raw + start, size) if whole and size > 1 else -1
+            if token_id >= 0:
+                out[produced] = token_id
+                produced += 1
+            else:
+                word.count = size
+                for i in range(size):
+                    word.ids[i] = self.byte_ids[raw[start + i]]
+                    word.lengths[i] = 1
+                if size > 1:
+                    self._merge(word)
+                for i in range(size):
+                    if word.lengths[i]:
+                        out[produced] = word.ids[i]
+                        produced += 1
+            start = stops[piece]
+        return produced
+
+    def build_whole(self) -> None:
+        """Build the whole-token table of `encode_utf8_spans` now (it is built on first use)."""
+        if self.whole is None:
+            self._build_whole()
+
+    cdef int32_t _whole_id(self, const unsigned char* data, Py_ssize_t size) noexcept nogil:
+        """The id of the token whose bytes are `data`, or -1."""
+        cdef int32_t token_id = self.whole.get(_bytes_hash(data, size))
+        if token_id < 0 or self.whole_ends[token_id] - self.whole_starts[token_id] != size:
+            return -1
+        if memcmp(self.whole_data + self.whole_starts[token_id], data, size) != 0:
+            return -1
+        return token_id
+
+    cdef int _build_whole(self) except -1:
+        """The whole-token table: every token whose chars all stand for bytes, by the hash of
+        those bytes (the Python path looks the byte-level string up in the vocab instead)."""
+        cdef int16_t byte_of[BYTE_CHAR_LIMIT]
+        cdef Py_ssize_t byte, total = 0, at = 0, start, last_id = max(self.vocab.values(), default=0)
+        cdef Py_UCS4 char_
+        cdef uint32_t code
+        cdef str token
+        cdef int32_t token_id
+        cdef bytearray buffer
+        cdef unsigned char* write
+        memset(byte_of, 0xFF, sizeof(byte_of))
+        for byte in range(256):
+            code = <uint32_t>(<Py_UCS4>self.alphabet[byte])
+            if code < BYTE_CHAR_LIMIT:
+                byte_of[code] = <int16_t>byte
+        for token in self.vocab:
+            total += len(token)
+        buffer = bytearray(total + 1)
+        write = buffer
+        self.whole_starts = <int64_t*>PyMem_Malloc(2 * (last_id + 1) * sizeof(int64_t))
+        if self.whole_starts == NULL:
+            raise MemoryError()
+        self.whole_ends = self.whole_starts + last_id + 1
+        memset(self.whole_starts, 0, 2 * (last_id + 1) * sizeof(int64_t))
+        table = _Table(len(self.vocab))
+        for token, token_id in self.vocab.items():
+            start = at
+            for char_ in token:
+                code = <uint32_t>char_
+                if code >= BYTE_CHAR_LIMIT or byte_of[code] < 0:
+                    at = -1
+                    break
+                write[at] = <unsigned char>byte_of[code]
+                at += 1
+            if at < 0:  # a char that stands for no byte: no byte string is this token
+                at = start
+                continue
+            self.whole_starts[token_id] = start
+            self.whole_ends[token_id] = at
+            table.put(_bytes_hash(write + start, at - start), token_id)
+        self.whole_bytes = bytes(buffer[:at])
+        self.whole_data = self.whole_bytes
+        self.whole = table
+        return 0
 
     def utf8_tokens(self, str piece, object vocab_r) -> object:
         """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`

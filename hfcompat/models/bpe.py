@@ -283,6 +283,23 @@ class BPE(VocabLookup):
             return None  # whole pieces are looked up in C only when any piece may be one
         return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
 
+    def build_compiled(self) -> None:
+        """Build the compiled tables now, not on the first text: the merge table and, when
+        whole pieces are looked up (tiktoken's rule), the whole-token table; loading a rank file
+        does, as tiktoken builds its own when it loads. Nothing on the pure-Python backend."""
+        table = self._fast_table()
+        if table is not None and self.ignore_merges and self.whole_ids is None:
+            table.build_whole()
+
+    def encode_scanned(self, text: str, scanner: Any) -> list[int] | None:
+        """tiktoken's `encode_ordinary` of a whole text whose pattern `scanner` (a compiled
+        `Scanner`) knows: split, looked up whole and merged in C, the merges without the GIL;
+        None when only the per-piece paths apply."""
+        table = self._fast_table()
+        if table is None or (self.ignore_merges and self.whole_ids is not None):
+            return None
+        return table.encode_utf8_spans(text.encode("utf-8"), scanner.utf8_ends(text), self.ignore_merges)
+
     def _whole_token(self, piece: str) -> int | None:
         """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any
         (and if it may be looked up whole: `_may_be_whole`)."""

@@ -68,11 +68,28 @@ class Sequence(PreTokenizer):
         return self.pretokenizers[0].word_pieces(text)
 
     def piece_form(self) -> str | None:
-        """The one step's form; "prefixed" for a word split then prefixed (see `piece_prefix`);
-        otherwise later steps may split a piece further."""
+        """The one step's form; "bytes" for words then mapped to byte-level chars; "prefixed"
+        for a word split then prefixed (see `piece_prefix`); otherwise later steps may split a
+        piece further."""
         if len(self.pretokenizers) == 1:
             return self.pretokenizers[0].piece_form()
+        if self._bytes_of_words():
+            return "bytes"
         return "prefixed" if self.piece_prefix() is not None else None
+
+    def scanned_byte_words(self, text: str) -> list[str] | None:
+        """The one step's, or the first step's pieces in byte-level chars when ByteLevel maps them next."""
+        if len(self.pretokenizers) == 1 or self._bytes_of_words():
+            return self.pretokenizers[0].scanned_byte_words(text)
+        return None
+
+    def _bytes_of_words(self) -> bool:
+        """A split into words, then ByteLevel's mapping of each one alone (Llama 3's pre-tokenizer)."""
+        if len(self.pretokenizers) != 2:
+            return False
+        first, second = self.pretokenizers
+        return first.piece_form() == "text" and type(second) is ByteLevel and not second.use_regex \
+            and not second.add_prefix_space
 
     def piece_prefix(self) -> str | None:
         """The char that WhitespaceSplit then Metaspace (T5's pre-tokenizer) puts before each

@@ -61,12 +61,21 @@ class PreTokenizer:
         """The splits `pre_tokenize` makes of a whole normalized text, as plain strings (what
         trainers count); None when only `pre_tokenize` can tell."""
         form = self.piece_form()
+        if form == "bytes":
+            compiled = self.scanned_byte_words(text)
+            if compiled is not None:
+                return compiled
         pieces = self.word_pieces(text) if form is not None else None
         if pieces is None:
             return None
         if form == "text":
             return pieces[0]
         return [bytes_to_chars(piece.encode()) for piece in pieces[0]]
+
+    def scanned_byte_words(self, text: str) -> list[str] | None:
+        """`words` of a "bytes" form, scanned and mapped in C (`scanned_patterns`); None when
+        the compiled scanner does not cover this pre-tokenizer."""
+        return None
 
 
 class SplitWise(PreTokenizer):

@@ -12,9 +12,9 @@ from ..pipeline.fields import as_bool, field_value
 from ..pipeline.normalized import UTF8_STARTS, NormalizedString, PreTokenizedString, unit_spans
 from ..pipeline.oniguruma import compile_pattern, onig_view
 from .base import Pieces, SplitWise, _capturing, _prefixed_piece, _split_pieces
+from .scanned_patterns import GPT2_PATTERN, ONIGURUMA, scanner
 
-# The pattern of HF's ByteLevel pre-tokenizer (run by Oniguruma).
-GPT2_PATTERN = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+# GPT2_PATTERN is the pattern of HF's ByteLevel pre-tokenizer (run by Oniguruma).
 _GPT2_RE = compile_pattern(GPT2_PATTERN)
 _GPT2_SPLITTER = _capturing(_GPT2_RE)
 
@@ -49,11 +49,17 @@ class ByteLevel(SplitWise):
         """The GPT-2 regex matches; not with a prefix space, which only the first one gets."""
         if self.add_prefix_space or not self.use_regex:
             return None
-        return _split_pieces(text, _GPT2_SPLITTER)
+        compiled = scanner(GPT2_PATTERN, ONIGURUMA)
+        return compiled.split(text) if compiled is not None else _split_pieces(text, _GPT2_SPLITTER)
 
     def piece_form(self) -> str | None:
         """A piece of `word_pieces` is one GPT-2 regex match: one word, in byte-level chars."""
         return None if self.add_prefix_space or not self.use_regex else "bytes"
+
+    def scanned_byte_words(self, text: str) -> list[str] | None:
+        """The GPT-2 pattern's pieces in byte-level chars, from the compiled scanner."""
+        compiled = scanner(GPT2_PATTERN, ONIGURUMA) if self.piece_form() == "bytes" else None
+        return compiled.byte_pieces(text, BYTE_CHARS) if compiled is not None else None
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""
@@ -82,8 +88,9 @@ class ByteLevel(SplitWise):
             mapped, spans = "", unit_spans(len(source))
         pieces = []
         end = 0
-        view = source if mapped else onig_view(source)
-        for match in _GPT2_RE.findall(view):
+        compiled = scanner(GPT2_PATTERN, ONIGURUMA)
+        view = source if mapped or compiled is not None else onig_view(source)
+        for match in compiled.findall(source) if compiled is not None else _GPT2_RE.findall(view):
             start, end = end, end + len(match)
             if view is not source:
                 match = source[start:end]

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import FormatError
+from ..pipeline.bytelevel import BYTE_CHARS
 from ..pipeline.fields import as_bool, as_char, as_choice, as_str, field_value
 from ..pipeline.normalized import PreTokenizedString
 from ..pipeline.oniguruma import OnigurumaError, compile_pattern
-from .base import BEHAVIOR_TO_JSON, SplitWise, _behavior, _check_behavior, _literal_pattern
+from .base import BEHAVIOR_TO_JSON, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _literal_pattern, \
+    _split_pieces
+from .scanned_patterns import ONIGURUMA, is_scanned, scanner
 
 
 @dataclass
@@ -32,6 +35,31 @@ class Split(SplitWise):
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Split every segment on the pattern's matches (or, inverted, on what lies between)."""
         pts.split(lambda _, ns: ns.split(self._compiled, self.behavior, self.invert))
+
+    def word_pieces(self, text: str) -> Pieces | None:
+        """The matches of a pattern whose matches tile every text (Llama 3's, cl100k's: see
+        scanned_patterns), each isolated: scanned in C, or found by the regex."""
+        if not self._tiles():
+            return None
+        compiled = scanner(self.pattern, ONIGURUMA)
+        if compiled is not None:
+            return compiled.split(text)
+        return _split_pieces(text, _capturing(self._compiled))
+
+    def piece_form(self) -> str | None:
+        """A piece of `word_pieces` is one split, its own text."""
+        return "text" if self._tiles() else None
+
+    def scanned_byte_words(self, text: str) -> list[str] | None:
+        """The pieces in byte-level chars, scanned and mapped in C (when ByteLevel maps them next)."""
+        compiled = scanner(self.pattern, ONIGURUMA) if self._tiles() else None
+        return compiled.byte_pieces(text, BYTE_CHARS) if compiled is not None else None
+
+    def _tiles(self) -> bool:
+        """Whether the matches tile every text and each is a split of its own: isolated, or kept
+        alone by removing what lies between them (there is nothing between them)."""
+        kept_alone = (self.behavior, self.invert) in (("isolated", False), ("removed", True))
+        return self.is_regex and kept_alone and is_scanned(self.pattern, ONIGURUMA)
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Split", "pattern": {"String"|"Regex": ...}, "behavior", "invert"}."""

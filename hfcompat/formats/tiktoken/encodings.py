@@ -8,20 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-DOWNLOAD_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
+from ...pre_tokenizers.tiktoken_pattern import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
 
-R50K_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-CL100K_PATTERN = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
-                  r""" ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
-O200K_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
+__all__ = ["CL100K_PATTERN", "O200K_PATTERN", "R50K_PATTERN", "DOWNLOAD_BASE", "KNOWN_ENCODINGS",
+           "KnownEncoding", "encoding_for_sha256"]
+
+DOWNLOAD_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
 
 ENDOFTEXT = "<|endoftext|>"
 FIM_PREFIX = "<|fim_prefix|>"
