@@ -58,6 +58,10 @@ PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None]
 LONG_TEXT = 100_000
 
 
+# encode_ordinary_batch hands the texts to its threads in runs of this many.
+BATCH_RUN = 256
+
+
 @contextmanager
 def collector_paused(*texts: Any) -> Iterator[None]:
     """Pause the cyclic garbage collector while texts longer than LONG_TEXT chars in all are
@@ -660,11 +664,15 @@ class Tokenizer:
     def encode_ordinary_batch(self, texts: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
         """tiktoken's encode_ordinary_batch: the ids of each text, encoded in `num_threads`
         threads (the compiled core merges without the GIL, so they run side by side)."""
-        self._tiktoken_mode()
-        if num_threads <= 1 or len(texts) <= 1:
-            return [self.encode_ordinary(text) for text in texts]
-        with ThreadPoolExecutor(num_threads) as pool:
-            return list(pool.map(self.encode_ordinary, texts))
+        mode = self._tiktoken_mode()
+        texts = list(texts)
+        runs = [texts[start:start + BATCH_RUN] for start in range(0, len(texts), BATCH_RUN)]
+        with collector_paused(*texts):
+            if num_threads <= 1 or len(runs) <= 1:
+                return [ids for run in runs for ids in mode.encode_ordinary_batch(self.model, run)]
+            with ThreadPoolExecutor(num_threads) as pool:
+                found = pool.map(lambda run: mode.encode_ordinary_batch(self.model, run), runs)
+                return [ids for run in found for ids in run]
 
     def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
                    disallowed_special: SpecialSet | None = None) -> list[int]:

@@ -92,6 +92,19 @@ cdef inline uint64_t _bytes_hash(const unsigned char* data, Py_ssize_t size) noe
     return hashed if hashed != EMPTY else 0
 
 
+cdef list _per_text(const int32_t* out, const Py_ssize_t* marks, const Py_ssize_t* counts, Py_ssize_t texts):
+    """The ids of `out` cut into one list per text (`counts` pieces each; `marks[p]`: the ids
+    produced up to piece p)."""
+    cdef list lists = []
+    cdef Py_ssize_t text, i, piece = 0, start = 0, end
+    for text in range(texts):
+        piece += counts[text]
+        end = marks[piece - 1] if piece else 0
+        lists.append([out[i] for i in range(start, end)])
+        start = end
+    return lists
+
+
 cdef struct Word:
     int32_t* ids
     int64_t* lengths
@@ -472,17 +485,19 @@ cdef class MergeTable:
                 ids.extend(<list>known)
         return ids
 
-    def encode_utf8_spans(self, bytes data, bytes ends, bint whole) -> object:
+    def encode_utf8_spans(self, bytes data, bytes ends, bint whole, bytes counts=None) -> object:
         """tiktoken's `encode_ordinary` after the split, in C: the ids of each piece of `data`
         (UTF-8 bytes cut at `ends`, packed Py_ssize_t from `Scanner.utf8_ends`), a piece that is a
         whole token given as that token when `whole`, any other one merged. The merges run
-        without the GIL, so threads encode texts side by side. None when a byte's char is not a
-        token (the caller then goes the Python way)."""
+        without the GIL, so threads encode texts side by side. With `counts` (pieces per text,
+        packed, from `Scanner.utf8_ends_batch`), a list of ids per text. None when a byte's char
+        is not a token (the caller then goes the Python way)."""
         cdef const unsigned char* raw = data
         cdef const Py_ssize_t* stops = <const Py_ssize_t*><const char*>ends
         cdef Py_ssize_t size = len(data), count = len(ends) // sizeof(Py_ssize_t)
         cdef Py_ssize_t i, longest = 1, start = 0, produced
         cdef int32_t* out
+        cdef Py_ssize_t* marks = NULL  # ids produced after each piece, when counts are given
         cdef Word word
         if not self.has_bytes:
             raise ValueError("set_byte_alphabet first")
@@ -495,22 +510,29 @@ cdef class MergeTable:
             longest = max(longest, stops[i] - start)
             start = stops[i]
         out = <int32_t*>PyMem_Malloc((size + 1) * sizeof(int32_t))
-        if out == NULL:
+        if counts is not None:
+            marks = <Py_ssize_t*>PyMem_Malloc((count + 1) * sizeof(Py_ssize_t))
+        if out == NULL or (counts is not None and marks == NULL):
+            PyMem_Free(out)
             raise MemoryError()
         try:
             _allocate(&word, longest)
             try:
                 with nogil:
-                    produced = self._encode_spans(raw, stops, count, whole, &word, out)
+                    produced = self._encode_spans(raw, stops, count, whole, &word, out, marks)
             finally:
                 _release(&word)
-            return [out[i] for i in range(produced)]
+            if counts is None:
+                return [out[i] for i in range(produced)]
+            return _per_text(out, marks, <const Py_ssize_t*><const char*>counts, len(counts) // sizeof(Py_ssize_t))
         finally:
             PyMem_Free(out)
+            PyMem_Free(marks)
 
     cdef Py_ssize_t _encode_spans(self, const unsigned char* raw, const Py_ssize_t* stops, Py_ssize_t count,
-                                  bint whole, Word* word, int32_t* out) noexcept nogil:
-        """`encode_utf8_spans`' loop: the ids of every piece into `out`; how many."""
+                                  bint whole, Word* word, int32_t* out, Py_ssize_t* marks) noexcept nogil:
+        """`encode_utf8_spans`' loop: the ids of every piece into `out` (and, when `marks` is
+        given, how many there are after each piece); how many in all."""
         cdef Py_ssize_t piece, i, size, start = 0, produced = 0
         cdef int32_t token_id
         for piece in range(count):
@@ -530,6 +552,8 @@ cdef class MergeTable:
                     if word.lengths[i]:
                         out[produced] = word.ids[i]
                         produced += 1
+            if marks != NULL:
+                marks[piece] = produced
             start = stops[piece]
         return produced
 

@@ -300,6 +300,16 @@ class BPE(VocabLookup):
             return None
         return table.encode_utf8_spans(text.encode("utf-8"), scanner.utf8_ends(text), self.ignore_merges)
 
+    def encode_scanned_batch(self, texts: list[str], scanner: Any) -> list[list[int]] | None:
+        """`encode_scanned` of many texts in one C call, the merges of all of them in one
+        release of the GIL (threads then contend for it once per batch, not once per text)."""
+        table = self._fast_table()
+        if table is None or (self.ignore_merges and self.whole_ids is not None):
+            return None
+        ends, counts = scanner.utf8_ends_batch(texts)
+        data = "".join(texts).encode("utf-8")
+        return table.encode_utf8_spans(data, ends, self.ignore_merges, counts)
+
     def _whole_token(self, piece: str) -> int | None:
         """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any
         (and if it may be looked up whole: `_may_be_whole`)."""

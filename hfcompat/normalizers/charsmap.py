@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import struct
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
@@ -605,6 +606,12 @@ class _KeyChars:
     longest: int  # bytes of the longest key
 
 
+# A key's first two chars take at most this many bytes; below them only the key's length matters.
+_TWO_CHARS_BYTES = 8
+# The length of the longest key of a trie with a cycle (a window as long as any text).
+UNBOUNDED = sys.maxsize
+
+
 def _key_chars(charsmap: CharsMap) -> _KeyChars:
     """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes).
 
@@ -618,6 +625,7 @@ def _key_chars(charsmap: CharsMap) -> _KeyChars:
     children = charsmap._edges()
     found = _KeyChars(set(), set(), set(), 0)
     stack = [(b"", charsmap._root, 0)]  # key so far, node, byte length of its first char
+    deeper: list[tuple[int, int]] = []  # (node, key bytes so far) past the first two chars
     while stack:
         key, base, first = stack.pop()
         for label, index in children.get(base, ()):
@@ -630,8 +638,39 @@ def _key_chars(charsmap: CharsMap) -> _KeyChars:
             if width and len(child) > width and len(child) == width + _utf8_width(child[width]):
                 _add_char(found.leading, child[:width])
                 _add_char(found.second, child[width:])
-            stack.append((child, index ^ _offset(unit), width))
+            if len(child) < _TWO_CHARS_BYTES:
+                stack.append((child, index ^ _offset(unit), width))
+            else:
+                deeper.append((index ^ _offset(unit), len(child)))
+    heights = _heights(children, units, [node for node, _ in deeper])
+    for node, depth in deeper:
+        found.longest = max(found.longest, depth + heights[node])
     return found
+
+
+def _heights(children: dict[int, list[tuple[int, int]]], units: list[int], nodes: list[int]) -> dict[int, int]:
+    """How many more bytes a key can run below each of `nodes`; UNBOUNDED below a cycle (a
+    damaged trie that sentencepiece still loads, walking it only as far as a text goes)."""
+    heights: dict[int, int] = {}
+    on_path: set[int] = set()
+    for top in nodes:
+        stack = [(top, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                on_path.discard(node)
+                below = [heights[index ^ _offset(units[index])] for _, index in children.get(node, ())]
+                heights[node] = min(UNBOUNDED, 1 + max(below)) if below else 0
+                continue
+            if node in heights:
+                continue
+            if node in on_path:  # a cycle: keys as long as any text
+                heights[node] = UNBOUNDED
+                continue
+            on_path.add(node)
+            stack.append((node, True))
+            stack.extend((index ^ _offset(units[index]), False) for _, index in children.get(node, ()))
+    return heights
 
 
 def _add_char(chars: set[int], key: bytes) -> None:

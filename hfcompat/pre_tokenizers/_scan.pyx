@@ -236,24 +236,40 @@ cdef class Scanner:
     def utf8_ends(self, str text) -> bytes:
         """Where each piece ends in the UTF-8 bytes of `text`, packed as Py_ssize_t (what
         `MergeTable.encode_utf8_spans` reads)."""
-        cdef Py_ssize_t* ends = <Py_ssize_t*>PyMem_Malloc((len(text) + 1) * sizeof(Py_ssize_t))
-        cdef Py_ssize_t count, piece = 0, chars = 0, size = 0
+        return self.utf8_ends_batch([text])[0]
+
+    def utf8_ends_batch(self, list texts) -> tuple:
+        """`utf8_ends` of texts laid end to end (their UTF-8 bytes joined), and how many pieces
+        each text has, both packed as Py_ssize_t."""
+        cdef Py_ssize_t room = sum([len(text) for text in texts]) + 1, count, total = 0, piece, chars, size = 0
+        cdef Py_ssize_t* ends = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
+        cdef Py_ssize_t* counts = <Py_ssize_t*>PyMem_Malloc((len(texts) + 1) * sizeof(Py_ssize_t))
+        cdef Py_ssize_t index = 0
         cdef Py_UCS4 char_
         cdef uint32_t code
-        if ends == NULL:
-            raise MemoryError()
+        cdef str text
         try:
-            count = self._ends(text, ends)
-            for char_ in text:
-                code = <uint32_t>char_
-                size += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
-                chars += 1
-                if chars == ends[piece]:
-                    ends[piece] = size
-                    piece += 1
-            return PyBytes_FromStringAndSize(<const char*>ends, count * sizeof(Py_ssize_t))
+            if ends == NULL or counts == NULL:
+                raise MemoryError()
+            for text in texts:
+                count = self._ends(text, ends + total)
+                piece = total
+                chars = 0
+                for char_ in text:
+                    code = <uint32_t>char_
+                    size += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+                    chars += 1
+                    if chars == ends[piece]:
+                        ends[piece] = size
+                        piece += 1
+                counts[index] = count
+                index += 1
+                total += count
+            return (PyBytes_FromStringAndSize(<const char*>ends, total * sizeof(Py_ssize_t)),
+                    PyBytes_FromStringAndSize(<const char*>counts, index * sizeof(Py_ssize_t)))
         finally:
             PyMem_Free(ends)
+            PyMem_Free(counts)
 
     def byte_pieces(self, str text, str alphabet) -> list:
         """The pieces, each as the chars of its UTF-8 bytes in `alphabet` (256 chars, byte

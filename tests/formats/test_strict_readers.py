@@ -128,6 +128,17 @@ def _gguf_map(key: str, change: Callable[[list], list]) -> Callable[[dict], None
     return edit
 
 
+def _cyclic_charsmap() -> bytes:
+    """A charsmap whose one rule maps "a" to "b" and whose trie loops back on itself after "a",
+    so every run of a's is a key (sentencepiece walks it as far as the text goes; a full walk of
+    its keys never ends): 256 units, the root's children at base 1, "a" at 1 ^ 0x61 = 96."""
+    units = [0] * 256
+    units[0] = 1 << 10  # root: children at base 1
+    units[96] = (97 << 10) | (1 << 8) | 0x61  # "a", with a rule; its children (and value) at 96 ^ 97 = 1
+    units[1] = 0x80000000  # the value: the replacement at pool byte 0
+    return struct.pack("<I", len(units) * 4) + struct.pack(f"<{len(units)}I", *units) + b"b\0"
+
+
 def _tensor_count(count: int) -> Callable[[bytes], bytes]:
     """A GGUF header that announces `count` tensors."""
     return lambda data: data[:8] + struct.pack("<Q", count) + data[16:]
@@ -341,6 +352,8 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      proto_edit(lambda p: setattr(p.normalizer_spec, "precompiled_charsmap", b"\xff\xff\x00\x00abc")), BOTH_REFUSE),
     ("albert.model", "a rule pointing past the pool", proto_edit(_break_a_rule), BOTH_REFUSE),
     ("albert.model", "score NaN", proto_edit(_set_piece(600, score=float("nan"))), BOTH_REFUSE),
+    ("albert.model", "a charsmap trie with a cycle (a+ -> b)",
+     proto_edit(lambda p: setattr(p.normalizer_spec, "precompiled_charsmap", _cyclic_charsmap())), BOTH_LOAD),
     # tekken.json
     ("tekken.json", "a token twice", json_edit(_tekken_vocab(300, token_bytes=b64(b"a"))), BOTH_REFUSE),
     ("tekken.json", "bad base64", json_edit(_tekken_vocab(300, token_bytes="a*b")), BOTH_REFUSE),

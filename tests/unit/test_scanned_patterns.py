@@ -151,3 +151,5 @@ def test_cl100k_batch_in_threads_equals_tiktoken(cl100k: Any, corpora: Any) -> N
         with _backend.use(backend):
             assert ours.encode_ordinary_batch(lines, num_threads=4) == expected, backend
             assert ours.encode_ordinary_batch(lines[:3], num_threads=1) == expected[:3], backend
+            assert ours.encode_ordinary_batch(["", "a", "", "\ud800x"]) == [[], [64], [], [5809, 87]], backend
+            assert ours.encode_ordinary_batch([]) == [], backend
