@@ -22,6 +22,7 @@ from .. import _backend
 from ..errors import FormatError, TokenizationError
 from ..pipeline.cache import Cache
 from ..pipeline.fields import USIZE_MAX, as_bool, as_uint
+from ..pipeline.json_numbers import serde_json_f64
 from .base import Token
 from .lattice import Lattice
 
@@ -427,8 +428,10 @@ def _read_pieces(value: Any) -> list[tuple[str, float]]:
         if not isinstance(score, (int, float)) or isinstance(score, bool):
             raise FormatError(f"score must be a number, got {score!r}", field=field)
         try:
+            if type(score) is int and not -2**63 <= score < 2**64:  # serde_json reads it as its f64
+                score = serde_json_f64(str(score))
             score = float(score)
-        except OverflowError:
+        except (OverflowError, FormatError):
             score = math.inf
         if not math.isfinite(score):
             raise FormatError(f"score must be finite, got {entry[1]!r}", field=field)
