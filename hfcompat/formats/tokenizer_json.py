@@ -71,7 +71,11 @@ def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
     except RecursionError:
         raise FormatError(f"JSON nested deeper than {MAX_DEPTH} levels (tokenizers' recursion limit)") from None
     check_file_form(data, strict)
-    return tokenizer_from_dict(data)
+    tokenizer = tokenizer_from_dict(data)
+    build_compiled = getattr(tokenizer.model, "build_compiled", None)
+    if build_compiled is not None:
+        build_compiled()
+    return tokenizer
 
 
 def _has_negative_zero(text: str) -> bool:

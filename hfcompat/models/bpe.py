@@ -283,12 +283,13 @@ class BPE(VocabLookup):
             return None  # whole pieces are looked up in C only when any piece may be one
         return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
 
-    def build_compiled(self) -> None:
-        """Build the compiled tables now, not on the first text: the merge table and, when
-        whole pieces are looked up (tiktoken's rule), the whole-token table; loading a rank file
-        does, as tiktoken builds its own when it loads. Nothing on the pure-Python backend."""
+    def build_compiled(self, whole_pieces: bool = False) -> None:
+        """Build the compiled tables now, not on the first text: the merge table and, with
+        `whole_pieces` (tiktoken's lookup of a whole piece), the whole-token table. Loading a
+        file does, as tokenizers and tiktoken build their own when they load. Nothing on the
+        pure-Python backend."""
         table = self._fast_table()
-        if table is not None and self.ignore_merges and self.whole_ids is None:
+        if table is not None and whole_pieces and self.ignore_merges and self.whole_ids is None:
             table.build_whole()
 
     def encode_scanned(self, text: str, scanner: Any) -> list[int] | None:

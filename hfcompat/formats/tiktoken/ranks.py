@@ -213,7 +213,7 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
-    model.build_compiled()
+    model.build_compiled(whole_pieces=True)
     try:
         # tiktoken keeps only the pattern's matches: the text between them is dropped.
         split = pre_tokenizers.Split(to_oniguruma(spec.pattern), "removed", invert=True, is_regex=True)
