@@ -283,6 +283,10 @@ class BPE(VocabLookup):
             return None  # whole pieces are looked up in C only when any piece may be one
         return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the compiled merge table (a C object): a copy builds its own."""
+        return {**self.__dict__, "_table": None}
+
     def build_compiled(self, whole_pieces: bool = False) -> None:
         """Build the compiled tables now, not on the first text: the merge table and, with
         `whole_pieces` (tiktoken's lookup of a whole piece), the whole-token table. Loading a

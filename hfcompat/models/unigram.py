@@ -157,6 +157,10 @@ class Unigram:
                 return spans
         return self._best_path(text)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the compiled Viterbi (a C object): a copy builds its own."""
+        return {**self.__dict__, "_viterbi": None}
+
     def _compiled_viterbi(self) -> Any:
         """This model's compiled Viterbi on the compiled backend (built on first use); None on
         the pure-Python backend or when the model's ids do not fit its 31 bits."""

@@ -108,6 +108,10 @@ class WordPiece(VocabLookup):
             start = end
         return pieces
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the compiled matcher (a C object): a copy builds its own."""
+        return {**self.__dict__, "_matcher": None}
+
     def _compiled_matcher(self) -> Any:
         """This model's compiled greedy matcher on the compiled backend (built on first use);
         None on the pure-Python backend or when the vocabulary's ids do not fit its 31 bits."""

@@ -190,6 +190,10 @@ class CharsMap:
             _check_trie(units, pool)
         return cls(blob, units, pool)
 
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickled without the compiled rewriter (a C object): a copy builds its own."""
+        return None, {**{name: getattr(self, name) for name in self.__slots__}, "_rewriter": None}
+
     def to_bytes(self) -> bytes:
         """The blob this map was read from."""
         return self._blob

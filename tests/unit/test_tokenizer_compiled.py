@@ -5,6 +5,7 @@ same as the official library's too."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, Callable
 
 import pytest
@@ -83,3 +84,15 @@ def test_corpus_lines_equal_the_reference(relative: str, corpora: Any) -> None:
     expected = official(relative)
     narrow = (lambda c: (c[0], c[1])) if relative.endswith(".model") else (lambda c: (c[0], c[1], c[2]))
     assert [narrow(c) for c in found] == [expected(line) for line in lines]
+
+
+@pytest.mark.parametrize("relative", [*FILES, "refs/tiktoken/cl100k_base.tiktoken"])
+def test_a_tokenizer_pickles_with_its_compiled_tables(relative: str) -> None:
+    """Loaded and used on the compiled backend, a tokenizer holds C objects (merge table,
+    Viterbi, matcher, charsmap rewriter); it still pickles (Dask sends tokenizers to workers so),
+    and the copy encodes alike, building its own."""
+    with _backend.use(_backend.COMPILED):
+        tokenizer = hfcompat.load(shared_file(relative))
+        expected = columns(tokenizer, "Hello world, naïve 你好 ｈｅｌｌｏ")
+        copy = pickle.loads(pickle.dumps(tokenizer))
+        assert columns(copy, "Hello world, naïve 你好 ｈｅｌｌｏ") == expected
