@@ -172,8 +172,9 @@ cdef class MergeTable:
     cdef _Table whole  # FNV-1a hash of a token's bytes -> its id (built when first needed)
     cdef bytes whole_bytes  # the bytes of every token whose chars are all byte chars, end to end
     cdef const unsigned char* whole_data  # their buffer
-    cdef int64_t* whole_starts  # id -> where its bytes start in whole_bytes
-    cdef int64_t* whole_ends  # id -> where they end (both 0 for a token with no bytes form)
+    cdef int64_t* whole_starts  # entry (the whole table's value) -> where its bytes start in whole_bytes
+    cdef int64_t* whole_ends  # entry -> where they end
+    cdef int32_t* whole_ids  # entry -> the token's id
 
     def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
         """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
@@ -218,6 +219,7 @@ cdef class MergeTable:
         PyMem_Free(self.new_ids)
         PyMem_Free(self.keys)
         PyMem_Free(self.whole_starts)
+        PyMem_Free(self.whole_ids)
         PyMem_Free(self.small_ranks)
 
     cdef inline int32_t _rank(self, int32_t left, int32_t right) noexcept nogil:
@@ -564,18 +566,19 @@ cdef class MergeTable:
 
     cdef int32_t _whole_id(self, const unsigned char* data, Py_ssize_t size) noexcept nogil:
         """The id of the token whose bytes are `data`, or -1."""
-        cdef int32_t token_id = self.whole.get(_bytes_hash(data, size))
-        if token_id < 0 or self.whole_ends[token_id] - self.whole_starts[token_id] != size:
+        cdef int32_t entry = self.whole.get(_bytes_hash(data, size))
+        if entry < 0 or self.whole_ends[entry] - self.whole_starts[entry] != size:
             return -1
-        if memcmp(self.whole_data + self.whole_starts[token_id], data, size) != 0:
+        if memcmp(self.whole_data + self.whole_starts[entry], data, size) != 0:
             return -1
-        return token_id
+        return self.whole_ids[entry]
 
     cdef int _build_whole(self) except -1:
         """The whole-token table: every token whose chars all stand for bytes, by the hash of
-        those bytes (the Python path looks the byte-level string up in the vocab instead)."""
+        those bytes (the Python path looks the byte-level string up in the vocab instead). Its
+        arrays grow with the vocabulary, not with its largest id."""
         cdef int16_t byte_of[BYTE_CHAR_LIMIT]
-        cdef Py_ssize_t byte, total = 0, at = 0, start, last_id = max(self.vocab.values(), default=0)
+        cdef Py_ssize_t byte, total = 0, at = 0, start, entries = 0, count = len(self.vocab)
         cdef Py_UCS4 char_
         cdef uint32_t code
         cdef str token
@@ -591,12 +594,12 @@ cdef class MergeTable:
             total += len(token)
         buffer = bytearray(total + 1)
         write = buffer
-        self.whole_starts = <int64_t*>PyMem_Malloc(2 * (last_id + 1) * sizeof(int64_t))
-        if self.whole_starts == NULL:
+        self.whole_starts = <int64_t*>PyMem_Malloc(2 * (count + 1) * sizeof(int64_t))
+        self.whole_ids = <int32_t*>PyMem_Malloc((count + 1) * sizeof(int32_t))
+        if self.whole_starts == NULL or self.whole_ids == NULL:
             raise MemoryError()
-        self.whole_ends = self.whole_starts + last_id + 1
-        memset(self.whole_starts, 0, 2 * (last_id + 1) * sizeof(int64_t))
-        table = _Table(len(self.vocab))
+        self.whole_ends = self.whole_starts + count + 1
+        table = _Table(count)
         for token, token_id in self.vocab.items():
             start = at
             for char_ in token:
@@ -609,9 +612,11 @@ cdef class MergeTable:
             if at < 0:  # a char that stands for no byte: no byte string is this token
                 at = start
                 continue
-            self.whole_starts[token_id] = start
-            self.whole_ends[token_id] = at
-            table.put(_bytes_hash(write + start, at - start), token_id)
+            self.whole_starts[entries] = start
+            self.whole_ends[entries] = at
+            self.whole_ids[entries] = token_id
+            table.put(_bytes_hash(write + start, at - start), <int32_t>entries)
+            entries += 1
         self.whole_bytes = bytes(buffer[:at])
         self.whole_data = self.whole_bytes
         self.whole = table

@@ -153,3 +153,24 @@ def test_cl100k_batch_in_threads_equals_tiktoken(cl100k: Any, corpora: Any) -> N
             assert ours.encode_ordinary_batch(lines[:3], num_threads=1) == expected[:3], backend
             assert ours.encode_ordinary_batch(["", "a", "", "\ud800x"]) == [[], [64], [], [5809, 87]], backend
             assert ours.encode_ordinary_batch([]) == [], backend
+
+
+def test_a_rank_far_past_the_others_costs_no_memory(tmp_path: Path) -> None:
+    """Ranks are ids: one near 10**9 beside 256 byte ranks must not size a table by the largest
+    id (the whole-token table once asked for 16 GB here; found by fuzzing). Both backends
+    encode as tiktoken does."""
+    import base64
+
+    import tiktoken
+
+    ranks = {bytes([byte]): byte for byte in range(256)}
+    ranks[b"he"] = 988_888_866
+    path = tmp_path / "sparse.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(token).decode()} {rank}\n" for token, rank in ranks.items()))
+    pattern = hfcompat.formats.tiktoken.encodings.R50K_PATTERN
+    expected = tiktoken.Encoding("sparse", pat_str=pattern, mergeable_ranks=ranks,
+                                 special_tokens={}).encode_ordinary("hehe he")
+    for backend in (_backend.COMPILED, _backend.PYTHON):
+        with _backend.use(backend):
+            tokenizer = hfcompat.load(path, pattern=pattern)
+            assert tokenizer.encode_ordinary("hehe he") == expected, backend
