@@ -15,6 +15,7 @@ the atoms of the current group apart so that a quantifier knows what it applies 
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 __all__ = ["CL100K_PATTERN", "O200K_PATTERN", "R50K_PATTERN", "from_oniguruma", "to_ascii_python", "to_oniguruma",
@@ -49,12 +50,23 @@ IntervalRewrite = Callable[[str, str], str]
 
 def to_python(pattern: str) -> str:
     """A tiktoken pattern as a `regex` module pattern with the same matches."""
-    return _rewrite(pattern, end_of_text=r"\Z", possessive_interval=lambda atom, rep: f"{atom}{rep}+")
+    return _rewrite(_braced_categories(pattern), end_of_text=r"\Z",
+                    possessive_interval=lambda atom, rep: f"{atom}{rep}+")
 
 
 def to_oniguruma(pattern: str) -> str:
     """A tiktoken pattern as an Oniguruma pattern (for tokenizer.json) with the same matches."""
-    return _rewrite(pattern, end_of_text=r"\z", possessive_interval=lambda atom, rep: f"(?>{atom}{rep})")
+    return _rewrite(_braced_categories(pattern), end_of_text=r"\z",
+                    possessive_interval=lambda atom, rep: f"(?>{atom}{rep})")
+
+
+def _braced_categories(pattern: str) -> str:
+    """`\\pl` and the like as `\\p{L}`: fancy-regex reads a one-letter class as that general
+    category in either case, `regex` reads `\\pl` otherwise and Oniguruma wants braces."""
+    return _ONE_LETTER_CLASS.sub(lambda m: f"\\{m[1]}{{{m[2].upper()}}}" if m[1] else m[0], pattern)
+
+
+_ONE_LETTER_CLASS = re.compile(r"\\(?:([pP])([CLMNPSZclmnpsz])|.)", re.DOTALL)
 
 
 def from_oniguruma(pattern: str) -> str:

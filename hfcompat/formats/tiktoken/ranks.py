@@ -44,7 +44,9 @@ from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
 _CLEAN_RANKS = regex.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
 _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
-_CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[A-Za-z])")
+# \p or \P and a class: a name in braces, or one letter, which fancy-regex takes only for the
+# one-letter general categories (`regex` reads others, e.g. \py, some other way).
+_CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[CLMNPSZclmnpsz])")
 __all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
 
 
