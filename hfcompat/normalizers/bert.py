@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import regex
 
 from ..pipeline.fields import as_bool
-from ..pipeline.normalized import CHAR_CACHE_LIMIT, NormalizedString
+from ..pipeline.normalized import CHAR_CACHE_LIMIT, NormalizedString, newer_than_hf
 from .base import Normalizer, _bool_field, _drop_chars
 from .unicode import _MAYBE_BERT_DROPPED, _MAYBE_NONSPACING_MARK, is_bert_control, is_nonspacing_mark
 
@@ -114,8 +114,9 @@ def _strip_accents(ns: NormalizedString) -> None:
         _drop_chars(ns, _MAYBE_NONSPACING_MARK, is_nonspacing_mark)
         return
     pairs = list(map(_DECOMPOSED.__getitem__, text))
-    if "".join(map(itemgetter(0), pairs)) != unicodedata.normalize("NFD", text):
-        # Marks reorder across chars: decompose the whole text, then filter.
+    if "".join(map(itemgetter(0), pairs)) != unicodedata.normalize("NFD", text) or newer_than_hf("NFD", text):
+        # Marks reorder across chars, or a char HF's older tables do not decompose: decompose
+        # the whole text as HF does, then filter.
         ns.nfd()
         _drop_chars(ns, _MAYBE_NONSPACING_MARK, is_nonspacing_mark)
         return

@@ -406,6 +406,12 @@ _HF_UNKNOWN = {
     "NFKD": regex.compile(f"[{_NEWER_COMPATIBLE}{_NEWER_CANONICAL}]"),
     "NFKC": regex.compile(f"[{_NEWER_COMPATIBLE}{_NEWER_CANONICAL}\\U00011930]"),
 }
+def newer_than_hf(form: str, text: str) -> bool:
+    """Whether `text` holds a char that Python's Unicode tables change in `form` and HF's leave
+    as it is (then only NormalizedString's own normalization gives HF's result)."""
+    return _HF_UNKNOWN[form].search(text) is not None
+
+
 # Chars with a nonzero canonical combining class in Python's tables and none in HF's (Unicode 9.0):
 # HF never reorders them.
 _NEWER_COMBINING = frozenset(chr(code) for first, last in (

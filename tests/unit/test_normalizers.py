@@ -251,7 +251,8 @@ ALPHABET = st.characters(exclude_categories=("Cs",)).filter(lambda c: c not in V
 INTERESTING = st.sampled_from(
     list("aAeEiIsSΣσςİ \t\n\r\x0b\x0c\x1c\x00\x7f\x85\xa0\u1680\u2000\u200b\u2028\u3000"
          "\ufeff\ufffd\ue000\u0301\u0308\u0323\u0334\u0345\u0903\u20dd\u1cf2\u3099\uff9e"
-         "我中\uf900\U00020000\U0002b820ｶﾞﬁ①ẛé각ᄀ\u1161\u11a8\u2581'x"))
+         "我中\uf900\U00020000\U0002b820ｶﾞﬁ①ẛé각ᄀ\u1161\u11a8\u2581'x"
+         "\U00011938\U00011930"))  # Unicode 13's composition that HF's tables lack
 TEXT = st.text(st.one_of(ALPHABET, INTERESTING), max_size=40)
 
 
