@@ -139,6 +139,16 @@ def _cyclic_charsmap() -> bytes:
     return struct.pack("<I", len(units) * 4) + struct.pack(f"<{len(units)}I", *units) + b"b\0"
 
 
+def _swap_ranks(text: str, token: bytes) -> str:
+    """A rank file with `token` and the last-ranked token trading ranks: the tokens built on
+    `token` then rank before it (tiktoken still builds them, joining by rank)."""
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.split()[0] == b64(token))
+    (mine, rank), (last, last_rank) = lines[index].split(), lines[-1].split()
+    lines[index], lines[-1] = f"{mine} {last_rank}", f"{last} {rank}"
+    return "\n".join(lines) + "\n"
+
+
 def _tensor_count(count: int) -> Callable[[bytes], bytes]:
     """A GGUF header that announces `count` tensors."""
     return lambda data: data[:8] + struct.pack("<Q", count) + data[16:]
@@ -325,6 +335,8 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("r50k.tiktoken", "bad base64", text_edit(_replace_line(300, "a*b 300")), BOTH_REFUSE),
     ("r50k.tiktoken", "rank not an integer", text_edit(_replace_line(300, b64(b"zq") + " 3x")), BOTH_REFUSE),
     ("r50k.tiktoken", "rank negative", text_edit(_replace_line(300, b64(b"zq") + " -300")), BOTH_REFUSE),
+    ("r50k.tiktoken", "a token ranked before one of its parts",
+     text_edit(lambda text: _swap_ranks(text, b" s")), STRICTER),
     ("r50k.tiktoken", "three fields", text_edit(_replace_line(300, b64(b"zq") + " 300 1")), BOTH_REFUSE),
     ("r50k.tiktoken", "one field", text_edit(_replace_line(300, b64(b"zq"))), BOTH_REFUSE),
     ("r50k.tiktoken", "a blank line", text_edit(_replace_line(300, "")), BOTH_LOAD),

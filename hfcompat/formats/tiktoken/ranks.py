@@ -212,6 +212,7 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
         vocab[content] = token_id
         used.add(token_id)
     cuts = cached_merge_cuts(ordered, ranks, digest) if digest else merge_cuts(ordered, ranks)
+    _check_joins_in_order(ordered, ranks, cuts, where)
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
@@ -231,6 +232,24 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
+
+
+def _check_joins_in_order(ordered: list[bytes], ranks: Mapping[bytes, int], cuts: list[int],
+                          where: str | None) -> None:
+    """Refuse a token that no join of lower-ranked tokens builds but that two tokens spell: tiktoken
+    joins any two neighbours by the rank of their bytes, so it builds such a token once its
+    later-ranked parts exist, which merges in rank order cannot follow (a damaged or hand-edited
+    file; the published rank files have no such token)."""
+    for token, cut in zip(ordered, cuts):
+        if cut or len(token) < 2:
+            continue
+        for split in range(1, len(token)):
+            left, right = token[:split], token[split:]
+            if left in ranks and right in ranks:
+                raise FormatError(
+                    f"token {token!r} (rank {ranks[token]}) is {left!r} (rank {ranks[left]}) joined to "
+                    f"{right!r} (rank {ranks[right]}): ranks out of merge order, which tiktoken follows "
+                    "and merges cannot", path=where, field="ranks")
 
 
 def _check_pattern(pattern: str, where: str | None) -> None:
