@@ -31,6 +31,7 @@ class Split(SplitWise):
             self._compiled = compile_pattern(self.pattern)
         else:
             self._compiled = _literal_pattern(self.pattern)
+        self._splitter = _capturing(self._compiled) if self._tiles() else None  # the pure path of word_pieces
 
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Split every segment on the pattern's matches (or, inverted, on what lies between)."""
@@ -44,7 +45,7 @@ class Split(SplitWise):
         compiled = scanner(self.pattern, ONIGURUMA)
         if compiled is not None:
             return compiled.split(text)
-        return _split_pieces(text, _capturing(self._compiled))
+        return _split_pieces(text, self._splitter)
 
     def piece_form(self) -> str | None:
         """A piece of `word_pieces` is one split, its own text."""
