@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -466,3 +467,54 @@ def test_score_reset_on_huge_path_scores(tmp_path: Path, backend: str) -> None:
         tokenizer = hfcompat.load(path)
         for text in ["<|end", "~end of text", "<|endoftext|>x</s>"]:
             assert tokenizer.encode(text).ids == sp.encode(text), text
+
+
+DECODE_SEQUENCES = 300
+
+
+def _random_id_sequences(sp: spm_lib.SentencePieceProcessor, seed: int) -> list[list[int]]:
+    """Id lists of every kind of piece in every position: unknown, control, byte, "▁" pieces first."""
+    rng = random.Random(seed)
+    size = sp.get_piece_size()
+    special = [i for i in range(size) if sp.is_unknown(i) or sp.is_control(i) or sp.is_byte(i)][:300]
+    spaced = [i for i in range(size) if sp.id_to_piece(i).startswith("▁")][:300]
+    pool = special + spaced + list(range(size))
+    sequences = [[i] for i in special] + [[i, j] for i in special for j in spaced[:2]]
+    for _ in range(DECODE_SEQUENCES):
+        sequences.append([rng.choice(pool) for _ in range(rng.randint(0, 6))])
+    return sequences
+
+
+@pytest.mark.parametrize("name", list(REAL) + [case.name for case in MATRIX])  # WORD_GAP is in encoding only
+def test_decode_random_ids(request: pytest.FixtureRequest, tmp_path: Path, name: str) -> None:
+    """Any id list, the unknown, control and byte pieces first or anywhere, decodes as sentencepiece
+    decodes it, in hfcompat and in the converted json under `tokenizers`."""
+    path = model_path(request, name)
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    ours, oracle = hfcompat.load(path), converted(path, tmp_path)
+    for ids in _random_id_sequences(sp, 0) + [sp.encode(text) for text in ["\ufdd0", "a\ufdd0 b", " \u2047 x"]]:
+        expected = sp.decode(ids) if not _has_broken_byte_run(sp, ids) else oracle.decode(ids, skip_special_tokens=False)
+        assert ours.decode(ids) == expected, ids
+        assert oracle.decode(ids, skip_special_tokens=False) == expected, ids
+
+
+def _has_broken_byte_run(sp: spm_lib.SentencePieceProcessor, ids: list[int]) -> bool:
+    """A run of byte pieces that is not UTF-8: sentencepiece keeps its valid bytes, ByteFallback (a
+    tokenizer.json decoder, which hfcompat follows) makes every byte of the run U+FFFD."""
+    runs, run = [], bytearray()
+    for i in ids + [-1]:
+        if i >= 0 and sp.is_byte(i):
+            run.append(int(sp.id_to_piece(i)[3:5], 16))
+        elif run:
+            runs.append(bytes(run))
+            run = bytearray()
+    return any(not _is_utf8(run) for run in runs)
+
+
+def _is_utf8(data: bytes) -> bool:
+    """`data` decodes as UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -47,7 +47,6 @@ EXTRA_SPACES = r"\A +| +\z| (?= )"
 # treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
 # A noncharacter standing for the unknown piece while decoding (see `_decoder`).
-UNKNOWN_PLACEHOLDER = "\ufdd0"
 UNK_PENALTY = 10.0  # sentencepiece's unknown-char score is the lowest normal score minus this
 MATCHABLE = (spm.NORMAL, spm.USER_DEFINED)
 
@@ -298,7 +297,7 @@ def _decoder(proto: Any) -> dict:
     """Control pieces vanish, the unknown piece shows its surface, bytes and "▁" become text.
 
     sentencepiece drops one leading "▁" of the first pieces but keeps the unknown surface's
-    leading space, so the unknown piece passes the Strip step as a placeholder char.
+    leading space, so the Strip step takes a "▁" before "▁" becomes " ", and never a real space.
     """
     trainer, spec = proto.trainer_spec, proto.normalizer_spec
     steps: list[dict] = []
@@ -306,15 +305,14 @@ def _decoder(proto: Any) -> dict:
     if controls:
         steps.append(_replace(r"\A(?:" + "|".join(map(_escape, controls)) + r")\z", "", regex=True))
     unknown = next(p.piece for p in proto.pieces if p.type == spm.UNKNOWN)
-    steps.append(_replace(r"\A" + _escape(unknown) + r"\z", UNKNOWN_PLACEHOLDER, regex=True))
+    steps.append(_replace(r"\A" + _escape(unknown) + r"\z", trainer.unk_surface, regex=True))
     if trainer.byte_fallback:
         steps.append({"type": "ByteFallback"})
+    steps.append({"type": "Fuse"})
+    if spec.add_dummy_prefix or spec.remove_extra_whitespaces:
+        steps.append({"type": "Strip", "content": SPACE, "start": 1, "stop": 0})
     if spec.escape_whitespaces:
         steps.append(_replace(SPACE, " "))
-    steps.append({"type": "Fuse"})
-    if (spec.add_dummy_prefix or spec.remove_extra_whitespaces) and not trainer.treat_whitespace_as_suffix:
-        steps.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
-    steps.append(_replace(UNKNOWN_PLACEHOLDER, trainer.unk_surface))
     return {"type": "Sequence", "decoders": steps}
 
 
