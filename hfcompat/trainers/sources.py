@@ -15,6 +15,7 @@ import glob
 import gzip
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterator, Sequence
@@ -29,6 +30,7 @@ COMPRESSED_SUFFIXES = {".gz", ".zst", ".zstd"}
 GLOB_CHARS = "*?["
 BATCH_ROWS = 1000  # rows per batch read from a Parquet file or a dataset
 EXTRAS = {"zstandard": "zstd", "pyarrow.parquet": "parquet"}  # module -> the hfcompat extra that installs it
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -132,10 +134,24 @@ def iter_texts(source: Any, text_column: str | None = None, meter: ReadMeter | N
     elif is_dataset(source):
         yield from dataset_texts(source, text_column or "text", meter)
     else:
+        number = 0
         for item in source:
             for text in [item] if isinstance(item, str) else item:
+                number += 1
                 meter.bytes += len(text)
-                yield text
+                yield unicode_text(text, f"text {number} of the source")
+
+
+def unicode_text(text: str, where: str, path: Path | None = None) -> str:
+    """`text`, unless it holds a lone surrogate (a str can, JSON's \\ud800 escape too; UTF-8,
+    tokenizers and sentencepiece cannot take one): then an error naming `where` and the char."""
+    if not text.isascii():
+        found = _SURROGATE.search(text)
+        if found is not None:
+            raise FormatError(f"{where} holds a lone surrogate U+{ord(found.group()):04X} at char {found.start()}, "
+                              "which is not Unicode text (UTF-8 cannot encode it)",
+                              path=None if path is None else str(path), field="text")
+    return text
 
 
 def file_texts(path: Path, text_column: str | None = None, meter: ReadMeter | None = None) -> Iterator[str]:
@@ -230,7 +246,7 @@ def json_lines_texts(handle: IO[bytes], path: Path, text_column: str, meter: Rea
         if not isinstance(text, str):
             raise FormatError(f"line {number}: expected a string, found {type(text).__name__}",
                               path=str(path), field=text_column)
-        yield text
+        yield unicode_text(text, f"line {number}", path)
 
 
 def parquet_texts(path: Path, text_column: str, meter: ReadMeter) -> Iterator[str]:

@@ -225,6 +225,22 @@ def test_a_line_that_is_not_utf8_names_file_and_line(name: str, tmp_path: Path) 
         count_words(tmp_path / name, show_progress=False)
 
 
+@pytest.mark.parametrize("model", MODELS)
+def test_a_lone_surrogate_is_a_format_error_naming_the_text(model: str) -> None:
+    """A str can hold one, but no trainer can take it as text (tokenizers and sentencepiece
+    cannot encode it to UTF-8): every model kind refuses it the same way, before training."""
+    texts = ["good text", ["a batch", "bad \ud800 text"]]
+    with pytest.raises(FormatError, match="text 3 of the source holds a lone surrogate U\\+D800 at char 4"):
+        train(texts, model=model, vocab_size=100, show_progress=False)
+
+
+def test_a_lone_surrogate_escape_in_json_lines_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"text": "fine"}\n{"text": "x\\udc00y"}\n', encoding="utf-8")
+    with pytest.raises(FormatError, match="rows.jsonl: field 'text': line 2 holds a lone surrogate U\\+DC00 at char 1"):
+        count_words(path, text_column="text", show_progress=False)
+
+
 def test_a_damaged_gzip_file_is_a_format_error(tmp_path: Path) -> None:
     (tmp_path / "cut.txt.gz").write_bytes(gzip.compress(b"some text\n" * 1000)[:60])
     with pytest.raises(FormatError, match="cut.txt.gz: cannot read"):

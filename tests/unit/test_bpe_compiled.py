@@ -22,7 +22,7 @@ WORDS = st.lists(st.text(alphabet=ALPHABET + "x", min_size=1, max_size=14), min_
 
 def table_of(model: BPE) -> object:
     """A compiled merge table of `model`, as the model builds it."""
-    return _bpe.MergeTable(model._ranks, model._new_ids, model._levels, model.vocab)
+    return _bpe.MergeTable(model._left_ids, model._right_ids, model._new_ids, model._levels, model.vocab)
 
 
 def sentencepiece_levels(data: st.DataObject, model: BPE) -> list[int]:
