@@ -120,13 +120,13 @@ def test_max_words_keeps_the_most_frequent(texts: list[str]) -> None:
 
 
 def test_counts_file_format(tmp_path: Path) -> None:
-    counts = count_words(["a b a\n", "c \udcff\n"], model="wordlevel", show_progress=False)
+    counts = count_words(["a b a\n", "c \U0001f600\n"], model="wordlevel", show_progress=False)
     counts.save(tmp_path / "counts.jsonl")
     lines = (tmp_path / "counts.jsonl").read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     assert header["format"] == "hfcompat-word-counts" and header["words"] == 4 and header["texts"] == 2
     assert header["pipeline"]["pre_tokenizer"] == {"type": "Whitespace"}
-    assert [json.loads(line) for line in lines[1:]] == [["a", 2, 1], ["b", 1], ["c", 1], ["\udcff", 1, 1]]
+    assert [json.loads(line) for line in lines[1:]] == [["a", 2, 1], ["b", 1], ["c", 1], ["\U0001f600", 1, 1]]
     assert WordCounts.load(tmp_path / "counts.jsonl") == counts
 
 
