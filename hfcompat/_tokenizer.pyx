@@ -9,11 +9,18 @@ normalized text's alignments.
 cimport cython
 
 
-def assemble(list pieces, list starts, object cache, object miss, object alignments) -> object:
+def assemble(list pieces, list starts, object cache, object miss, object alignments,
+             object direct=None, Py_ssize_t max_chars=0, object mark=None) -> object:
     """(ids, tokens, offsets, word ids) of the pieces found at `starts`, each piece's entry taken
     from `cache` or made by `miss(piece)`; offsets mapped through `alignments` (a list of
     (start, end) per normalized char) unless it is None. None when a piece with an empty token
-    meets alignments (the reference then declines too)."""
+    meets alignments (the reference then declines too).
+
+    `direct(piece)`, when given, is the model's own (ids, tokens, spans) of a piece that is one
+    word, or None: its entry is then made here and offered to `cache` when the piece is shorter
+    than `max_chars`, as `Tokenizer._piece_entry` and `_kept` would (`miss` where it gives None).
+    With `mark` (T5's pre-tokenizer puts it before each word), the word is `mark` + piece, the
+    mark standing for the piece's first char (`Tokenizer._prefixed_entry`)."""
     cdef list ids = [], tokens = [], offsets = [], words = []
     cdef list piece_offsets, piece_words, spans
     cdef tuple entry
@@ -25,7 +32,14 @@ def assemble(list pieces, list starts, object cache, object miss, object alignme
         piece = pieces[k]
         start = starts[k]
         found = cache.get(piece)
-        entry = found if found is not None else miss(piece)
+        if found is not None:
+            entry = found
+        elif direct is not None:
+            entry = _direct_entry(piece, direct, cache, max_chars, mark)
+            if entry is None:
+                entry = miss(piece)
+        else:
+            entry = miss(piece)
         if aligned and entry[5]:
             return None  # an empty token's offsets do not go through the alignment
         ids.extend(entry[0])
@@ -42,3 +56,35 @@ def assemble(list pieces, list starts, object cache, object miss, object alignme
             words.append(index if splits == 1 else index + <Py_ssize_t>piece_words[j])
         index += splits
     return ids, tokens, offsets, words
+
+
+cdef object _direct_entry(str piece, object direct, object cache, Py_ssize_t max_chars, object mark):
+    """The entry (`tokenizer._word_entry`) of a one-word piece from `direct`, offered to the
+    cache; None when `direct` declines (or, with `mark`, the piece holds the mark or a token is
+    empty: `_prefixed_entry` declines those)."""
+    cdef object columns
+    cdef list piece_spans
+    cdef bint has_empty = False
+    cdef Py_ssize_t j, first, end
+    if mark is None:
+        columns = direct(piece)
+    elif <str>mark in piece:
+        return None
+    else:
+        columns = direct(<str>mark + piece)
+    if columns is None:
+        return None
+    piece_ids, piece_tokens, piece_spans = columns
+    for j in range(len(piece_spans)):
+        first, end = piece_spans[j]
+        if first == end:
+            if mark is not None:
+                return None
+            has_empty = True
+            break
+    if mark is not None:  # through the alignments of the prepended mark: it stands for char 0
+        piece_spans = [(first - 1 if first > 0 else 0, end - 1 if end > 1 else 1) for first, end in piece_spans]
+    entry = (piece_ids, piece_tokens, piece_spans, [0] * len(piece_ids), 1, has_empty)
+    if len(piece) < max_chars:
+        cache.offer(piece, entry)
+    return entry

@@ -6,7 +6,6 @@ import dataclasses
 import gc
 import random
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from functools import partial
 from itertools import starmap
 from pathlib import Path
@@ -54,7 +53,7 @@ PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None]
 
 
 
-# Chars above which encoding one text pauses Python's cyclic garbage collector (see collector_paused).
+# Chars above which encoding one text pauses Python's cyclic garbage collector (see CollectorPaused).
 LONG_TEXT = 100_000
 
 
@@ -62,20 +61,29 @@ LONG_TEXT = 100_000
 BATCH_RUN = 256
 
 
-@contextmanager
-def collector_paused(*texts: Any) -> Iterator[None]:
+class CollectorPaused:
     """Pause the cyclic garbage collector while texts longer than LONG_TEXT chars in all are
     encoded: the millions of small tuples they make hold no cycles, and collecting them again
-    and again took over half the time of a 1,000,000-char text (benchmarks/pathological.py)."""
-    length = sum(len(text) for text in texts if isinstance(text, str))
-    if length <= LONG_TEXT or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+    and again took over half the time of a 1,000,000-char text (benchmarks/pathological.py).
+    A class, not a generator: it is entered once per text, and a generator's context manager
+    cost 2-3 us of a 35 us line."""
+
+    __slots__ = ("paused",)
+
+    def __init__(self, *texts: Any):
+        length = 0
+        for text in texts:
+            if isinstance(text, str):
+                length += len(text)
+        self.paused = length > LONG_TEXT and gc.isenabled()
+
+    def __enter__(self) -> None:
+        if self.paused:
+            gc.disable()
+
+    def __exit__(self, *_: Any) -> None:
+        if self.paused:
+            gc.enable()
 
 
 class Tokenizer:
@@ -283,7 +291,7 @@ class Tokenizer:
         not allowed) raise SpecialTokenError, the others are plain text; with
         `encode_special_tokens` set, every special token is plain text.
         """
-        with collector_paused(sequence, pair):
+        with CollectorPaused(sequence, pair):
             if pair is None and not is_pretokenized:
                 encoding = self._encode_single(sequence, allowed_special, disallowed_special)
             else:
@@ -415,7 +423,9 @@ class Tokenizer:
                 return None
         alignments = None if ns.is_identity() else ns.alignments
         if _backend.tokenizer is not None:
-            columns = _backend.tokenizer.assemble(*found, self._piece_cache, self._piece_entry, alignments)
+            direct, mark = self._direct_columns()
+            columns = _backend.tokenizer.assemble(*found, self._piece_cache, self._piece_entry, alignments,
+                                                  direct, WORD_CACHE_MAX_CHARS, mark)
             return None if columns is None else self._columns_encoding(*columns, type_id, word_index)
         ids: list[int] = []
         tokens: list[str] = []
@@ -456,6 +466,19 @@ class Tokenizer:
         if word_index is not None:
             words = [word_index] * n
         return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
+
+    def _direct_columns(self) -> tuple[Callable[[str], Any] | None, str | None]:
+        """What `_piece_entry` reaches through five calls: the model's compiled (ids, tokens,
+        spans) of a piece that is one word as it is, or as its byte-level chars, or after a
+        mark ("prefixed": then the mark too); (None, None) when pieces are not one word."""
+        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
+        if form == "bytes":
+            return getattr(self._model, "tokenize_utf8", None), None
+        if form == "text":
+            return getattr(self._model, "columns", None), None
+        if form == "prefixed":
+            return getattr(self._model, "columns", None), self._pre_tokenizer.piece_prefix()
+        return None, None
 
     def _piece_entry(self, piece: str) -> PieceEntry:
         """The tokens of one piece pre-tokenized alone (cached when there is room)."""
@@ -658,7 +681,7 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """tiktoken's encode_ordinary: the ids of `text`, special tokens treated as text."""
-        with collector_paused(text):
+        with CollectorPaused(text):
             return self._tiktoken_mode().encode_ordinary(self.model, text)
 
     def encode_ordinary_batch(self, texts: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
@@ -667,7 +690,7 @@ class Tokenizer:
         mode = self._tiktoken_mode()
         texts = list(texts)
         runs = [texts[start:start + BATCH_RUN] for start in range(0, len(texts), BATCH_RUN)]
-        with collector_paused(*texts):
+        with CollectorPaused(*texts):
             if num_threads <= 1 or len(runs) <= 1:
                 return [ids for run in runs for ids in mode.encode_ordinary_batch(self.model, run)]
             with ThreadPoolExecutor(num_threads) as pool:
@@ -680,7 +703,7 @@ class Tokenizer:
         disallowed specials default to the policy's ("all" for a rank file, none for tekken)."""
         mode = self._tiktoken_mode()
         disallowed = mode.disallowed_default if disallowed_special is None else disallowed_special
-        with collector_paused(text):
+        with CollectorPaused(text):
             return mode.encode_ids(self.model, text, allowed_special, disallowed)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
