@@ -425,6 +425,47 @@ class TemplateProcessing(PostProcessor):
         return sum(len(self.special_tokens[piece.id].ids) for piece in template
                    if isinstance(piece, SpecialPiece) and piece.id in self.special_tokens)
 
+    def process_owned(self, encoding: Encoding, pair: Encoding | None,
+                      add_special_tokens: bool) -> Encoding:
+        """`PostProcessor.process_owned`; a single sequence without overflowing parts (nearly every
+        call) has its columns laid out in template order at once, not merged from an encoding per
+        item (a third of a T5 line's time went to those copies and merges)."""
+        if pair is not None or encoding.overflowing:
+            return super().process_owned(encoding, pair, add_special_tokens)
+        ids: list[int] = []
+        type_ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        special_mask: list[int] = []
+        attention: list[int] = []
+        words: list[int | None] = []
+        ranges: dict[int, tuple[int, int]] = {}
+        for piece in self.single:
+            if isinstance(piece, SequencePiece):
+                if piece.id != "A":
+                    raise TokenizationError("the template for a single sequence uses sequence $B")
+                n = len(encoding.ids)
+                ranges[0] = (len(ids), len(ids) + n)
+                ids += encoding.ids
+                tokens += encoding.tokens
+                offsets += encoding.offsets
+                special_mask += encoding.special_tokens_mask
+                attention += encoding.attention_mask
+                words += encoding.word_ids
+            elif add_special_tokens:
+                token = self._special_token(piece)
+                n = len(token.ids)
+                ids += token.ids
+                tokens += token.tokens
+                offsets += [(0, 0)] * n
+                special_mask += [1] * n
+                attention += [1] * n
+                words += [None] * n
+            else:
+                continue
+            type_ids += [piece.type_id] * n
+        return Encoding(ids, type_ids, tokens, offsets, special_mask, attention, words, [], ranges)
+
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
         """One encoding per template item, in template order (merged by the caller)."""
@@ -443,12 +484,17 @@ class TemplateProcessing(PostProcessor):
                 parts.append(self._special_encoding(piece))
         return parts
 
-    def _special_encoding(self, piece: SpecialPiece) -> Encoding:
-        """The encoding of one special item: offsets (0, 0), no word, special mask 1."""
+    def _special_token(self, piece: SpecialPiece) -> SpecialToken:
+        """The special token a template item names."""
         token = self.special_tokens.get(piece.id)
         if token is None:
             raise FormatError(f"Missing SpecialToken(s) with id(s) `{piece.id}`",
                               field="special_tokens")
+        return token
+
+    def _special_encoding(self, piece: SpecialPiece) -> Encoding:
+        """The encoding of one special item: offsets (0, 0), no word, special mask 1."""
+        token = self._special_token(piece)
         n = len(token.ids)
         return Encoding(list(token.ids), [piece.type_id] * n, list(token.tokens), [(0, 0)] * n,
                         [1] * n, [1] * n, [None] * n, [], {})
