@@ -50,7 +50,7 @@ class NormalizedString:
         """The original span of each normalized char (materialized on demand)."""
         if self._alignments is None:
             size = len(self.normalized)
-            self._alignments = list(zip(range(size), range(1, size + 1)))
+            self._alignments = unit_spans(size)[:size]  # the shared (i, i + 1) tuples, not new ones
         return self._alignments
 
     def is_identity(self) -> bool:
@@ -282,7 +282,7 @@ class NormalizedString:
         if self._alignments is not None:
             self._alignments = self._alignments[start:end]
         elif start:
-            self._alignments = [(i, i + 1) for i in range(start, end)]
+            self._alignments = unit_spans(end)[start:end]
         self.normalized = text[start:end]
 
     def replace(self, pattern: Pattern, content: str) -> None:
