@@ -476,8 +476,9 @@ class Tokenizer:
             return getattr(self._model, "tokenize_utf8", None), None
         if form == "text":
             return getattr(self._model, "columns", None), None
-        if form == "prefixed":
-            return getattr(self._model, "columns", None), self._pre_tokenizer.piece_prefix()
+        mark = self._pre_tokenizer.piece_prefix() if form == "prefixed" else None
+        if mark is not None:
+            return getattr(self._model, "columns", None), mark
         return None, None
 
     def _piece_entry(self, piece: str) -> PieceEntry:
