@@ -508,13 +508,4 @@ def _has_broken_byte_run(sp: spm_lib.SentencePieceProcessor, ids: list[int]) -> 
         elif run:
             runs.append(bytes(run))
             run = bytearray()
-    return any(not _is_utf8(run) for run in runs)
-
-
-def _is_utf8(data: bytes) -> bool:
-    """`data` decodes as UTF-8."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return any(run.decode("utf-8", "replace").encode("utf-8") != run for run in runs)

@@ -12,7 +12,7 @@ from tiktoken_files import offline_cl100k
 
 import hfcompat
 from hfcompat import _backend
-from hfcompat.models.bpe import BPE
+from hfcompat.models.bpe import BPE, _merge_columns
 from hfcompat.pipeline.bytelevel import bytes_to_chars
 from hfcompat.pipeline.normalized import char_spans
 
@@ -76,6 +76,20 @@ def test_cuts_equal_the_reference(tokens: list[str], ends: str, starts: str) -> 
     with _backend.use(_backend.PYTHON):
         expected = model.cuts(ends, starts)
     assert table_of(model).cuts(ends, starts) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(vocab_tokens=st.lists(st.text(alphabet="abé日", min_size=1, max_size=3), min_size=1, max_size=15, unique=True),
+       merges=st.lists(st.tuples(st.text(alphabet="abé日", min_size=1, max_size=2),
+                                 st.text(alphabet="abé日", min_size=1, max_size=2)), max_size=12))
+def test_merge_columns_equal_the_reference(vocab_tokens: list[str], merges: list[tuple[str, str]]) -> None:
+    """The merges' (left, right, new) id columns found in C are the reference's, and both say None
+    when a part or a join is not in the vocab (repeated pairs and unknown tokens drawn often)."""
+    vocab = {token: i for i, token in enumerate(vocab_tokens)}
+    with _backend.use(_backend.PYTHON):
+        expected = _merge_columns(vocab, merges)
+    assert _bpe.merge_columns(vocab, merges) == expected
+    assert _bpe.merge_columns(vocab, [list(merge) for merge in merges]) == expected  # JSON's lists
 
 
 def test_ids_beyond_31_bits_stay_in_python() -> None:

@@ -46,7 +46,6 @@ _REGEX_SPECIAL = set(".^$|()[]{}*+?\\-#&~")
 EXTRA_SPACES = r"\A +| +\z| (?= )"
 # treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
-# A noncharacter standing for the unknown piece while decoding (see `_decoder`).
 UNK_PENALTY = 10.0  # sentencepiece's unknown-char score is the lowest normal score minus this
 MATCHABLE = (spm.NORMAL, spm.USER_DEFINED)
 
