@@ -145,15 +145,25 @@ def cl100k_sides(scratch: Path) -> list[Side]:
     return [*hfcompat_sides(SHARED / "refs/tiktoken/cl100k_base.tiktoken", encode), Side("tiktoken", load_tiktoken, encode)]
 
 
-def sentencepiece_sides(relative: str) -> Callable[[Path], list[Side]]:
-    """The sides of a SentencePiece .model: hfcompat's and sentencepiece's ids."""
+def encoding_ids(tokenizer: Any, line: str) -> list[int]:
+    """The ids of hfcompat's Encoding of a line."""
+    return tokenizer.encode(line).ids
+
+
+def plain_ids(tokenizer: Any, line: str) -> list[int]:
+    """hfcompat's ids of a line without an Encoding (`encode_ids`)."""
+    return tokenizer.encode_ids(line)
+
+
+def sentencepiece_sides(relative: str, encode: Callable[[Any, str], list[int]]) -> Callable[[Path], list[Side]]:
+    """The sides of a SentencePiece .model: hfcompat's ids (by `encode`) and sentencepiece's."""
     def sides(scratch: Path) -> list[Side]:
         """hfcompat on each backend, then sentencepiece."""
         import sentencepiece
 
         path = SHARED / "refs" / relative
         load_spm = lambda: sentencepiece.SentencePieceProcessor(model_file=str(path))  # noqa: E731
-        return [*hfcompat_sides(path, lambda tokenizer, line: tokenizer.encode(line).ids),
+        return [*hfcompat_sides(path, encode),
                 Side("sentencepiece", load_spm, lambda processor, line: processor.encode(line))]
     return sides
 
@@ -162,10 +172,12 @@ SUBJECTS = [
     Subject("gpt2", "GPT-2 tokenizer.json (Encoding)", tokenizers_sides("gpt2/tokenizer.json")),
     Subject("cl100k", "cl100k_base encode_ordinary", cl100k_sides),
     Subject("llama3", "Llama 3 tokenizer.json (Encoding)", llama3_sides),
-    Subject("llama2", "Llama-2 .model (BPE)", sentencepiece_sides("llama2/tokenizer.model")),
+    Subject("llama2", "Llama-2 .model (BPE, Encoding)", sentencepiece_sides("llama2/tokenizer.model", encoding_ids)),
+    Subject("llama2-ids", "Llama-2 .model (BPE, encode_ids)", sentencepiece_sides("llama2/tokenizer.model", plain_ids)),
     Subject("bert", "BERT uncased vocab.txt (WordPiece, Encoding)", tokenizers_sides("bert-base-uncased/vocab.txt")),
     Subject("t5", "T5 tokenizer.json (Unigram, Encoding)", tokenizers_sides("t5/tokenizer.json")),
-    Subject("albert", "ALBERT .model (Unigram)", sentencepiece_sides("albert/spiece.model")),
+    Subject("albert", "ALBERT .model (Unigram, Encoding)", sentencepiece_sides("albert/spiece.model", encoding_ids)),
+    Subject("albert-ids", "ALBERT .model (Unigram, encode_ids)", sentencepiece_sides("albert/spiece.model", plain_ids)),
 ]
 
 

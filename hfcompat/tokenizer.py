@@ -698,14 +698,52 @@ class Tokenizer:
                 found = pool.map(lambda run: mode.encode_ordinary_batch(self.model, run), runs)
                 return [ids for run in found for ids in run]
 
-    def encode_ids(self, text: str, *, allowed_special: SpecialSet = frozenset(),
+    def encode_ids(self, text: str, add_special_tokens: bool = True, *,
+                   allowed_special: SpecialSet | None = None,
                    disallowed_special: SpecialSet | None = None) -> list[int]:
-        """tiktoken's encode as a plain list of ids (the fast path of `encode(...).ids`); the
-        disallowed specials default to the policy's ("all" for a rank file, none for tekken)."""
-        mode = self._tiktoken_mode()
-        disallowed = mode.disallowed_default if disallowed_special is None else disallowed_special
-        with CollectorPaused(text):
-            return mode.encode_ids(self.model, text, allowed_special, disallowed)
+        """The ids of `encode(text)` as a plain list, without building the Encoding (the ids
+        alone, as sentencepiece's and tiktoken's `encode` give them).
+
+        For a tokenizer read from a rank file this is tiktoken's `encode`: `allowed_special`
+        (default none) become tokens, `disallowed_special` (default the policy's: "all" for a
+        rank file, none for tekken) raise SpecialTokenError. Otherwise the normalizer,
+        pre-tokenizer and model run on their string paths (no alignments, no offsets) where
+        the pipeline has them, and `encode` runs where it does not.
+        """
+        if isinstance(self.specials, TiktokenSpecials):
+            disallowed = self.specials.disallowed_default if disallowed_special is None else disallowed_special
+            with CollectorPaused(text):
+                return self.specials.encode_ids(self.model, text, allowed_special or frozenset(), disallowed)
+        if not isinstance(text, str):
+            raise TypeError("TextInputSequence must be str")
+        ids = self._plain_ids(text) if self.truncation is None and self.padding is None else None
+        if ids is not None and self.post_processor is not None:
+            ids = self.post_processor.single_ids(ids, add_special_tokens)
+        return ids if ids is not None else self.encode(text, add_special_tokens=add_special_tokens).ids
+
+    def _plain_ids(self, text: str) -> list[int] | None:
+        """The model's ids of a text through the normalizer's and pre-tokenizer's string forms;
+        None where only the Encoding path can tell: an added token may be in the text, or the
+        model or pre-tokenizer has no such path (then `encode` runs)."""
+        ids_of = getattr(self._model, "ids", None)
+        added = self.added_vocabulary
+        if ids_of is None or added.may_match(text, normalized=False):
+            return None
+        normalized = text if self._normalizer is None else self._normalizer.normalize_str(text)
+        if added.may_match(normalized, normalized=True):
+            return None
+        if self._pre_tokenizer is None:
+            return ids_of(normalized) if normalized else []
+        found = self._pre_tokenizer.word_pieces(normalized) if self._pre_tokenizer.piece_form() == "text" else None
+        if found is None:
+            return None
+        ids: list[int] = []
+        for piece in found[0]:
+            piece_ids = ids_of(piece) if piece else []
+            if piece_ids is None:
+                return None
+            ids += piece_ids
+        return ids
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""

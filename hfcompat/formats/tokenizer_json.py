@@ -72,10 +72,16 @@ def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
         raise FormatError(f"JSON nested deeper than {MAX_DEPTH} levels (tokenizers' recursion limit)") from None
     check_file_form(data, strict)
     tokenizer = tokenizer_from_dict(data)
-    build_compiled = getattr(tokenizer.model, "build_compiled", None)
-    if build_compiled is not None:
-        build_compiled()
+    build_compiled(tokenizer)
     return tokenizer
+
+
+def build_compiled(tokenizer: Tokenizer) -> None:
+    """Build the model's compiled tables as part of loading, not on the first text (tokenizers,
+    sentencepiece and tiktoken build theirs when they load)."""
+    build = getattr(tokenizer.model, "build_compiled", None)
+    if build is not None:
+        build()
 
 
 def _has_negative_zero(text: str) -> bool:

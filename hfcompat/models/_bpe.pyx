@@ -406,41 +406,17 @@ cdef class MergeTable:
         becomes its bytes' <0xHH> tokens (each 1 byte long, as HF counts them) with byte
         fallback; None when a char has neither (the Python path decides: unk, fused or not)."""
         cdef Word word
-        cdef Py_ssize_t i = 0, count = 0, j, width, byte, char_index
-        cdef Py_UCS4 char
-        cdef int32_t token_id
-        cdef int32_t fallback[4]
-        cdef int64_t* char_of  # the char each symbol's first byte belongs to
+        cdef Py_ssize_t i, j, count = self._symbol_count(text)
+        cdef int64_t* char_of = NULL  # the char each symbol's first byte belongs to
         cdef list ids = [], tokens = [], spans = []
-        for char in text:  # the symbols: one per known char, one per byte of an unknown one
-            if self.chars.get(<uint64_t>char) >= 0:
-                count += 1
-            elif self._fallback_symbols(char, fallback):
-                count += _utf8_length(char)
-            else:
-                return None
+        if count < 0:
+            return None
         _allocate(&word, count)
-        char_of = <int64_t*>PyMem_Malloc((count + 1) * sizeof(int64_t))
         try:
+            char_of = <int64_t*>PyMem_Malloc((count + 1) * sizeof(int64_t))
             if char_of == NULL:
                 raise MemoryError()
-            char_index = 0
-            for char in text:
-                token_id = self.chars.get(<uint64_t>char)
-                if token_id >= 0:
-                    word.ids[i] = token_id
-                    word.lengths[i] = _utf8_length(char)
-                    char_of[i] = char_index
-                    i += 1
-                else:
-                    width = _utf8_length(char)
-                    self._fallback_symbols(char, fallback)
-                    for j in range(width):
-                        word.ids[i] = fallback[j]
-                        word.lengths[i] = 1
-                        char_of[i] = char_index
-                        i += 1
-                char_index += 1
+            self._fill_symbols(text, &word, char_of)
             self._run(&word)
             for i in range(count):
                 if word.lengths[i]:
@@ -454,6 +430,63 @@ cdef class MergeTable:
         finally:
             PyMem_Free(char_of)
             _release(&word)
+
+    def ids(self, str text) -> object:
+        """The ids of `columns` alone (for a caller that needs no strings or spans); None where
+        `columns` is None."""
+        cdef Word word
+        cdef Py_ssize_t i, count = self._symbol_count(text)
+        cdef list ids = []
+        if count < 0:
+            return None
+        _allocate(&word, count)
+        try:
+            self._fill_symbols(text, &word, NULL)
+            self._run(&word)
+            for i in range(count):
+                if word.lengths[i]:
+                    ids.append(word.ids[i])
+            return ids
+        finally:
+            _release(&word)
+
+    cdef Py_ssize_t _symbol_count(self, str text) noexcept:
+        """The initial symbols of `text`: one per known char, one per byte of an unknown one
+        that byte fallback covers; -1 when a char has neither."""
+        cdef Py_ssize_t count = 0
+        cdef Py_UCS4 char
+        cdef int32_t fallback[4]
+        for char in text:
+            if self.chars.get(<uint64_t>char) >= 0:
+                count += 1
+            elif self._fallback_symbols(char, fallback):
+                count += _utf8_length(char)
+            else:
+                return -1
+        return count
+
+    cdef void _fill_symbols(self, str text, Word* word, int64_t* char_of) noexcept:
+        """Put the initial symbols of `text` (as `_symbol_count` counts them) in `word` and,
+        unless `char_of` is NULL, the index of the char each one belongs to in `char_of`."""
+        cdef Py_ssize_t i = 0, j, width, char_index = 0
+        cdef Py_UCS4 char
+        cdef int32_t token_id
+        cdef int32_t fallback[4]
+        for char in text:
+            token_id = self.chars.get(<uint64_t>char)
+            if token_id >= 0:
+                fallback[0] = token_id
+                width = 1
+            else:
+                width = _utf8_length(char)
+                self._fallback_symbols(char, fallback)
+            for j in range(width):
+                word.ids[i] = fallback[j]
+                word.lengths[i] = 1 if token_id < 0 else _utf8_length(char)
+                if char_of != NULL:
+                    char_of[i] = char_index
+                i += 1
+            char_index += 1
 
     cdef bint _utf8_word(self, bytes data, Word* word) except -1:
         """Merge the symbols of `data`, one per byte; False (nothing allocated) when a byte's char

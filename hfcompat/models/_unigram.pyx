@@ -25,6 +25,13 @@ cdef struct Cell:
     Py_UCS4 char  # the text's code point at this position
 
 
+cdef struct Span:
+    # A piece of the best path, found by the backtrack (which gives each span's start; its end
+    # is where the next span starts).
+    Py_ssize_t start
+    int32_t token_id
+
+
 cdef double SCORE_RESET = 100000.0  # unigram.SCORE_RESET
 
 
@@ -179,59 +186,101 @@ cdef class Viterbi:
         finally:
             PyMem_Free(cells)
 
-    cdef list _backtrack(self, Cell* cells, Py_ssize_t length):
-        """`Unigram._backtrack`: follow the origins back from the end into (start, end, id) spans,
-        fusing runs of unk spans."""
-        cdef list spans = []
+    cdef Py_ssize_t _backtrack(self, Cell* cells, Py_ssize_t length, Span* spans) noexcept nogil:
+        """`Unigram._backtrack` into a C array: follow the origins back from the end, fusing runs
+        of unk spans; of the n spans returned (the last one first), span k ends where span k - 1
+        starts (span 0 at `length`)."""
+        cdef Py_ssize_t count = 0
         cdef Py_ssize_t end = length
-        cdef Py_ssize_t start, fused_end = -1
+        cdef bint fusing = False
         cdef int32_t token_id
         while end > 0:
-            start = cells[end].origin
             token_id = cells[end].last_id
-            if token_id == self.unk_id and fused_end >= 0:
-                spans[len(spans) - 1] = (start, fused_end, token_id)
+            if token_id == self.unk_id and fusing:
+                spans[count - 1].start = cells[end].origin
             else:
-                spans.append((start, end, token_id))
-                fused_end = end if token_id == self.unk_id else -1
-            end = start
-        spans.reverse()
-        return spans
+                spans[count].start = cells[end].origin
+                spans[count].token_id = token_id
+                count += 1
+                fusing = token_id == self.unk_id
+            end = cells[end].origin
+        return count
+
+    cdef Span* _best_spans(self, str text, Py_ssize_t* count) except NULL:
+        """The spans of the best path of `text` (as `_backtrack` gives them) and their number in
+        `count`, or -1 there where the reference decides; free them with PyMem_Free."""
+        cdef Py_ssize_t length = len(text)
+        cdef Cell* cells = _cells(text)
+        cdef Span* spans = NULL
+        try:
+            spans = _span_room(length)
+            count[0] = self._backtrack(cells, length, spans) if self._search(cells, length) == FOUND else -1
+            return spans
+        finally:
+            PyMem_Free(cells)
 
     def best_path(self, str text) -> object:
         """The best (char start, char end, id) spans of `text`, as `Unigram._best_path` gives
         them; None where the reference raises or may raise (it then runs, and decides)."""
-        cdef Py_ssize_t length = len(text)
-        cdef Outcome outcome
-        cdef Cell* cells = _cells(text)
+        cdef Py_ssize_t count, k, length = len(text)
+        cdef Span* spans = self._best_spans(text, &count)
         try:
-            outcome = self._search(cells, length)
-            if outcome != FOUND:
+            if count < 0:
                 return None
-            return self._backtrack(cells, length)
+            return [(spans[k].start, spans[k - 1].start if k else length, spans[k].token_id)
+                    for k in range(count - 1, -1, -1)]
         finally:
-            PyMem_Free(cells)
+            PyMem_Free(spans)
 
     def columns(self, str text, bint byte_fallback) -> object:
         """`best_path` as a tokenizer's columns: ids, token strings (the chars each token covers)
         and char spans, an unknown span looked up whole as `Unigram._tokens` does; None where
         `best_path` is None or an unknown span would need byte fallback (the Python path)."""
-        cdef object spans = self.best_path(text)
         cdef list ids = [], tokens = [], offsets = []
-        cdef Py_ssize_t start, end
-        cdef object token_id
-        cdef str value
-        if spans is None:
+        if not self._fill_columns(text, byte_fallback, ids, tokens, offsets):
             return None
-        for start, end, token_id in spans:
-            value = text[start:end]
-            if token_id == self.unk_id:
-                token_id = self.token_to_ids.get(value)
-                if token_id is None or token_id in self.reserved_ids:
-                    if byte_fallback:
-                        return None
-                    token_id = self.unk_id
-            ids.append(token_id)
-            tokens.append(value)
-            offsets.append((start, end))
         return ids, tokens, offsets
+
+    def ids(self, str text, bint byte_fallback) -> object:
+        """The ids of `columns` alone (for a caller that needs no strings or spans); None where
+        `columns` is None."""
+        cdef list ids = []
+        if not self._fill_columns(text, byte_fallback, ids, None, None):
+            return None
+        return ids
+
+    cdef bint _fill_columns(self, str text, bint byte_fallback, list ids, list tokens,
+                            list offsets) except -1:
+        """Append the best path's ids to `ids` and, unless they are None, its token strings and
+        char spans to `tokens` and `offsets`; False where `columns` is None."""
+        cdef Py_ssize_t count, k, start, end, length = len(text)
+        cdef object token_id
+        cdef Span* spans = self._best_spans(text, &count)
+        try:
+            if count < 0:
+                return False
+            for k in range(count - 1, -1, -1):
+                start = spans[k].start
+                end = spans[k - 1].start if k else length
+                token_id = spans[k].token_id
+                if spans[k].token_id == self.unk_id:
+                    token_id = self.token_to_ids.get(text[start:end])
+                    if token_id is None or token_id in self.reserved_ids:
+                        if byte_fallback:
+                            return False
+                        token_id = self.unk_id
+                ids.append(token_id)
+                if tokens is not None:
+                    tokens.append(text[start:end])
+                    offsets.append((start, end))
+            return True
+        finally:
+            PyMem_Free(spans)
+
+
+cdef Span* _span_room(Py_ssize_t length) except NULL:
+    """Room for the spans of a text of `length` chars (one per char at most); free with PyMem_Free."""
+    cdef Span* spans = <Span*>PyMem_Malloc((length + 1) * sizeof(Span))
+    if spans == NULL:
+        raise MemoryError()
+    return spans

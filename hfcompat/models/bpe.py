@@ -264,11 +264,27 @@ class BPE(VocabLookup):
         table = self._fast_table()
         if table is None or not word:
             return None
-        if self.ignore_merges:
-            token_id = self.vocab.get(word)
-            if token_id is not None and self._may_be_whole(token_id):
-                return [token_id], [word], [(0, len(word))]
+        whole = self._whole_word(word)
+        if whole is not None:
+            return [whole], [word], [(0, len(word))]
         return table.columns(word, self.vocab_r)
+
+    def ids(self, word: str) -> list[int] | None:
+        """The ids of `columns` alone, without building token strings or spans (what
+        sentencepiece's `encode` returns); None where `columns` is None."""
+        table = self._fast_table()
+        if table is None or not word:
+            return None
+        whole = self._whole_word(word)
+        return [whole] if whole is not None else table.ids(word)
+
+    def _whole_word(self, word: str) -> int | None:
+        """With `ignore_merges`, the id of the token that is the whole word, if any (and if it
+        may be looked up whole: `_may_be_whole`)."""
+        if not self.ignore_merges:
+            return None
+        token_id = self.vocab.get(word)
+        return token_id if token_id is not None and self._may_be_whole(token_id) else None
 
     def utf8_ids(self, piece: str) -> list[int] | None:
         """`tokenize_utf8`'s ids alone (tiktoken's path, which needs no strings or spans)."""

@@ -143,6 +143,12 @@ class Unigram:
         viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
         return viterbi.columns(sequence, self.byte_fallback) if viterbi else None
 
+    def ids(self, sequence: str) -> list[int] | None:
+        """The ids of `columns` alone, without building token strings or spans (what
+        sentencepiece's `encode` returns); None where `columns` is None."""
+        viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
+        return viterbi.ids(sequence, self.byte_fallback) if viterbi else None
+
     def encode(self, sequence: str) -> list[str]:
         """The best segmentation as strings, adjacent unknowns fused (HF's `Unigram::encode`)."""
         return [sequence[start:end] for start, end, _ in self._segment(sequence)]
@@ -156,6 +162,11 @@ class Unigram:
             if spans is not None:
                 return spans
         return self._best_path(text)
+
+    def build_compiled(self) -> None:
+        """Build the compiled Viterbi now, not on the first text (loading a file does); nothing
+        on the pure-Python backend."""
+        self._compiled_viterbi()
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the compiled Viterbi (a C object): a copy builds its own."""

@@ -260,6 +260,16 @@ cdef class Rewriter:
                 leaf[0] = pos
         return best
 
+    def normalized(self, str text) -> str:
+        """`text` with every rewrite of `rewrites` applied (SentencePiece's normalized string)."""
+        cdef list pieces = []
+        cdef Py_ssize_t done = 0, start, chars
+        cdef str replacement
+        for start, chars, replacement in self.rewrites(text):
+            pieces += (text[done:start], replacement)
+            done = start + chars
+        return "".join(pieces) + text[done:] if pieces else text
+
     def rewrites(self, str text) -> list:
         """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement)."""
         cdef bytes data = text.encode("utf-8", "surrogatepass")

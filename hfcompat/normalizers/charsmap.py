@@ -704,6 +704,9 @@ class _LongestRuleScanner:
     second_chars: frozenset[str]
     one_char_rules: dict[int, str]  # a str.translate table: each one-char key -> its replacement
     longest: int  # bytes of the longest key
+    # bytes.translate's (table, deleted bytes) of the ASCII one-char rules, when each gives one
+    # ASCII char or none and no key goes on past an ASCII char: an ASCII text then needs no more
+    ascii_rules: tuple[bytes, bytes] | None
 
 
 def _sentencepiece_scanner(charsmap: CharsMap) -> _LongestRuleScanner:
@@ -722,7 +725,27 @@ def _shared_sentencepiece_scanner(charsmap: CharsMap) -> _LongestRuleScanner:
     one_char_rules = {code: charsmap.longest_match(chr(code).encode("utf-8", "surrogatepass"))[0]
                       for code in keys.alone}
     return _LongestRuleScanner(re.compile(places), frozenset(map(chr, keys.alone | keys.second)),
-                               frozenset(map(chr, keys.second)), one_char_rules, keys.longest)
+                               frozenset(map(chr, keys.second)), one_char_rules, keys.longest,
+                               _ascii_rules(one_char_rules, keys.second))
+
+
+def _ascii_rules(one_char_rules: dict[int, str], second: set[int]) -> tuple[bytes, bytes] | None:
+    """The one-char rules of ASCII chars as bytes.translate's (table, deleted bytes); None when
+    one gives more than one char or a non-ASCII one, or an ASCII char is the second char of a key."""
+    if any(code < 0x80 for code in second):
+        return None
+    table = bytearray(range(256))
+    deleted = bytearray()
+    for code, replacement in one_char_rules.items():
+        if code >= 0x80:
+            continue
+        if replacement == "":
+            deleted.append(code)
+        elif len(replacement) == 1 and replacement.isascii():
+            table[code] = ord(replacement)
+        else:
+            return None
+    return bytes(table), bytes(deleted)
 
 
 def rules_may_touch(charsmap: CharsMap, text: str) -> bool:
@@ -760,6 +783,10 @@ def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str
     """`text` with the charsmap applied as SentencePiece applies it (no alignments kept)."""
     if text and not charsmap.is_identity and not protected:
         scanner = _sentencepiece_scanner(charsmap)
+        if scanner.ascii_rules is not None and text.isascii():
+            return text.encode("ascii").translate(*scanner.ascii_rules).decode("ascii")
+        if _backend.charsmap is not None:
+            return charsmap.rewriter(_backend.charsmap).normalized(text)
         if scanner.second_chars.isdisjoint(text):
             return text.translate(scanner.one_char_rules) if not scanner.rule_chars.isdisjoint(text) else text
     pieces: list[str] = []

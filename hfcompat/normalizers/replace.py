@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -12,6 +13,11 @@ from ..pipeline.fields import as_str, field_value
 from ..pipeline.normalized import NormalizedString, replace_matches
 from ..pipeline.oniguruma import compile_pattern
 from .base import Normalizer
+
+# SentencePiece's remove_extra_whitespaces as a pattern (replaced by ""): the leading and trailing
+# runs of spaces, and each space another space follows. Replace removes them without the regex.
+EXTRA_SPACES = r"\A +| +\z| (?= )"
+_SPACE_RUNS = re.compile("  +")
 
 
 @dataclass
@@ -35,6 +41,9 @@ class Replace(Normalizer):
     def normalize(self, ns: NormalizedString) -> None:
         """Replace in place."""
         text = ns.normalized
+        if self._removes_extra_spaces():
+            ns.replace_spans(extra_space_spans(text), "")
+            return
         if not self.is_regex and self.pattern:
             if self.pattern not in text:
                 return
@@ -46,9 +55,15 @@ class Replace(Normalizer):
 
     def normalize_str(self, text: str) -> str:
         """The replaced string."""
+        if self._removes_extra_spaces():
+            return " ".join(filter(None, text.split(" "))) if "  " in text else text.strip(" ")
         if not self.is_regex and self.pattern:
             return text.replace(self.pattern, self.content)
         return replace_matches(self._compiled, text, self.content)
+
+    def _removes_extra_spaces(self) -> bool:
+        """True for SentencePiece's remove_extra_whitespaces (EXTRA_SPACES replaced by "")."""
+        return self.is_regex and self.pattern == EXTRA_SPACES and not self.content
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
@@ -69,6 +84,21 @@ class Replace(Normalizer):
         value = as_str(value, f"pattern.{kind}")
         content = as_str(field_value(data, "content"), "content")
         return cls(pattern=value, content=content, is_regex=kind == "Regex")
+
+
+def extra_space_spans(text: str) -> list[tuple[int, int]]:
+    """The chars EXTRA_SPACES matches, as spans: the leading and trailing runs of spaces, and
+    each inner run but its last space (adjacent matches joined: removing them is the same)."""
+    length = len(text)
+    first = length - len(text.lstrip(" "))
+    if first == length:
+        return [(0, length)] if length else []
+    last = len(text.rstrip(" "))
+    spans = [(0, first)] if first else []
+    spans += [(match.start(), match.end() - 1) for match in _SPACE_RUNS.finditer(text, first, last)]
+    if last < length:
+        spans.append((last, length))
+    return spans
 
 
 def _compile_regex(pattern: str) -> "regex.Pattern[str]":

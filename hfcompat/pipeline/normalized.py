@@ -287,8 +287,12 @@ class NormalizedString:
 
     def replace(self, pattern: Pattern, content: str) -> None:
         """Replace every match of `pattern` by the literal `content` (HF's alignment rules)."""
+        self.replace_spans([(s, e) for s, e, hit in find_matches(pattern, self.normalized) if hit], content)
+
+    def replace_spans(self, matches: list[Span], content: str) -> None:
+        """Replace the chars of each (start, end) match, ascending and apart, by the literal
+        `content`; its chars take the span of the match's last char (HF's alignment rules)."""
         text = self.normalized
-        matches = [(s, e) for s, e, hit in find_matches(pattern, text) if hit]
         if not matches:
             return
         if self._alignments is None and len(content) == 1 and all(e - s == 1 for s, e in matches):
@@ -524,7 +528,14 @@ def find_matches(pattern: Pattern, text: str) -> list[tuple[int, int, bool]]:
 
 def replace_matches(pattern: Pattern, text: str, content: str) -> str:
     """`text` with every match of `pattern` replaced by `content`, as NormalizedString.replace does."""
-    return "".join(content if hit else text[start:end] for start, end, hit in find_matches(pattern, text))
+    if not isinstance(pattern, regex.Pattern) or not text:
+        return "".join(content if hit else text[start:end] for start, end, hit in find_matches(pattern, text))
+    pieces: list[str] = []
+    done = 0
+    for start, end in find_spans(pattern, text):
+        pieces += (text[done:start], content)
+        done = end
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def apply_behavior(pieces: list[tuple[int, int, bool]], behavior: str) -> list[Span]:

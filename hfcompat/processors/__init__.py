@@ -40,6 +40,11 @@ class PostProcessor:
         """Transform the per-sequence encodings (one or two); they may be modified."""
         raise NotImplementedError
 
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
+        """The ids `process` gives for a single sequence of these ids (the specials laid out
+        around them), for `Tokenizer.encode_ids`; None where only `process` can tell."""
+        return None
+
     def process(self, encoding: Encoding, pair: Encoding | None = None,
                 add_special_tokens: bool = True) -> Encoding:
         """Post-process a sequence (and its pair) into a new encoding; inputs stay unchanged."""
@@ -150,6 +155,10 @@ class BertProcessing(PostProcessor):
         """2 for a sequence, 3 for a pair."""
         return 3 if is_pair else 2
 
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
+        """CLS, the ids, SEP."""
+        return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else ids
+
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
         """Add CLS/SEP around the first sequence and SEP after the pair."""
@@ -190,6 +199,10 @@ class RobertaProcessing(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         """2 for a sequence, 4 for a pair."""
         return 4 if is_pair else 2
+
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
+        """CLS, the ids, SEP (trimming moves offsets only)."""
+        return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else ids
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
@@ -242,6 +255,10 @@ class ByteLevel(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         """Never adds tokens."""
         return 0
+
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
+        """The ids as they are (trimming moves offsets only)."""
+        return ids
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
@@ -425,6 +442,18 @@ class TemplateProcessing(PostProcessor):
         return sum(len(self.special_tokens[piece.id].ids) for piece in template
                    if isinstance(piece, SpecialPiece) and piece.id in self.special_tokens)
 
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
+        """The single template's items in order: the ids for $A, each special's ids."""
+        laid_out: list[int] = []
+        for piece in self.single:
+            if isinstance(piece, SequencePiece):
+                if piece.id != "A":
+                    raise TokenizationError("the template for a single sequence uses sequence $B")
+                laid_out += ids
+            elif add_special_tokens:
+                laid_out += self._special_token(piece).ids
+        return laid_out
+
     def process_owned(self, encoding: Encoding, pair: Encoding | None,
                       add_special_tokens: bool) -> Encoding:
         """`PostProcessor.process_owned`; a single sequence without overflowing parts (nearly every
@@ -582,6 +611,15 @@ class Sequence(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         """The sum of the processors' counts."""
         return sum(p.added_tokens(is_pair) for p in self.processors)
+
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
+        """Each processor's `single_ids` on the previous one's (None if any is None)."""
+        for processor in self.processors:
+            found = processor.single_ids(ids, add_special_tokens)
+            if found is None:
+                return None
+            ids = found
+        return ids
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:

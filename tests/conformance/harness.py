@@ -24,6 +24,8 @@ import pytest
 import tokenizers
 from tokenizers.implementations import BertWordPieceTokenizer
 
+import hfcompat
+
 FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_tokens_mask", "word_ids")
 REPORT_LIMIT = 5  # differing inputs shown in a report
 FIELDS_PER_INPUT = 3  # differing fields shown per input
@@ -333,6 +335,9 @@ def collect(
             if compare_errors(tally, shown, expected, actual):
                 continue
             compare_encodings(tally, shown, expected, actual)
+            if isinstance(item, str) and isinstance(ours, hfcompat.Tokenizer) and ours.tiktoken is None:
+                tally.check(shown, "encode_ids", list(expected.ids),
+                            _plain(_call(ours.encode_ids, item, add_special_tokens=flag)))
             decodable.append((shown, list(expected.ids)))
         if decode and decodable:
             shown_items, ids = zip(*decodable)

@@ -114,7 +114,8 @@ def reserved_literals(path: Path) -> list[str]:
 
 def piece_mismatches(tokenizer: hfcompat.Tokenizer, sp: spm_lib.SentencePieceProcessor,
                      texts: list[str]) -> list[str]:
-    """Texts whose ids, pieces (unknowns aside: BPE names them <unk>) or decoding differ."""
+    """Texts whose ids (from `encode` or `encode_ids`), pieces (unknowns aside: BPE names them
+    <unk>) or decoding differ."""
     bad = []
     unk = sp.unk_id()
     for text in texts:
@@ -122,7 +123,8 @@ def piece_mismatches(tokenizer: hfcompat.Tokenizer, sp: spm_lib.SentencePiecePro
         pieces = sp.encode(text, out_type=str)
         encoding = tokenizer.encode(text)
         same_pieces = all(a == b for a, b, i in zip(encoding.tokens, pieces, ids) if i != unk)
-        if encoding.ids != ids or not same_pieces or tokenizer.decode(ids) != sp.decode(ids):
+        if encoding.ids != ids or tokenizer.encode_ids(text) != ids or not same_pieces \
+                or tokenizer.decode(ids) != sp.decode(ids):
             bad.append(text)
     return bad
 
@@ -234,8 +236,9 @@ def test_bos_eos(request: pytest.FixtureRequest, tmp_path: Path, name: str) -> N
     oracle = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
     for text in ["Hello world", "", "a  b"]:
         expected = sp.encode(text, add_bos=True, add_eos=True)
-        assert ours.encode(text).ids == expected == oracle.encode(text).ids
+        assert ours.encode(text).ids == ours.encode_ids(text) == expected == oracle.encode(text).ids
         assert ours.encode(text, add_special_tokens=False).ids == sp.encode(text)
+        assert ours.encode_ids(text, add_special_tokens=False) == sp.encode(text)
         assert ours.decode(expected) == sp.decode(expected)
 
 
@@ -287,10 +290,10 @@ def test_converted_json_control_text(tmp_path: Path) -> None:
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
        | st.text(alphabet=" \t\n\u3000ab1２é\u0301日本▁<>sy", max_size=30))
 def test_hypothesis_real_models(text: str) -> None:
-    """Random Unicode: hfcompat equals sentencepiece on the three real models."""
+    """Random Unicode: hfcompat (`encode` and `encode_ids`) equals sentencepiece on the three real models."""
     for name in REAL:
         tokenizer, sp = _real(name)
-        assert tokenizer.encode(text).ids == sp.encode(text), name
+        assert tokenizer.encode(text).ids == tokenizer.encode_ids(text) == sp.encode(text), name
         assert tokenizer.decode(sp.encode(text)) == sp.decode(sp.encode(text)), name
 
 

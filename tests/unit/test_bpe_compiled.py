@@ -152,13 +152,14 @@ def test_utf8_pieces_equal_the_python_path(byte_level_model: BPE, piece: str) ->
 @given(data=random_models(), words=st.lists(st.text(alphabet=ALPHABET + "x🤗", max_size=14), min_size=1, max_size=6))
 def test_word_columns_equal_the_python_path(data: dict, words: list[str]) -> None:
     """Random models (byte fallback, ignore_merges, unk or not): a word's columns built in C are
-    the Python path's ids, strings and char spans; None only where C leaves the word to Python
+    the Python path's ids, strings and char spans (and `ids` their ids); None only where C leaves the word to Python
     (decorations, an unknown char that byte fallback does not cover)."""
     model = ours(data)
     decorated = model.continuing_subword_prefix or model.end_of_word_suffix
     for word in words:
         with _backend.use(_backend.COMPILED):
             found = model.columns(word)
+            assert model.ids(word) == (None if found is None else found[0]), word
         if decorated or not word:
             assert found is None
             continue

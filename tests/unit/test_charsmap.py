@@ -18,12 +18,13 @@ import pytest
 from conftest import shared_file
 import regex
 import sentencepiece as spm
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer
 from tokenizers.normalizers import Precompiled
 
-from hfcompat.normalizers.charsmap import CharsMap, precompiled_normalize
+from hfcompat.normalizers.charsmap import CharsMap, longest_rule_rewrites, precompiled_normalize, sentencepiece_normalized
+from hfcompat.normalizers.charsmap_builder import build_charsmap
 from hfcompat.errors import FormatError
 from hfcompat.pipeline.normalized import NormalizedString
 
@@ -398,3 +399,19 @@ def test_longest_match_rewrites_like_sentencepiece(name: str, corpora: Any) -> N
 def test_longest_match_on_random_text_like_sentencepiece(text: str) -> None:
     assert longest_match_normalize(charsmap("nfkc_cf"), text) == \
         sentencepiece_oracle("nfkc_cf").normalize(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=st.dictionaries(st.text(st.sampled_from("ab\r\t\x01é日"), min_size=1, max_size=3),
+                             st.text(st.sampled_from(" xé\u2581"), max_size=2), min_size=1, max_size=12),
+       texts=st.lists(st.text(st.sampled_from("ab c\r\t\x01\x7f"), max_size=16), max_size=6))
+def test_ascii_shortcut_equals_the_rewrites(rules: dict[str, str], texts: list[str]) -> None:
+    """An ASCII text's SentencePiece normalization by the bytes table (when the rules allow one)
+    is what the longest-key rewrites give."""
+    charsmap = CharsMap.from_bytes(build_charsmap(rules))
+    for text in texts:
+        expected, done = "", 0
+        for start, chars, replacement in longest_rule_rewrites(charsmap, text):
+            expected += text[done:start] + replacement
+            done = start + chars
+        assert sentencepiece_normalized(charsmap, text) == expected + text[done:], text

@@ -68,10 +68,16 @@ def test_a_key_deeper_than_the_c_walk_is_left_to_the_reference() -> None:
 
 
 def assert_same_rewrites(charsmap: CharsMap, text: str) -> None:
-    """SentencePiece's longest-key rewrites of `text`: the compiled walk gives the reference's."""
+    """SentencePiece's longest-key rewrites of `text`: the compiled walk gives the reference's,
+    and `normalized` the text they make."""
     with _backend.use(_backend.PYTHON):
         expected = longest_rule_rewrites(charsmap, text)
     assert charsmap.rewriter(_charsmap).rewrites(text) == expected
+    rewritten, done = "", 0
+    for start, chars, replacement in expected:
+        rewritten += text[done:start] + replacement
+        done = start + chars
+    assert charsmap.rewriter(_charsmap).normalized(text) == rewritten + text[done:]
     with _backend.use(_backend.COMPILED):
         assert longest_rule_rewrites(charsmap, text) == expected
 

@@ -25,7 +25,8 @@ from tokenizers import Tokenizer
 
 from hfcompat import normalizers
 from hfcompat.errors import FormatError
-from hfcompat.pipeline.normalized import NormalizedString
+from hfcompat.normalizers.replace import EXTRA_SPACES
+from hfcompat.pipeline.normalized import NormalizedString, find_matches
 
 
 # --------------------------------------------------------------------------- Unicode versions
@@ -469,3 +470,17 @@ def test_every_code_point_as_tokenizers_normalizes_it(form: str) -> None:
         assert ours.normalize_str(text) == theirs.normalize_str(text), (form, hex(codes[start]))
     pair = "\U00011935\U00011930"  # composes to U+11938 in Python's tables only
     assert ours.normalize_str(pair) == theirs.normalize_str(pair)
+
+
+@given(st.text(st.sampled_from(" ab\t\u3000"), max_size=14))
+def test_extra_spaces_without_the_regex(text: str) -> None:
+    """SentencePiece's remove_extra_whitespaces, removed without its regex (string and aligned
+    forms), gives what the regex's matches give."""
+    replace = normalizers.Replace(EXTRA_SPACES, "", is_regex=True)
+    kept = [(start, end) for start, end, hit in find_matches(replace._compiled, text) if not hit]
+    assert replace.normalize_str(text) == "".join(text[start:end] for start, end in kept)
+    expected = NormalizedString(text)
+    expected.replace(replace._compiled, "")
+    found = NormalizedString(text)
+    replace.normalize(found)
+    assert (found.normalized, found.alignments) == (expected.normalized, expected.alignments)

@@ -29,8 +29,10 @@ TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40) | st.s
 
 
 def columns(tokenizer: Any, text: str) -> tuple:
-    """What an Encoding says of `text`: ids, tokens, offsets, word ids."""
+    """What an Encoding says of `text`: ids, tokens, offsets, word ids; and `encode_ids`, which
+    must give the same ids without the Encoding."""
     encoding = tokenizer.encode(text)
+    assert tokenizer.encode_ids(text) == encoding.ids, text
     return encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids
 
 

@@ -126,10 +126,11 @@ def python_columns(model: Unigram, word: str) -> object:
 @given(model=models(), words=WORDS)
 def test_columns_equal_the_reference(model: Unigram, words: list[str]) -> None:
     """Random models and words (unknown spans among them): the columns built in C are the
-    reference's ids, strings and char spans; None only where the reference may raise or spell
-    an unknown span in bytes."""
+    reference's ids, strings and char spans (and `ids` their ids); None only where the reference
+    may raise or spell an unknown span in bytes."""
     with _backend.use(_backend.COMPILED):
         for word in words:
             found = model.columns(word)
             expected = python_columns(model, word)
             assert found == expected or (found is None and (isinstance(expected, str) or model.byte_fallback)), word
+            assert model.ids(word) == (None if found is None else found[0]), word

@@ -35,15 +35,14 @@ from ... import processors
 from ...errors import FormatError
 from ...normalizers import Precompiled, flatten
 from ...normalizers.charsmap import rules_may_touch
+from ...normalizers.replace import EXTRA_SPACES
 from ...tokenizer import Tokenizer
-from ..tokenizer_json import tokenizer_from_dict, tokenizer_to_dict
+from ..tokenizer_json import build_compiled, tokenizer_from_dict, tokenizer_to_dict
 from . import schema as spm
 
 SPACE = "\u2581"
 FLT_MIN = struct.unpack("<f", struct.pack("<I", 0x00800000))[0]
 _REGEX_SPECIAL = set(".^$|()[]{}*+?\\-#&~")
-# remove_extra_whitespaces: leading and trailing spaces, and each space followed by a space.
-EXTRA_SPACES = r"\A +| +\z| (?= )"
 # treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
 UNK_PENALTY = 10.0  # sentencepiece's unknown-char score is the lowest normal score minus this
@@ -181,6 +180,7 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
         tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED),
                                                _ids_of_type(proto, spm.USER_DEFINED))
     tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
+    build_compiled(tokenizer)
     return tokenizer
 
 

@@ -18,10 +18,11 @@ from typing import Any
 from ...errors import UnsupportedConversion
 from ...files import atomic_write_bytes
 from ...normalizers.normalization_rules import charsmap_name
+from ...normalizers.replace import EXTRA_SPACES
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_to_dict
 from . import schema as spm
-from .read import AFTER_LAST_CHAR, EXTRA_SPACES, SPACE, words_are_cuts
+from .read import AFTER_LAST_CHAR, SPACE, words_are_cuts
 
 BYTE_PIECES = {f"<0x{byte:02X}>" for byte in range(256)}
 

@@ -1,0 +1,89 @@
+"""`Tokenizer.encode_ids`: the ids of `encode` without the Encoding, on every path it may take.
+
+Where the pipeline has string forms all the way (no added token in the text, a model with an
+ids path, a pre-tokenizer whose pieces are words, no truncation or padding) the ids come from
+them; everywhere else `encode` runs. Both must give `encode(text).ids`, on both backends.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hfcompat
+from hfcompat import processors
+from hfcompat.pipeline.added_vocabulary import AddedToken
+
+from conftest import shared_file
+
+FILES = ["refs/llama2/tokenizer.model", "refs/albert/spiece.model", "refs/t5/tokenizer.json",
+         "refs/gpt2/tokenizer.json", "refs/roberta-base/tokenizer.json", "refs/bert-base-uncased/vocab.txt"]
+TEXTS = ["Hello  world, ｈｅｌｌｏ", "", " ", "日本語の テキスト", "naïve café 🤗 x", "a\r\nb\tc  ",
+         "[CLS] hi <s> </s> [MASK]", "  leading and trailing  "]
+
+
+@pytest.fixture(scope="module", params=FILES)
+def tokenizer(request: pytest.FixtureRequest) -> hfcompat.Tokenizer:
+    """A real tokenizer, truncation and padding off."""
+    loaded = hfcompat.load(shared_file(request.param))
+    loaded.no_truncation()
+    loaded.no_padding()
+    return loaded
+
+
+@pytest.mark.parametrize("add_special_tokens", [True, False])
+def test_equals_encode(tokenizer: hfcompat.Tokenizer, backend: str, add_special_tokens: bool) -> None:
+    """The named texts, specials in the text among them: the ids `encode` gives."""
+    for text in TEXTS:
+        expected = tokenizer.encode(text, add_special_tokens=add_special_tokens).ids
+        assert tokenizer.encode_ids(text, add_special_tokens=add_special_tokens) == expected, text
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=30))
+def test_random_text_equals_encode(tokenizer: hfcompat.Tokenizer, text: str) -> None:
+    """Random Unicode: the ids `encode` gives."""
+    assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids
+
+
+def test_added_tokens_truncation_and_padding(backend: str) -> None:
+    """An added token in the text, truncation and padding all go through `encode`, and give its ids."""
+    tokenizer = hfcompat.load(shared_file("refs/llama2/tokenizer.model"))
+    tokenizer.add_special_tokens([AddedToken("<extra>", special=True)])
+    text = "some text <extra> and more text"
+    assert tokenizer._plain_ids(text) is None
+    assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids
+    assert tokenizer.encode_ids(text).count(tokenizer.token_to_id("<extra>")) == 1
+    tokenizer.enable_truncation(4)
+    assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids
+    assert len(tokenizer.encode_ids(text)) == 4
+    tokenizer.no_truncation()
+    tokenizer.enable_padding(length=40, pad_id=0)
+    assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids
+    assert len(tokenizer.encode_ids(text)) == 40
+
+
+@pytest.mark.parametrize("processor", [
+    processors.TemplateProcessing(single="<s> $A </s> </s>", pair="$A $B",
+                                  special_tokens=[("<s>", 1), ("</s>", 2)]),
+    processors.BertProcessing(sep=("</s>", 2), cls=("<s>", 1)),
+    processors.RobertaProcessing(sep=("</s>", 2), cls=("<s>", 1)),
+    processors.ByteLevel(),
+    processors.Sequence([processors.ByteLevel(), processors.BertProcessing(sep=("</s>", 2), cls=("<s>", 1))]),
+])
+@pytest.mark.parametrize("add_special_tokens", [True, False])
+def test_post_processors_lay_out_the_ids(processor: processors.PostProcessor, add_special_tokens: bool) -> None:
+    """Each post-processor's ids around a single sequence, as `encode` lays them out."""
+    tokenizer = hfcompat.load(shared_file("refs/llama2/tokenizer.model"))
+    tokenizer.post_processor = processor
+    for text in ["Hello world", "", "x"]:
+        expected = tokenizer.encode(text, add_special_tokens=add_special_tokens).ids
+        assert tokenizer.encode_ids(text, add_special_tokens=add_special_tokens) == expected, text
+
+
+def test_not_a_string() -> None:
+    """A non-string text is a TypeError, as in `encode`."""
+    tokenizer = hfcompat.load(shared_file("refs/llama2/tokenizer.model"))
+    with pytest.raises(TypeError):
+        tokenizer.encode_ids(["a", "b"])  # type: ignore[arg-type]
