@@ -512,3 +512,20 @@ def _has_broken_byte_run(sp: spm_lib.SentencePieceProcessor, ids: list[int]) -> 
             runs.append(bytes(run))
             run = bytearray()
     return any(run.decode("utf-8", "replace").encode("utf-8") != run for run in runs)
+
+
+# Texts where a user-defined symbol's score decides a float32 tie later in the path: '.', '"',
+# '€' and '(' are user-defined in ALBERT and XLNet, and score 0.1 * (bytes - 1) in sentencepiece
+# 0.2.3 (0 for one byte), not their stored score.
+USER_SYMBOL_TIES = ["ml'1.0000000", "        Decimal('-1.00000002')", '".–bbb."a(€1', "-–bbb(.0...-€a",
+                    '2"€111 a', '€"( "111€a▁']
+
+
+@pytest.mark.parametrize("relative", ["refs/albert/spiece.model", "refs/xlnet/spiece.model"])
+def test_user_symbol_scores_break_later_ties(relative: str) -> None:
+    """The path scores after a user-defined symbol, in float32, break later ties as sentencepiece's do."""
+    path = shared_file(relative)
+    sp = spm_lib.SentencePieceProcessor(model_file=str(path))
+    tokenizer = hfcompat.load(path)
+    for text in USER_SYMBOL_TIES:
+        assert tokenizer.encode(text).ids == tokenizer.encode_ids(text) == sp.encode(text), text

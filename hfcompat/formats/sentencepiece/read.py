@@ -41,7 +41,6 @@ from ..tokenizer_json import build_compiled, tokenizer_from_dict, tokenizer_to_d
 from . import schema as spm
 
 SPACE = "\u2581"
-FLT_MIN = struct.unpack("<f", struct.pack("<I", 0x00800000))[0]
 _REGEX_SPECIAL = set(".^$|()[]{}*+?\\-#&~")
 # treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
@@ -336,20 +335,20 @@ def _f32(value: float) -> float:
 def _unigram_vocab(proto: Any) -> list[list]:
     """[piece, score] per piece, with the scores SentencePiece's lattice effectively uses.
 
-    A user-defined piece scores `bytes * max(normal scores, FLT_MIN) - 0.1` (float32). Pieces
+    A user-defined piece scores `0.1 * (bytes - 1)` (float32, sentencepiece 0.2.3's bonus for a
+    longer match: a one-byte symbol scores 0, not its stored score). Pieces
     SentencePiece never matches in text (control, unknown, byte, unused) get a score below any
     spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
     every segmentation of a text holds the same unknown chars.
     """
     normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
-    max_score = max(FLT_MIN, *normal_scores)
     reserved = [p.piece for p in proto.pieces if p.type not in MATCHABLE]
     unreachable = min(normal_scores) * (max(map(len, reserved), default=0) + 1) - 1000.0
     vocab = []
     for p in proto.pieces:
         score = p.score
         if p.type == spm.USER_DEFINED:
-            score = _f32(_f32(len(p.piece.encode("utf-8")) * max_score) - _f32(0.1))
+            score = _f32(0.1 * (len(p.piece.encode("utf-8")) - 1))
         elif p.type not in MATCHABLE:
             score = unreachable
         vocab.append([p.piece, score])
