@@ -725,25 +725,37 @@ class Tokenizer:
         """The model's ids of a text through the normalizer's and pre-tokenizer's string forms;
         None where only the Encoding path can tell: an added token may be in the text, or the
         model or pre-tokenizer has no such path (then `encode` runs)."""
-        ids_of = getattr(self._model, "ids", None)
+        found = self._piece_ids()
         added = self.added_vocabulary
-        if ids_of is None or added.may_match(text, normalized=False):
+        if found is None or added.may_match(text, normalized=False):
             return None
+        ids_of, mark = found
         normalized = text if self._normalizer is None else self._normalizer.normalize_str(text)
         if added.may_match(normalized, normalized=True):
             return None
         if self._pre_tokenizer is None:
             return ids_of(normalized) if normalized else []
-        found = self._pre_tokenizer.word_pieces(normalized) if self._pre_tokenizer.piece_form() == "text" else None
-        if found is None:
+        pieces = self._pre_tokenizer.word_pieces(normalized)
+        if pieces is None:
             return None
         ids: list[int] = []
-        for piece in found[0]:
-            piece_ids = ids_of(piece) if piece else []
+        for piece in pieces[0]:
+            piece_ids = ids_of(mark + piece) if piece and not (mark and mark in piece) else None
             if piece_ids is None:
                 return None
             ids += piece_ids
         return ids
+
+    def _piece_ids(self) -> tuple[Callable[[str], list[int] | None], str] | None:
+        """How `_plain_ids` gives a pre-tokenizer's piece its ids, as `_piece_entry` gives its
+        tokens: the model's ids function, and the mark put before the piece ("" for none)."""
+        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
+        mark = self._pre_tokenizer.piece_prefix() if form == "prefixed" else ""
+        if form == "bytes":
+            ids_of = getattr(self._model, "utf8_ids", None)
+        else:
+            ids_of = getattr(self._model, "ids", None) if form in ("text", "prefixed") and mark is not None else None
+        return None if ids_of is None or getattr(self._model, "dropout", None) else (ids_of, mark)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""

@@ -87,3 +87,19 @@ def test_not_a_string() -> None:
     tokenizer = hfcompat.load(shared_file("refs/llama2/tokenizer.model"))
     with pytest.raises(TypeError):
         tokenizer.encode_ids(["a", "b"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("relative", FILES[:-1])
+def test_the_string_path_runs(relative: str) -> None:
+    """A .model (no pre-tokenizer), T5 (pieces prefixed by "▁"), GPT-2 and RoBERTa (byte-level
+    pieces) give a plain text's ids without the Encoding path; BERT's WordPiece does not yet."""
+    tokenizer = hfcompat.load(shared_file(relative))
+    tokenizer.no_truncation()
+    assert tokenizer._plain_ids("Hello world, ｈｅｌｌｏ 日本") is not None
+
+
+def test_wordpiece_takes_the_encoding_path() -> None:
+    """A model without an ids path (WordPiece) goes through `encode`, with the same ids."""
+    tokenizer = hfcompat.load(shared_file("refs/bert-base-uncased/vocab.txt"))
+    assert tokenizer._plain_ids("Hello world") is None
+    assert tokenizer.encode_ids("Hello world") == tokenizer.encode("Hello world").ids
