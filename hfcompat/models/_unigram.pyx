@@ -79,6 +79,7 @@ cdef class Viterbi:
         for piece, token_id in token_to_ids.items():
             if token_id not in reserved_ids:
                 self.trie.insert(0, piece, token_id, vocab[token_id][1])
+        self.trie.freeze()
         self.unk_score = unk_score
         self.unk_id = -1 if unk_id is None else unk_id
         self.float32 = float32

@@ -36,6 +36,7 @@ cdef class GreedyMatcher:
             self.trie.insert(0, token, token_id, 0.0)
             if prefix and token.startswith(prefix):
                 self.trie.insert(1, token[skip:], token_id, 0.0)
+        self.trie.freeze()
 
     cdef Py_ssize_t _longest(self, Py_ssize_t root, str word, Py_ssize_t start, Py_ssize_t length,
                              int32_t* found):
