@@ -735,6 +735,9 @@ class Tokenizer:
             return None
         if self._pre_tokenizer is None:
             return ids_of(normalized) if normalized else []
+        scanned = self._scanned_ids(normalized) if self._pre_tokenizer.piece_form() == "bytes" else None
+        if scanned is not None:
+            return scanned
         pieces = self._pre_tokenizer.word_pieces(normalized)
         if pieces is None:
             return None
@@ -745,6 +748,14 @@ class Tokenizer:
                 return None
             ids += piece_ids
         return ids
+
+    def _scanned_ids(self, text: str) -> list[int] | None:
+        """The ids of byte-level pieces a compiled scanner finds (GPT-2's, Llama 3's pattern),
+        split and merged in one C call as tiktoken's text is (`BPE.encode_scanned`); None when
+        the pattern has no scanner."""
+        compiled = self._pre_tokenizer.piece_scanner()
+        encode_scanned = getattr(self._model, "encode_scanned", None)
+        return encode_scanned(text, compiled) if compiled is not None and encode_scanned is not None else None
 
     def _piece_ids(self) -> tuple[Callable[[str], list[int] | None], str] | None:
         """How `_plain_ids` gives a pre-tokenizer's piece its ids, as `_piece_entry` gives its

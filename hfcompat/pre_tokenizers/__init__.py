@@ -83,6 +83,12 @@ class Sequence(PreTokenizer):
             return self.pretokenizers[0].scanned_byte_words(text)
         return None
 
+    def piece_scanner(self) -> Any:
+        """The one step's scanner, or the first step's when ByteLevel maps its words next."""
+        if len(self.pretokenizers) == 1 or self._bytes_of_words():
+            return self.pretokenizers[0].piece_scanner()
+        return None
+
     def _bytes_of_words(self) -> bool:
         """A split into words, then ByteLevel's mapping of each one alone (Llama 3's pre-tokenizer)."""
         if len(self.pretokenizers) != 2:

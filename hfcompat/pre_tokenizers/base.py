@@ -57,6 +57,10 @@ class PreTokenizer:
         split, the piece itself), "bytes" (one split, its byte-level chars) or None (other splits)."""
         return None
 
+    def piece_scanner(self) -> Any:
+        """The compiled Scanner that finds `word_pieces`' pieces (scanned_patterns), or None."""
+        return None
+
     def words(self, text: str) -> list[str] | None:
         """The splits `pre_tokenize` makes of a whole normalized text, as plain strings (what
         trainers count); None when only `pre_tokenize` can tell."""

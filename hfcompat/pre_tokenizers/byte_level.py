@@ -58,8 +58,12 @@ class ByteLevel(SplitWise):
 
     def scanned_byte_words(self, text: str) -> list[str] | None:
         """The GPT-2 pattern's pieces in byte-level chars, from the compiled scanner."""
-        compiled = scanner(GPT2_PATTERN, ONIGURUMA) if self.piece_form() == "bytes" else None
+        compiled = self.piece_scanner()
         return compiled.byte_pieces(text, BYTE_CHARS) if compiled is not None else None
+
+    def piece_scanner(self) -> Any:
+        """The GPT-2 pattern's compiled scanner, when the pieces are its matches."""
+        return scanner(GPT2_PATTERN, ONIGURUMA) if self.piece_form() == "bytes" else None
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""

@@ -53,8 +53,12 @@ class Split(SplitWise):
 
     def scanned_byte_words(self, text: str) -> list[str] | None:
         """The pieces in byte-level chars, scanned and mapped in C (when ByteLevel maps them next)."""
-        compiled = scanner(self.pattern, ONIGURUMA) if self._tiles() else None
+        compiled = self.piece_scanner()
         return compiled.byte_pieces(text, BYTE_CHARS) if compiled is not None else None
+
+    def piece_scanner(self) -> Any:
+        """The pattern's compiled scanner, when its matches tile every text (`_tiles`)."""
+        return scanner(self.pattern, ONIGURUMA) if self._tiles() else None
 
     def _tiles(self) -> bool:
         """Whether the matches tile every text and each is a split of its own: isolated, or kept
