@@ -217,6 +217,7 @@ cdef class Rewriter:
     cdef Py_ssize_t count
     cdef Py_ssize_t root
     cdef object replacement  # leaf unit index -> its replacement (`CharsMap._leaf_replacement`)
+    cdef dict replacements  # the replacements of the leaves met so far, by leaf unit index
 
     def __cinit__(self, list units, Py_ssize_t root, object replacement) -> None:
         """Copy the units; `replacement` gives the text a leaf stands for."""
@@ -224,6 +225,7 @@ cdef class Rewriter:
         self.count = len(units)
         self.root = root
         self.replacement = replacement
+        self.replacements = {}
         self.units = <uint32_t*>PyMem_Malloc((self.count + 1) * sizeof(uint32_t))
         if self.units == NULL:
             raise MemoryError()
@@ -270,6 +272,13 @@ cdef class Rewriter:
             done = start + chars
         return "".join(pieces) + text[done:] if pieces else text
 
+    cdef str _replacement_of(self, Py_ssize_t leaf):
+        """The replacement a leaf holds (read from the blob once per leaf)."""
+        cdef object found = self.replacements.get(leaf)
+        if found is None:
+            found = self.replacements[leaf] = self.replacement(leaf)
+        return found
+
     def rewrites(self, str text) -> list:
         """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement)."""
         cdef bytes data = text.encode("utf-8", "surrogatepass")
@@ -295,6 +304,6 @@ cdef class Rewriter:
                 byte += 1
                 if byte == size or (raw[byte] & 0xC0) != 0x80:
                     chars += 1
-            found.append((char_index, chars, self.replacement(leaf)))
+            found.append((char_index, chars, self._replacement_of(leaf)))
             char_index += chars
         return found
