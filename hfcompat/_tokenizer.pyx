@@ -88,3 +88,26 @@ cdef object _direct_entry(str piece, object direct, object cache, Py_ssize_t max
     if len(piece) < max_chars:
         cache.offer(piece, entry)
     return entry
+
+
+def piece_ids(list pieces, dict cache, object ids_of, str mark, Py_ssize_t capacity,
+              Py_ssize_t max_chars) -> object:
+    """The ids of every piece, concatenated (`Tokenizer._plain_ids`'s loop): each from `cache`,
+    or `ids_of(mark + piece)`, kept in `cache` while it holds fewer than `capacity` pieces (for
+    pieces shorter than `max_chars`); None as soon as a piece is empty, holds the mark, or has no
+    ids that way (the Encoding path then decides)."""
+    cdef list ids = []
+    cdef str piece
+    cdef object found
+    for piece in pieces:
+        found = cache.get(piece)
+        if found is None:
+            if not piece or (mark and mark in piece):
+                return None
+            found = ids_of(mark + piece)
+            if found is None:
+                return None
+            if len(cache) < capacity and len(piece) < max_chars:
+                cache[piece] = found
+        ids.extend(<list>found)
+    return ids

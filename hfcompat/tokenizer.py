@@ -99,6 +99,7 @@ class Tokenizer:
                  padding: PaddingParams | None = None):
         self._word_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> (ids, tokens, char spans)
         self._piece_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> PieceEntry
+        self._ids_cache: dict[str, list[int]] = {}  # piece -> its ids (encode_ids)
         self.model = model
         self._normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -161,6 +162,7 @@ class Tokenizer:
         self._model = model
         self._word_cache.clear()
         self._piece_cache.clear()
+        self._ids_cache.clear()
 
     @property
     def pre_tokenizer(self) -> Any:
@@ -171,6 +173,7 @@ class Tokenizer:
     def pre_tokenizer(self, pre_tokenizer: Any) -> None:
         self._pre_tokenizer = pre_tokenizer
         self._piece_cache.clear()
+        self._ids_cache.clear()
 
     @property
     def normalizer(self) -> Any:
@@ -739,15 +742,10 @@ class Tokenizer:
         if scanned is not None:
             return scanned
         pieces = self._pre_tokenizer.word_pieces(normalized)
-        if pieces is None:
+        if pieces is None or _backend.tokenizer is None:  # no model has ids paths without it
             return None
-        ids: list[int] = []
-        for piece in pieces[0]:
-            piece_ids = ids_of(mark + piece) if piece and not (mark and mark in piece) else None
-            if piece_ids is None:
-                return None
-            ids += piece_ids
-        return ids
+        return _backend.tokenizer.piece_ids(pieces[0], self._ids_cache, ids_of, mark,
+                                            WORD_CACHE_CAPACITY, WORD_CACHE_MAX_CHARS)
 
     def _scanned_ids(self, text: str) -> list[int] | None:
         """The ids of byte-level pieces a compiled scanner finds (GPT-2's, Llama 3's pattern),

@@ -71,6 +71,17 @@ cdef class GreedyMatcher:
         """`greedy_pieces` as a tokenizer's columns: ids, pieces and char spans; None if a
         position has no match."""
         cdef list ids = [], tokens = [], spans = []
+        return (ids, tokens, spans) if self._fill_columns(word, ids, tokens, spans) else None
+
+    def ids(self, str word) -> object:
+        """The ids of `columns` alone (for a caller that needs no pieces or spans); None where
+        `columns` is None."""
+        cdef list ids = []
+        return ids if self._fill_columns(word, ids, None, None) else None
+
+    cdef bint _fill_columns(self, str word, list ids, list tokens, list spans) except -1:
+        """Append each longest match's id to `ids` and, unless they are None, its piece and char
+        span to `tokens` and `spans`; False if a position has no match."""
         cdef Py_ssize_t length = len(word)
         cdef Py_ssize_t start = 0
         cdef Py_ssize_t end
@@ -78,9 +89,10 @@ cdef class GreedyMatcher:
         while start < length:
             end = self._longest(self.following if start else 0, word, start, length, &token_id)
             if end == start:
-                return None
+                return False
             ids.append(token_id)
-            tokens.append(self.prefix + word[start:end] if start else word[start:end])
-            spans.append((start, end))
+            if tokens is not None:
+                tokens.append(self.prefix + word[start:end] if start else word[start:end])
+                spans.append((start, end))
             start = end
-        return ids, tokens, spans
+        return True

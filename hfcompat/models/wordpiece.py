@@ -82,6 +82,20 @@ class WordPiece(VocabLookup):
             return [whole_id], [sequence], [(0, len(sequence))]
         return matcher.columns(sequence)
 
+    def ids(self, sequence: str) -> list[int] | None:
+        """The ids `tokenize_chars` gives, matched in C without building pieces or spans (an
+        unknown word: the unknown token's); None on the pure backend, for an empty word, or
+        where the unknown token is missing (`tokenize_chars` raises)."""
+        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
+        if matcher is None or not sequence:
+            return None
+        found = None
+        if len(sequence) <= self.max_input_chars_per_word:
+            whole_id = self.vocab.get(sequence)
+            found = [whole_id] if whole_id is not None else matcher.ids(sequence)
+        unk_id = self.vocab.get(self.unk_token) if found is None else None
+        return found if found is not None else None if unk_id is None else [unk_id]
+
     def _greedy_pieces(self, word: str, pieces: list[tuple[int, str, int, int]] | None = None
                        ) -> list[tuple[int, str, int, int]] | None:
         """(id, piece, char start, char end) of each longest match, or None if a position has none.

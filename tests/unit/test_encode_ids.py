@@ -89,17 +89,19 @@ def test_not_a_string() -> None:
         tokenizer.encode_ids(["a", "b"])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("relative", FILES[:-1])
+@pytest.mark.parametrize("relative", FILES)
 def test_the_string_path_runs(relative: str) -> None:
     """A .model (no pre-tokenizer), T5 (pieces prefixed by "▁"), GPT-2 and RoBERTa (byte-level
-    pieces) give a plain text's ids without the Encoding path; BERT's WordPiece does not yet."""
+    pieces) and BERT (words) give a plain text's ids without the Encoding path."""
     tokenizer = hfcompat.load(shared_file(relative))
     tokenizer.no_truncation()
-    assert tokenizer._plain_ids("Hello world, ｈｅｌｌｏ 日本") is not None
+    assert tokenizer._plain_ids("Hello world, 日本") is not None
 
 
-def test_wordpiece_takes_the_encoding_path() -> None:
-    """A model without an ids path (WordPiece) goes through `encode`, with the same ids."""
+def test_an_unknown_word_is_the_unknown_token() -> None:
+    """A word WordPiece cannot spell, or one too long, is its unknown token, as in `encode`."""
     tokenizer = hfcompat.load(shared_file("refs/bert-base-uncased/vocab.txt"))
-    assert tokenizer._plain_ids("Hello world") is None
-    assert tokenizer.encode_ids("Hello world") == tokenizer.encode("Hello world").ids
+    for text in ["Hello \u0f3a\u0f3b world", "a " + "x" * 120 + " b"]:
+        assert tokenizer._plain_ids(text) is not None
+        assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids
+        assert tokenizer.token_to_id("[UNK]") in tokenizer.encode_ids(text)

@@ -51,16 +51,20 @@ def test_ids_beyond_31_bits_stay_in_python() -> None:
 @given(model=models(), words=WORDS)
 def test_columns_equal_the_reference(model: WordPiece, words: list[str]) -> None:
     """Random vocabularies and words: the columns built in C are the reference's ids, pieces and
-    char spans; None only where the reference gives the unknown token or raises."""
+    char spans; None only where the reference gives the unknown token or raises. `ids` gives the
+    reference's ids, the unknown token included."""
     for word in words:
         with _backend.use(_backend.COMPILED):
             found = model.columns(word)
+            ids = model.ids(word)
         with _backend.use(_backend.PYTHON):
             assert model.columns(word) is None
             try:
                 tokens = model.tokenize_chars(word)
             except Exception as error:  # noqa: BLE001 - no [UNK] in the vocab: the error is the answer
                 tokens = repr(error)
+        # `ids` is the reference's ids, the unknown token's among them; None where it raises
+        assert ids == (None if isinstance(tokens, str) or not word else [t[0] for t in tokens]), word
         if found is None:
             assert not word or len(word) > model.max_input_chars_per_word or model._greedy_pieces(word) is None
         else:
