@@ -470,19 +470,24 @@ class Tokenizer:
             words = [word_index] * n
         return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
 
+    def _piece_route(self) -> tuple[str | None, str]:
+        """How one of the pre-tokenizer's pieces reaches the model alone: "text" (as it is, also
+        without a pre-tokenizer), "bytes" (as its byte-level chars) or "prefixed" (after a mark,
+        given too; "" for the others); None when a piece is not one word that way."""
+        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
+        if form == "prefixed":
+            mark = self._pre_tokenizer.piece_prefix()
+            return ("prefixed", mark) if mark is not None else (None, "")
+        return (form, "") if form in ("text", "bytes") else (None, "")
+
     def _direct_columns(self) -> tuple[Callable[[str], Any] | None, str | None]:
         """What `_piece_entry` reaches through five calls: the model's compiled (ids, tokens,
         spans) of a piece that is one word as it is, or as its byte-level chars, or after a
         mark ("prefixed": then the mark too); (None, None) when pieces are not one word."""
-        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
-        if form == "bytes":
-            return getattr(self._model, "tokenize_utf8", None), None
-        if form == "text":
-            return getattr(self._model, "columns", None), None
-        mark = self._pre_tokenizer.piece_prefix() if form == "prefixed" else None
-        if mark is not None:
-            return getattr(self._model, "columns", None), mark
-        return None, None
+        form, mark = self._piece_route()
+        if form is None:
+            return None, None
+        return getattr(self._model, "tokenize_utf8" if form == "bytes" else "columns", None), mark or None
 
     def _piece_entry(self, piece: str) -> PieceEntry:
         """The tokens of one piece pre-tokenized alone (cached when there is room)."""
@@ -758,12 +763,8 @@ class Tokenizer:
     def _piece_ids(self) -> tuple[Callable[[str], list[int] | None], str] | None:
         """How `_plain_ids` gives a pre-tokenizer's piece its ids, as `_piece_entry` gives its
         tokens: the model's ids function, and the mark put before the piece ("" for none)."""
-        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
-        mark = self._pre_tokenizer.piece_prefix() if form == "prefixed" else ""
-        if form == "bytes":
-            ids_of = getattr(self._model, "utf8_ids", None)
-        else:
-            ids_of = getattr(self._model, "ids", None) if form in ("text", "prefixed") and mark is not None else None
+        form, mark = self._piece_route()
+        ids_of = getattr(self._model, "utf8_ids" if form == "bytes" else "ids", None) if form else None
         return None if ids_of is None or getattr(self._model, "dropout", None) else (ids_of, mark)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:

@@ -55,7 +55,7 @@ class Replace(Normalizer):
 
     def normalize_str(self, text: str) -> str:
         """The replaced string."""
-        if self._removes_extra_spaces():
+        if self._removes_extra_spaces():  # the string form of extra_space_spans, in C calls
             return " ".join(filter(None, text.split(" "))) if "  " in text else text.strip(" ")
         if not self.is_regex and self.pattern:
             return text.replace(self.pattern, self.content)

@@ -530,9 +530,14 @@ def replace_matches(pattern: Pattern, text: str, content: str) -> str:
     """`text` with every match of `pattern` replaced by `content`, as NormalizedString.replace does."""
     if not isinstance(pattern, regex.Pattern) or not text:
         return "".join(content if hit else text[start:end] for start, end, hit in find_matches(pattern, text))
+    return replaced(text, find_spans(pattern, text), content)
+
+
+def replaced(text: str, spans: Iterable[Span], content: str) -> str:
+    """`text` with the chars of each (start, end) span, ascending and apart, replaced by `content`."""
     pieces: list[str] = []
     done = 0
-    for start, end in find_spans(pattern, text):
+    for start, end in spans:
         pieces += (text[done:start], content)
         done = end
     return "".join(pieces) + text[done:] if pieces else text
