@@ -1,14 +1,15 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The compiled twin of the BPE trainer's "hf" merge loop in `bpe.py`, which stays the reference.
 
-`merge_hf` runs `Corpus.count_pairs` and `BpeTrainer._merge_hf` over C arrays: the words as one
-array of int32 symbols (and char lengths with a max token length), every pair's int64 count in a
-C hash table, and HF's queue as a binary heap of (count, pair, serial, words) entries with the
-same order (top count, then the smallest (left, right), then the oldest entry) and the same
-semantics: a stale entry goes back with its current count, and an entry merges only the words it
-recorded. The merged tokens' texts and ids stay in Python (`new_token`), so merges and
-vocabulary are identical to the reference. It returns None, before anything changed, when a
-count or an id does not fit its C types; `bpe.py` then runs the Python loop.
+`load` copies the words into C arrays (one array of int32 symbols, and char lengths with a max
+token length), so the caller can drop its lists before the loop. `merge_hf` then runs
+`Corpus.count_pairs` and `BpeTrainer._merge_hf`: every pair's int64 count in a C hash table, and
+HF's queue as a binary heap of (count, pair, serial, words) entries with the same order (top
+count, then the smallest (left, right), then the oldest entry) and the same semantics: a stale
+entry goes back with its current count, and an entry merges only the words it recorded. The
+merged tokens' texts and ids stay in Python (`new_token`), so merges and vocabulary are
+identical to the reference. `load` returns None when a count or an id does not fit its C types;
+`bpe.py` then runs the Python loop.
 """
 
 cimport cython
@@ -139,14 +140,14 @@ cdef class _Queue:
 
 @cython.final
 cdef class _Pairs:
-    """Every pair seen: its count, and the words where it appeared during the current merge."""
+    """Every pair seen: its count, and where its words are noted during the current merge."""
 
     cdef _Table index  # pair -> its number
     cdef Py_ssize_t room  # pairs the index holds before it is rebuilt larger
     cdef uint64_t* keys  # by number: left id << 32 | right id
     cdef int64_t* counts
-    cdef int64_t* marks  # the merge in which the pair last appeared (-1: never)
-    cdef Positions* appeared  # its words in that merge
+    cdef int32_t* marks  # the merge in which the pair last appeared (-1: never)
+    cdef int32_t* slots  # in that merge, its place in the corpus's touched pairs
     cdef Py_ssize_t size
     cdef Py_ssize_t allocated
 
@@ -156,19 +157,19 @@ cdef class _Pairs:
         self.index = _Table(self.room)
 
     def __dealloc__(self) -> None:
-        """Free the arrays (the word lists belong to the queue by then, or were freed)."""
+        """Free the arrays."""
         PyMem_Free(self.keys)
         PyMem_Free(self.counts)
         PyMem_Free(self.marks)
-        PyMem_Free(self.appeared)
+        PyMem_Free(self.slots)
 
     cdef int _grow(self) except -1:
         """Double the per-pair arrays."""
         cdef Py_ssize_t room = self.allocated * 2 if self.allocated else 1 << 16
         _resize(<void**>&self.keys, room * sizeof(uint64_t))
         _resize(<void**>&self.counts, room * sizeof(int64_t))
-        _resize(<void**>&self.marks, room * sizeof(int64_t))
-        _resize(<void**>&self.appeared, room * sizeof(Positions))
+        _resize(<void**>&self.marks, room * sizeof(int32_t))
+        _resize(<void**>&self.slots, room * sizeof(int32_t))
         self.allocated = room
         return 0
 
@@ -194,8 +195,6 @@ cdef class _Pairs:
         self.keys[number] = pair
         self.counts[number] = 0
         self.marks[number] = -1
-        self.appeared[number].data = NULL
-        self.appeared[number].size = self.appeared[number].room = 0
         if self.size >= self.room:
             self._rebuild_index()
         else:
@@ -216,31 +215,43 @@ cdef class _Corpus:
     cdef Py_ssize_t word_count
     cdef int64_t max_length
     cdef _Pairs pairs
-    cdef int64_t merge_number  # the merge under way (marks the pairs that appear)
+    cdef int32_t merge_number  # the merge under way (marks the pairs that appear)
     cdef Positions touched  # numbers of the pairs that appeared in it, in order
+    cdef Positions* appeared  # beside each touched pair, the words where it appeared
+    cdef Py_ssize_t appeared_room
 
     def __dealloc__(self) -> None:
         """Free the arrays."""
+        cdef Py_ssize_t k
         PyMem_Free(self.symbols)
         PyMem_Free(self.lengths)
         PyMem_Free(self.starts)
         PyMem_Free(self.sizes)
         PyMem_Free(self.counts)
+        for k in range(self.touched.size):
+            PyMem_Free(self.appeared[k].data)
         PyMem_Free(self.touched.data)
+        PyMem_Free(self.appeared)
 
     cdef int change(self, int32_t left, int32_t right, bint added, int64_t count, int32_t word) except -1:
         """Add (or take away) `count` to a pair's count; an added pair notes `word` where it appeared."""
         cdef Py_ssize_t number = self.pairs.number(<uint64_t>left << 32 | <uint64_t>right)
+        cdef Py_ssize_t slot
         if not added:
             self.pairs.counts[number] -= count
             return 0
         self.pairs.counts[number] += count
         if self.pairs.marks[number] != self.merge_number:
-            self.pairs.marks[number] = self.merge_number
-            self.pairs.appeared[number].data = NULL
-            self.pairs.appeared[number].size = self.pairs.appeared[number].room = 0
+            slot = self.touched.size
+            if slot == self.appeared_room:
+                self.appeared_room = self.appeared_room * 2 if self.appeared_room else 1024
+                _resize(<void**>&self.appeared, self.appeared_room * sizeof(Positions))
             _append(&self.touched, <int32_t>number)
-        _add_position(&self.pairs.appeared[number], word)
+            self.appeared[slot].data = NULL
+            self.appeared[slot].size = self.appeared[slot].room = 0
+            self.pairs.marks[number] = self.merge_number
+            self.pairs.slots[number] = <int32_t>slot
+        _add_position(&self.appeared[self.pairs.slots[number]], word)
         return 0
 
     cdef int count_pairs(self, _Queue queue) except -1:
@@ -258,13 +269,15 @@ cdef class _Corpus:
     cdef int _queue_touched(self, _Queue queue) except -1:
         """Queue every pair that appeared in this merge and has a positive count (`_merge_hf`)."""
         cdef Py_ssize_t k, number
+        cdef Positions words
         for k in range(self.touched.size):
             number = self.touched.data[k]
+            words = self.appeared[k]
+            self.appeared[k].data = NULL
             if self.pairs.counts[number] > 0:
-                queue.push(self.pairs.counts[number], self.pairs.keys[number], self.pairs.appeared[number])
+                queue.push(self.pairs.counts[number], self.pairs.keys[number], words)
             else:
-                PyMem_Free(self.pairs.appeared[number].data)
-            self.pairs.appeared[number].data = NULL
+                PyMem_Free(words.data)
         self.touched.size = 0
         return 0
 
@@ -317,8 +330,9 @@ cdef class _Corpus:
         return 0
 
 
-cdef _Corpus _load(list words, list counts, object lengths, int64_t max_length):
-    """The words, counts and lengths in C arrays, or None when a count or an id does not fit."""
+def load(list words, list counts, object lengths, object max_length):
+    """The words (lists of symbol ids), their counts and char lengths in C arrays, for
+    `merge_hf`; None when a count or an id does not fit. The lists can go once it returns."""
     cdef _Corpus corpus = _Corpus()
     cdef Py_ssize_t word_count = len(words)
     cdef Py_ssize_t total = 0
@@ -328,7 +342,7 @@ cdef _Corpus _load(list words, list counts, object lengths, int64_t max_length):
     for word in range(word_count):
         total += len(<list>words[word])
     corpus.word_count = word_count
-    corpus.max_length = max_length
+    corpus.max_length = min(max(max_length, 0), INT64_MAX)
     corpus.pairs = _Pairs()
     corpus.symbols = <int32_t*>PyMem_Malloc((total or 1) * sizeof(int32_t))
     corpus.starts = <Py_ssize_t*>PyMem_Malloc((word_count or 1) * sizeof(Py_ssize_t))
@@ -366,16 +380,14 @@ cdef _Corpus _load(list words, list counts, object lengths, int64_t max_length):
     return corpus
 
 
-def merge_hf(list words, list counts, object lengths, object max_length, object min_frequency,
-             object vocab_size, object vocabulary, object new_token, object step):
-    """`BpeTrainer._merge_hf` (with `Corpus.count_pairs`): the merges as (left id, right id).
+def merge_hf(_Corpus corpus, object min_frequency, object vocab_size, object vocabulary, object new_token,
+             object step):
+    """`BpeTrainer._merge_hf` (with `Corpus.count_pairs`) on a loaded corpus (rewritten as it
+    goes): the merges as (left id, right id).
 
     `new_token(left, right)` adds a merge's token to `vocabulary` and returns its id; `step()`
-    advances the progress bar. None (before any call) when a count or id does not fit in C.
+    advances the progress bar.
     """
-    cdef _Corpus corpus = _load(words, counts, lengths, min(max(max_length, 0), INT64_MAX))
-    if corpus is None:
-        return None
     cdef _Queue queue = _Queue()
     cdef int64_t least = min(max(min_frequency, -INT64_MAX), INT64_MAX)
     cdef list merges = []

@@ -392,9 +392,15 @@ class BpeTrainer:
             """The id of the token merging `left` and `right` (added to the vocabulary)."""
             return vocabulary.add(self._merged_token(vocabulary.tokens, (left, right)))
 
+        words, lengths = corpus.words, corpus.lengths
+        corpus.words, corpus.lengths = [], None  # the C arrays take them over: the lists can go
+        loaded = core.load(words, corpus.counts, lengths, max_length)
+        if loaded is None:
+            corpus.words, corpus.lengths = words, lengths
+            return None
+        del words, lengths
         with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
-            return core.merge_hf(corpus.words, corpus.counts, corpus.lengths, max_length, self.min_frequency,
-                                 self.vocab_size, vocabulary, new_token, bar.update)
+            return core.merge_hf(loaded, self.min_frequency, self.vocab_size, vocabulary, new_token, bar.update)
 
     def _merge_first(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair]:
         """The documented loop: top count, ties to the first pair met in corpus order."""
