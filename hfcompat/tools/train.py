@@ -22,7 +22,7 @@ from ..models import BPE, WordLevel, WordPiece
 from ..normalizers.normalization_rules import precompiled_charsmap
 from ..pipeline.added_vocabulary import AddedToken
 from ..tokenizer import Tokenizer
-from ..trainers import (BpeTrainer, UnigramTrainer, WordCounts, WordLevelTrainer, WordPieceTrainer,
+from ..trainers import (BpeTrainer, Sample, UnigramTrainer, WordCounts, WordLevelTrainer, WordPieceTrainer,
                         count_corpus, describe_pipeline, source_size, train_from_counts)
 
 MODELS = ("bpe", "bytelevel_bpe", "wordpiece", "wordlevel", "unigram", "sentencepiece_bpe")
@@ -100,17 +100,24 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
     options go to its trainer.
 
     model="unigram" also takes max_sentence_length (UTF-8 bytes, sentencepiece's default 4192):
-    longer lines are left out as sentencepiece's trainer leaves them out (None keeps them).
+    longer lines are left out as sentencepiece's trainer leaves them out (None keeps them); and
+    input_sentence_size, shuffle_input_sentence and sample_seed (see count_words).
     """
-    limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH) if model == "unigram" else None
+    limit, sample = None, None
+    if model == "unigram":
+        limit = options.pop("max_sentence_length", SENTENCEPIECE_MAX_SENTENCE_LENGTH)
+        sample = _sample(options.pop("input_sentence_size", 0), options.pop("shuffle_input_sentence", True),
+                         options.pop("sample_seed", 0))
     tokenizer = pipeline(model, lowercase=lowercase)
-    described = describe_pipeline(tokenizer, model=model, max_sentence_length=limit)
+    described = describe_pipeline(tokenizer, model=model, max_sentence_length=limit,
+                                  sample=None if sample is None else sample.describe())
     if isinstance(files_or_iterator, WordCounts):
         counts = files_or_iterator
         counts.check_pipeline(described, f"train(model={model!r}, lowercase={lowercase})")
     else:
         counts = _counted(tokenizer, described, files_or_iterator, text_column=text_column, workers=workers,
-                          client=client, max_words=max_words, show_progress=options.get("show_progress", True))
+                          client=client, max_words=max_words, show_progress=options.get("show_progress", True),
+                          sample=sample)
     if counts.left_out and not counts.texts:
         raise ValueError(f"every one of the {counts.left_out} lines is longer than max_sentence_length="
                          f"{limit} UTF-8 bytes, so nothing was trained on: pass a larger "
@@ -133,6 +140,7 @@ def train(files_or_iterator: Any, model: str = "bpe", vocab_size: int = 8000, *,
 def count_words(source: Any, model: str = "bpe", *, tokenizer: Tokenizer | None = None, lowercase: bool = True,
                 max_sentence_length: int | None = SENTENCEPIECE_MAX_SENTENCE_LENGTH, text_column: str | None = None,
                 workers: int = 1, client: Any = None, max_words: int | None = None,
+                input_sentence_size: int = 0, shuffle_input_sentence: bool = True, sample_seed: int = 0,
                 show_progress: bool = True) -> WordCounts:
     """The word counts `train(source, model=model, lowercase=lowercase)` trains on, to train from
     later, add to other counts or save; or, with `tokenizer`, the words of that tokenizer's
@@ -144,13 +152,27 @@ def count_words(source: Any, model: str = "bpe", *, tokenizer: Tokenizer | None 
     dask.distributed Client) counts on its cluster, a task per file (the workers must see the
     files at the same paths) or per chunk of lines. `max_words` keeps only the most frequent
     words once there are twice as many (an approximation: `dropped` says how much was left out).
-    `max_sentence_length` applies to model="unigram" only, as in train.
+    `max_sentence_length` applies to model="unigram" only, as in train, and so does
+    sentencepiece's sampling of huge inputs: `input_sentence_size=N` counts N of the non-empty
+    texts, drawn uniformly from all of them (reservoir sampling, repeatable with `sample_seed`;
+    sentencepiece's draw differs from run to run), or the first N with
+    `shuffle_input_sentence=False` (sentencepiece's exact choice; reading stops there).
     """
-    limit = max_sentence_length if model == "unigram" and tokenizer is None else None
+    unigram = model == "unigram" and tokenizer is None
+    limit = max_sentence_length if unigram else None
+    sample = _sample(input_sentence_size, shuffle_input_sentence, sample_seed) if unigram else None
     counter = tokenizer if tokenizer is not None else pipeline(model, lowercase=lowercase)
-    described = describe_pipeline(counter, model=None if tokenizer is not None else model, max_sentence_length=limit)
+    described = describe_pipeline(counter, model=None if tokenizer is not None else model, max_sentence_length=limit,
+                                  sample=None if sample is None else sample.describe())
     return _counted(counter, described, source, text_column=text_column, workers=workers, client=client,
-                    max_words=max_words, show_progress=show_progress)
+                    max_words=max_words, show_progress=show_progress, sample=sample)
+
+
+def _sample(size: int, shuffle: bool, seed: int) -> Sample | None:
+    """The sample sentencepiece's input_sentence_size asks for; None for 0 (every text)."""
+    if size == 0 and not isinstance(size, bool):
+        return None
+    return Sample(size, bool(shuffle), seed)
 
 
 def _counted(tokenizer: Tokenizer, described: dict[str, Any], source: Any, **options: Any) -> WordCounts:

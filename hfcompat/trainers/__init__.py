@@ -16,7 +16,7 @@ from ..models.bpe import BPE
 from ..models.wordlevel import WordLevel
 from ..models.wordpiece import WordPiece
 from .bpe import BpeTrainer
-from .counting import Pipeline, ShortTexts, count_corpus, count_words, count_words_and_ends, words_of
+from .counting import Pipeline, Sample, ShortTexts, count_corpus, count_words, count_words_and_ends, words_of
 from .sources import iter_texts, source_size
 from .unigram import UnigramTrainer
 from .word_counts import WordCounts, describe_pipeline
@@ -24,7 +24,7 @@ from .wordlevel import WordLevelTrainer
 from .wordpiece import WordPieceTrainer
 
 __all__ = ["BpeTrainer", "ShortTexts", "UnigramTrainer", "WordCounts", "WordLevelTrainer", "WordPieceTrainer",
-           "count_corpus", "count_words", "count_words_and_ends", "default_trainer", "describe_pipeline",
+           "Sample", "count_corpus", "count_words", "count_words_and_ends", "default_trainer", "describe_pipeline",
            "extend", "iter_texts", "source_size", "train_from_counts", "train_tokenizer", "words_of"]
 
 

@@ -10,11 +10,13 @@ Dask is never imported: the client is used through its submit/scatter/result met
 
 from __future__ import annotations
 
+import random
 import signal
 from collections import Counter, deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Protocol
 
 from .progress import progress_bar
@@ -123,18 +125,21 @@ def progressed(parts: Iterable[WordCounts], bar: Any, meter: ReadMeter) -> Itera
 
 def count_corpus(tokenizer: Pipeline, source: Any, *, text_column: str | None = None,
                  max_sentence_length: int | None = None, max_words: int | None = None, workers: int = 1,
-                 client: Any = None, show_progress: bool = True, total: int | None = None) -> WordCounts:
+                 client: Any = None, show_progress: bool = True, total: int | None = None,
+                 sample: "Sample | None" = None) -> WordCounts:
     """The word counts of a training source (see sources.py), in one process, in `workers`
     processes, or on a Dask cluster (`client`); texts longer than `max_sentence_length` UTF-8
-    bytes are left out and counted in `left_out`. The caller sets the result's `pipeline`."""
+    bytes are left out and counted in `left_out`; with `sample`, only the texts it selects are
+    counted (read here, then counted as asked). The caller sets the result's `pipeline`."""
     meter = ReadMeter()
-    files = source_files(source) if client is not None else None
+    files = source_files(source) if client is not None and sample is None else None
     with progress_bar(show_progress, total, "Count words", unit="lines") as bar:
         if files is not None:
             parts = _metered(files, _counted_files(client, tokenizer, files, text_column, max_sentence_length, max_words), meter)
             return added_up(progressed(parts, bar, meter), max_words)
         short = ShortTexts(iter_texts(source, text_column, meter), max_sentence_length)
-        counts = added_up(progressed(chunk_counts(tokenizer, iter(short), workers, client), bar, meter), max_words)
+        texts = iter(short) if sample is None else sample.selected(short)
+        counts = added_up(progressed(chunk_counts(tokenizer, texts, workers, client), bar, meter), max_words)
     counts.left_out += short.left_out
     return counts
 
@@ -234,6 +239,45 @@ class ShortTexts:
                 yield text
             else:
                 self.left_out += 1
+
+
+@dataclass(frozen=True)
+class Sample:
+    """sentencepiece's `input_sentence_size` and `shuffle_input_sentence`: train on at most `size`
+    of the non-empty texts, the first ones (`shuffle` False) or drawn uniformly from all of them
+    (`shuffle` True; `seed` makes the draw repeatable)."""
+
+    size: int
+    shuffle: bool = True
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        """Refuse a size that is not a positive int."""
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise ValueError(f"input_sentence_size must be a positive number of texts, or 0 for all, not {self.size!r}")
+
+    def selected(self, texts: Iterable[str]) -> Iterator[str]:
+        """The texts this sample keeps, as sentencepiece keeps them: empty texts skipped, then the
+        first `size` (reading stops there), or a reservoir sample of `size` in the reservoir's
+        order (each new text takes a random slot with chance size / texts seen)."""
+        non_empty = (text for text in texts if text and text != "\n")
+        if not self.shuffle:
+            yield from islice(non_empty, self.size)
+            return
+        draw = random.Random(self.seed).randrange
+        kept: list[str] = []
+        for seen, text in enumerate(non_empty):
+            if seen < self.size:
+                kept.append(text)
+                continue
+            slot = draw(seen + 1)
+            if slot < self.size:
+                kept[slot] = text
+        yield from kept
+
+    def describe(self) -> dict[str, Any]:
+        """Its part of the counts' pipeline description (counts of a sample are not the text's)."""
+        return {"input_sentence_size": self.size, "shuffle_input_sentence": self.shuffle, "seed": self.seed}
 
 
 _WORKER_TOKENIZER: Any = None

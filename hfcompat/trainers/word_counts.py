@@ -159,18 +159,22 @@ def _summary(description: dict[str, Any]) -> str:
     return json.dumps(description, ensure_ascii=False, separators=(",", ":"))
 
 
-def describe_pipeline(tokenizer: Any, *, model: str | None = None,
-                      max_sentence_length: int | None = None) -> dict[str, Any]:
+def describe_pipeline(tokenizer: Any, *, model: str | None = None, max_sentence_length: int | None = None,
+                      sample: dict[str, Any] | None = None) -> dict[str, Any]:
     """What decides the words a tokenizer's pipeline counts: its normalizer and pre-tokenizer (as
     tokenizer.json writes them, strings longer than 256 chars as their sha256), the added tokens
-    split out before them, the longest text counted (None: all), and the model name it is for."""
+    split out before them, the longest text counted (None: all), the model name it is for, and
+    the sample of the texts counted (only when one was drawn, so earlier files still match)."""
     def dump(component: Any) -> Any:
         return None if component is None else _digested(component.to_dict())
 
     added = [{key: value for key, value in token.items() if key != "id"}
              for token in tokenizer.added_vocabulary.to_list()]
-    return {"model": model, "normalizer": dump(tokenizer.normalizer), "pre_tokenizer": dump(tokenizer.pre_tokenizer),
-            "added_tokens": added, "max_sentence_length": max_sentence_length}
+    described = {"model": model, "normalizer": dump(tokenizer.normalizer), "pre_tokenizer": dump(tokenizer.pre_tokenizer),
+                 "added_tokens": added, "max_sentence_length": max_sentence_length}
+    if sample is not None:
+        described["sample"] = sample
+    return described
 
 
 def _digested(value: Any) -> Any:

@@ -119,6 +119,53 @@ def test_max_words_keeps_the_most_frequent(texts: list[str]) -> None:
 # --------------------------------------------------------------------------- counts files
 
 
+def test_first_sentences_are_sentencepieces(tmp_path: Path) -> None:
+    """input_sentence_size with shuffle_input_sentence=False counts the texts sentencepiece's
+    trainer keeps: the first N that are not empty and not over max_sentence_length. Each line is
+    one CJK char thrice, so the chars of a sentencepiece char model name the lines it read."""
+    spm = pytest.importorskip("sentencepiece")
+    lines = [chr(0x4E00 + i) * 3 for i in range(600)]
+    lines[5] = lines[70] = ""
+    lines[9] = chr(0x4E00 + 9) * 2000  # 6000 bytes: over the default 4192
+    path = tmp_path / "lines.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spm.SentencePieceTrainer.train(input=str(path), model_prefix=str(tmp_path / "char"), model_type="char",
+                                   vocab_size=400, hard_vocab_limit=False, character_coverage=1.0,
+                                   input_sentence_size=200, shuffle_input_sentence=False, minloglevel=2)
+    model = spm.SentencePieceProcessor(model_file=str(tmp_path / "char.model"))
+    theirs = {model.id_to_piece(i) for i in range(model.get_piece_size())} - {"<unk>", "<s>", "</s>", "▁"}
+    counts = count_words(str(path), model="unigram", input_sentence_size=200, shuffle_input_sentence=False,
+                         show_progress=False)
+    ours = {char for word in counts.counts for char in word} - {"▁"}
+    assert ours == theirs and len(ours) == 200 and counts.texts == 200
+
+
+def test_shuffled_sample_is_drawn_from_every_text(texts: list[str]) -> None:
+    """input_sentence_size=N (shuffled, sentencepiece's default) counts N texts drawn from the
+    whole input, the same N for the same sample_seed; training on it equals training on those
+    texts; its counts are not the whole text's."""
+    many = [f"{i} {text}" for i, text in enumerate(texts * 5)] + ["", "\n"]
+    first = count_words(many, model="unigram", input_sentence_size=50, show_progress=False)
+    again = count_words(many, model="unigram", input_sentence_size=50, show_progress=False)
+    other = count_words(many, model="unigram", input_sentence_size=50, sample_seed=1, show_progress=False)
+    chosen = [text for text in many if text.split(" ", 1)[0].isdigit()
+              and "▁" + text.split(" ", 1)[0] in first.counts]
+    assert first.texts == 50 and first.counts == again.counts and first.counts != other.counts
+    assert len(chosen) == 50 and max(int(text.split(" ", 1)[0]) for text in chosen) >= 50
+    sampled = list(hfcompat.trainers.Sample(50).selected(many))
+    assert sorted(sampled) == sorted(chosen)
+    assert trained(first, "unigram", input_sentence_size=50) == trained(sampled, "unigram")
+    with pytest.raises(PipelineMismatch, match="input_sentence_size"):
+        train(first, model="unigram", vocab_size=1000, show_progress=False)
+
+
+@pytest.mark.parametrize("size", [-1, 2.5, True, "10"])
+def test_bad_input_sentence_size_is_refused(size) -> None:
+    """A sample size that is not a positive int (0: every text) is a ValueError."""
+    with pytest.raises(ValueError, match="input_sentence_size"):
+        count_words(["a b"], model="unigram", input_sentence_size=size, show_progress=False)
+
+
 def test_counts_file_format(tmp_path: Path) -> None:
     counts = count_words(["a b a\n", "c \U0001f600\n"], model="wordlevel", show_progress=False)
     counts.save(tmp_path / "counts.jsonl")
@@ -270,6 +317,18 @@ def test_dask_trains_as_one_process(model: str, texts: list[str], tmp_path: Path
     by_lines = count_words(iter(texts), model=model, client=dask_client, show_progress=False)
     assert by_lines == count_words(texts, model=model, show_progress=False)
     assert trained(files, model, client=dask_client) == trained(files, model)
+
+
+@pytest.mark.slow
+def test_dask_counts_a_sample_as_one_process(texts: list[str], tmp_path: Path, dask_client) -> None:
+    """With input_sentence_size, files are read here (the sample needs every line), and the
+    sample's chunks are counted on the cluster: the counts equal one process's."""
+    for i in range(3):
+        (tmp_path / f"shard{i}.txt").write_text("".join(texts[i::3]), encoding="utf-8")
+    pattern = str(tmp_path / "shard*.txt")
+    for shuffle in (True, False):
+        options = dict(model="unigram", input_sentence_size=40, shuffle_input_sentence=shuffle, show_progress=False)
+        assert count_words(pattern, client=dask_client, **options) == count_words(pattern, **options)
 
 
 @pytest.mark.slow
