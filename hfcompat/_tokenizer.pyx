@@ -7,6 +7,7 @@ normalized text's alignments.
 """
 
 cimport cython
+from cpython.dict cimport PyDict_Clear, PyDict_SetItem, PyDict_Size
 
 
 def assemble(list pieces, list starts, object cache, object miss, object alignments,
@@ -86,8 +87,25 @@ cdef object _direct_entry(str piece, object direct, object cache, Py_ssize_t max
         piece_spans = [(first - 1 if first > 0 else 0, end - 1 if end > 1 else 1) for first, end in piece_spans]
     entry = (piece_ids, piece_tokens, piece_spans, [0] * len(piece_ids), 1, has_empty)
     if len(piece) < max_chars:
-        cache.offer(piece, entry)
+        _offer(cache, piece, entry)
     return entry
+
+
+cdef int _offer(object cache, str key, tuple entry) except -1:
+    """`Cache.offer` (pipeline/cache.py) of a piece cache, without the Python call: the entry is
+    kept the second time its key is computed; a full cache is emptied first."""
+    cdef set once = cache._computed_once
+    cdef Py_ssize_t capacity = cache.capacity
+    if key not in once:
+        if len(once) >= capacity:
+            once.clear()
+        once.add(key)
+        return 0
+    if PyDict_Size(cache) >= capacity:
+        PyDict_Clear(cache)
+    if capacity > 0:
+        PyDict_SetItem(cache, key, entry)
+    return 0
 
 
 def piece_ids(list pieces, dict cache, object ids_of, str mark, Py_ssize_t capacity,

@@ -487,7 +487,10 @@ class Tokenizer:
         form, mark = self._piece_route()
         if form is None:
             return None, None
-        return getattr(self._model, "tokenize_utf8" if form == "bytes" else "columns", None), mark or None
+        if form == "bytes":
+            piece_columns = getattr(self._model, "piece_columns", None)
+            return (piece_columns() if piece_columns is not None else None), None
+        return getattr(self._model, "columns", None), mark or None
 
     def _piece_entry(self, piece: str) -> PieceEntry:
         """The tokens of one piece pre-tokenized alone (cached when there is room)."""

@@ -203,6 +203,7 @@ cdef class MergeTable:
     cdef int64_t* whole_starts  # entry (the whole table's value) -> where its bytes start in whole_bytes
     cdef int64_t* whole_ends  # entry -> where they end
     cdef int32_t* whole_ids  # entry -> the token's id
+    cdef object token_strings  # id -> token string, for `piece_tokens` (set_token_strings)
 
     def __cinit__(self, list left_ids, list right_ids, list new_ids, object levels, dict vocab) -> None:
         """Tables from the merge columns of a `BPE` (rank -> left id, right id, new id), its
@@ -684,6 +685,18 @@ cdef class MergeTable:
         self.whole_data = self.whole_bytes
         self.whole = table
         return 0
+
+    def set_token_strings(self, object vocab_r) -> None:
+        """Keep the model's id -> token string map, for `piece_tokens`."""
+        self.token_strings = vocab_r
+
+    def piece_tokens(self, str piece) -> object:
+        """`BPE.tokenize_utf8` of a model that `piece_tokens` may stand in for (no
+        ignore_merges: see `BPE.piece_columns`), without its Python calls: None for an empty
+        piece, else `utf8_tokens` with the strings of `set_token_strings`."""
+        if not piece or self.token_strings is None:
+            return None
+        return self.utf8_tokens(piece, self.token_strings)
 
     def utf8_tokens(self, str piece, object vocab_r) -> object:
         """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`

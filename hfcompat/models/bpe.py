@@ -257,6 +257,13 @@ class BPE(VocabLookup):
             return [whole], [self.vocab_r[whole]], [(0, len(piece))]
         return table.utf8_tokens(piece, self.vocab_r)
 
+    def piece_columns(self) -> Callable[[str], tuple[list[int], list[str], list[tuple[int, int]]] | None]:
+        """`tokenize_utf8`, or the compiled method that gives the same without a Python call
+        when nothing else decides (the table applies, no ignore_merges): what a tokenizer calls
+        for each byte-level piece its cache misses."""
+        table = self._fast_table()
+        return table.piece_tokens if table is not None and not self.ignore_merges else self.tokenize_utf8
+
     def columns(self, word: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
         """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
         only `tokenize` applies (the pure backend, dropout, decorations, an unknown char that
@@ -382,6 +389,7 @@ class BPE(VocabLookup):
             try:
                 self._table = core.MergeTable(self._left_ids, self._right_ids, self._new_ids, self._levels, self.vocab)
                 self._table.set_byte_alphabet(BYTE_CHARS)
+                self._table.set_token_strings(self.vocab_r)
                 if self.byte_fallback:
                     self._table.set_byte_fallback(self._byte_ids)
             except OverflowError:

@@ -1,0 +1,59 @@
+"""A byte-level piece the cache misses goes straight to the compiled merge table
+(`BPE.piece_columns`) and is offered to the piece cache by the compiled loop (`_tokenizer._offer`):
+both hold to their Python references (`BPE.tokenize_utf8`, `Cache.offer`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hfcompat
+from hfcompat import _backend
+from hfcompat.pipeline.cache import Cache
+
+from conftest import shared_file
+
+pytest.importorskip("hfcompat._tokenizer", reason="the compiled core is not built")
+
+
+@pytest.fixture(scope="module")
+def gpt2():
+    """GPT-2's tokenizer.json (byte-level BPE, no ignore_merges)."""
+    return hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(piece=st.text(max_size=12))
+def test_piece_columns_equal_tokenize_utf8(gpt2, piece: str) -> None:
+    """The compiled stand-in gives what tokenize_utf8 gives, None for an empty piece included."""
+    piece = piece.encode("utf-8", "replace").decode("utf-8")
+    model = gpt2.model
+    assert model.piece_columns() != model.tokenize_utf8
+    assert model.piece_columns()(piece) == model.tokenize_utf8(piece)
+
+
+def test_ignore_merges_keeps_tokenize_utf8(gpt2) -> None:
+    """With ignore_merges a whole-word lookup decides first: the Python method stays."""
+    model = hfcompat.models.BPE(dict(gpt2.model.vocab), gpt2.model.merges, ignore_merges=True)
+    assert model.piece_columns() == model.tokenize_utf8
+    with _backend.use(_backend.PYTHON):
+        assert gpt2.model.piece_columns() == gpt2.model.tokenize_utf8
+
+
+@pytest.mark.parametrize("capacity", [0, 1, 3])
+def test_misses_are_offered_as_cache_offer_would(gpt2, capacity: int) -> None:
+    """The compiled loop's cache ends as Cache.offer leaves it, text after text: an entry kept
+    the second time its piece is computed, a full cache emptied first."""
+    texts = ["a b c", "a b", "b c d e", "a b c d e f", "f f f", "c a"]
+    compiled = hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
+    compiled._piece_cache = Cache(capacity)
+    expected = Cache(capacity)
+    for text in texts:
+        compiled.encode(text)
+        pieces, _ = compiled.pre_tokenizer.word_pieces(text)
+        for piece in pieces:
+            if piece not in expected:
+                expected.offer(piece, compiled._piece_cache.get(piece))
+        assert dict(compiled._piece_cache) == dict(expected)
+        assert compiled._piece_cache._computed_once == expected._computed_once
