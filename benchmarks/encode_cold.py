@@ -145,9 +145,13 @@ def cl100k_sides(scratch: Path) -> list[Side]:
     return [*hfcompat_sides(SHARED / "refs/tiktoken/cl100k_base.tiktoken", encode), Side("tiktoken", load_tiktoken, encode)]
 
 
-def encoding_ids(tokenizer: Any, line: str) -> list[int]:
-    """The ids of hfcompat's Encoding of a line."""
-    return tokenizer.encode(line).ids
+def encoding_ids(tokenizer: Any, line: str) -> tuple[list[int], int]:
+    """The ids of hfcompat's Encoding of a line and its count of offsets, its tokens and offsets
+    read (the offsets themselves are not compared: sentencepiece gives a leading "▁" an empty
+    span, tokenizers the span of the char after it)."""
+    encoding = tokenizer.encode(line)
+    offsets = [tuple(span) for span in encoding.offsets]
+    return list(encoding.ids), min(len(encoding.tokens), len(offsets))
 
 
 def plain_ids(tokenizer: Any, line: str) -> list[int]:
@@ -155,16 +159,29 @@ def plain_ids(tokenizer: Any, line: str) -> list[int]:
     return tokenizer.encode_ids(line)
 
 
-def sentencepiece_sides(relative: str, encode: Callable[[Any, str], list[int]]) -> Callable[[Path], list[Side]]:
-    """The sides of a SentencePiece .model: hfcompat's ids (by `encode`) and sentencepiece's."""
+def sentencepiece_ids(processor: Any, line: str) -> list[int]:
+    """sentencepiece's ids of a line (`encode`)."""
+    return processor.encode(line)
+
+
+def sentencepiece_mapping(processor: Any, line: str) -> tuple[list[int], int]:
+    """sentencepiece's counterpart of an Encoding: ids with their pieces and char offsets
+    (`encode(line, return_type="offset_mapping")`), as `encoding_ids` compares them."""
+    mapping = processor.encode(line, return_type="offset_mapping")
+    return mapping["ids"], min(len(mapping["pieces"]), len(mapping["offsets"]))
+
+
+def sentencepiece_sides(relative: str, encode: Callable[[Any, str], Any],
+                        reference: Callable[[Any, str], Any]) -> Callable[[Path], list[Side]]:
+    """The sides of a SentencePiece .model: hfcompat's ids (by `encode`) and sentencepiece's (by
+    `reference`)."""
     def sides(scratch: Path) -> list[Side]:
         """hfcompat on each backend, then sentencepiece."""
         import sentencepiece
 
         path = SHARED / "refs" / relative
         load_spm = lambda: sentencepiece.SentencePieceProcessor(model_file=str(path))  # noqa: E731
-        return [*hfcompat_sides(path, encode),
-                Side("sentencepiece", load_spm, lambda processor, line: processor.encode(line))]
+        return [*hfcompat_sides(path, encode), Side("sentencepiece", load_spm, reference)]
     return sides
 
 
@@ -172,12 +189,16 @@ SUBJECTS = [
     Subject("gpt2", "GPT-2 tokenizer.json (Encoding)", tokenizers_sides("gpt2/tokenizer.json")),
     Subject("cl100k", "cl100k_base encode_ordinary", cl100k_sides),
     Subject("llama3", "Llama 3 tokenizer.json (Encoding)", llama3_sides),
-    Subject("llama2", "Llama-2 .model (BPE, Encoding)", sentencepiece_sides("llama2/tokenizer.model", encoding_ids)),
-    Subject("llama2-ids", "Llama-2 .model (BPE, encode_ids)", sentencepiece_sides("llama2/tokenizer.model", plain_ids)),
+    Subject("llama2", "Llama-2 .model (BPE, Encoding vs offset_mapping)",
+            sentencepiece_sides("llama2/tokenizer.model", encoding_ids, sentencepiece_mapping)),
+    Subject("llama2-ids", "Llama-2 .model (BPE, encode_ids)",
+            sentencepiece_sides("llama2/tokenizer.model", plain_ids, sentencepiece_ids)),
     Subject("bert", "BERT uncased vocab.txt (WordPiece, Encoding)", tokenizers_sides("bert-base-uncased/vocab.txt")),
     Subject("t5", "T5 tokenizer.json (Unigram, Encoding)", tokenizers_sides("t5/tokenizer.json")),
-    Subject("albert", "ALBERT .model (Unigram, Encoding)", sentencepiece_sides("albert/spiece.model", encoding_ids)),
-    Subject("albert-ids", "ALBERT .model (Unigram, encode_ids)", sentencepiece_sides("albert/spiece.model", plain_ids)),
+    Subject("albert", "ALBERT .model (Unigram, Encoding vs offset_mapping)",
+            sentencepiece_sides("albert/spiece.model", encoding_ids, sentencepiece_mapping)),
+    Subject("albert-ids", "ALBERT .model (Unigram, encode_ids)",
+            sentencepiece_sides("albert/spiece.model", plain_ids, sentencepiece_ids)),
 ]
 
 

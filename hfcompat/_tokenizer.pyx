@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of `Tokenizer._encode_pieces` in `tokenizer.py`, which stays the reference.
+"""The compiled twin of `Tokenizer._piece_columns` in `tokenizer.py`, which stays the reference.
 
 `assemble` joins the cached entries of a text's pieces into an Encoding's columns (ids, tokens,
 offsets, word ids) in one C loop: offsets shifted by each piece's start, or mapped through the

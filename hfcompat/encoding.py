@@ -6,7 +6,7 @@ overflowing parts, the same truncation windows and padding.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .errors import TokenizationError
 
@@ -336,6 +336,11 @@ def _unpacking(name: str) -> property:
     return property(get, slot.__set__, doc=f"`{name}` (a list once read)")
 
 
+# The setters of Encoding's slots, for PackedEncoding.of.
+(_IDS, _TYPE_IDS, _TOKENS, _OFFSETS, _SPECIAL_TOKENS_MASK, _ATTENTION_MASK, _WORD_IDS, _OVERFLOWING,
+ _SEQUENCE_RANGES) = (Encoding.__dict__[field.name].__set__ for field in fields(Encoding))
+
+
 class PackedEncoding(Encoding):
     """An Encoding handed to the caller, its lists stored as tuples until read.
 
@@ -358,10 +363,28 @@ class PackedEncoding(Encoding):
     @classmethod
     def pack(cls, encoding: Encoding) -> "PackedEncoding":
         """A packed copy of a finished encoding (the encoding's lists are not kept)."""
-        return cls(tuple(encoding.ids), tuple(encoding.type_ids), tuple(encoding.tokens),
-                   tuple(encoding.offsets), tuple(encoding.special_tokens_mask),
-                   tuple(encoding.attention_mask), tuple(encoding.word_ids),
-                   tuple(encoding.overflowing), encoding.sequence_ranges)
+        return cls.of(tuple(encoding.ids), tuple(encoding.type_ids), tuple(encoding.tokens),
+                      tuple(encoding.offsets), tuple(encoding.special_tokens_mask),
+                      tuple(encoding.attention_mask), tuple(encoding.word_ids),
+                      tuple(encoding.overflowing), encoding.sequence_ranges)
+
+    @classmethod
+    def of(cls, ids: tuple, type_ids: tuple, tokens: tuple, offsets: tuple, special_tokens_mask: tuple,
+           attention_mask: tuple, word_ids: tuple, overflowing: tuple,
+           sequence_ranges: dict[int, Offsets]) -> "PackedEncoding":
+        """A packed encoding of these fields, set in its slots directly: the dataclass's
+        constructor would set each through its unpacking property (1 us of a short text)."""
+        packed = object.__new__(cls)
+        _IDS(packed, ids)
+        _TYPE_IDS(packed, type_ids)
+        _TOKENS(packed, tokens)
+        _OFFSETS(packed, offsets)
+        _SPECIAL_TOKENS_MASK(packed, special_tokens_mask)
+        _ATTENTION_MASK(packed, attention_mask)
+        _WORD_IDS(packed, word_ids)
+        _OVERFLOWING(packed, overflowing)
+        _SEQUENCE_RANGES(packed, sequence_ranges)
+        return packed
 
     def __len__(self) -> int:
         return len(Encoding.ids.__get__(self))

@@ -22,7 +22,7 @@ from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, To
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
 from .pre_tokenizers import prefixed_alignments
-from .processors import post_process
+from .processors import UNPROCESSED, SingleLayout, post_process
 from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
 from .trainers import iter_texts, train_tokenizer
 
@@ -296,9 +296,8 @@ class Tokenizer:
         """
         with CollectorPaused(sequence, pair):
             if pair is None and not is_pretokenized:
-                encoding = self._encode_single(sequence, allowed_special, disallowed_special)
-            else:
-                encoding = self._encode_sequence(sequence, 0, is_pretokenized)
+                return self._encode_packed(sequence, add_special_tokens, allowed_special, disallowed_special)
+            encoding = self._encode_sequence(sequence, 0, is_pretokenized)
             pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
             return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
 
@@ -321,6 +320,9 @@ class Tokenizer:
                 pair = self._encode_sequence(second, 1, is_pretokenized)
             elif is_pretokenized:
                 encoding = self._encode_sequence(item, 0, True)
+            elif self.padding is None:
+                encodings.append(self._encode_packed(item, add_special_tokens, allowed_special, disallowed_special))
+                continue
             else:
                 encoding = self._encode_single(item, allowed_special, disallowed_special)
             encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
@@ -342,6 +344,35 @@ class Tokenizer:
         rng = random.Random(seed)
         encoding = self._encode_text(text, 0, None, partial(sampler, alpha=alpha, nbest_size=nbest_size, rng=rng))
         return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
+
+    def _encode_packed(self, text: TextInput, add_special_tokens: bool, allowed_special: SpecialSet | None,
+                       disallowed_special: SpecialSet | None) -> PackedEncoding:
+        """`encode` of one text, no pair. Most texts take the short way: when nothing truncates
+        or pads, the post-processor has a single layout, and the text's pieces give its columns
+        (`_text_columns`), the columns are laid out and packed at once; the others go on through
+        the pipeline from where the short way stopped, then `post_process`."""
+        if not isinstance(text, str):
+            raise TypeError("TextInputSequence must be str")
+        found = self.specials.segments(text, allowed_special, disallowed_special,
+                                       self.encode_special_tokens)
+        layout = self._single_layout(add_special_tokens) if found is None else None
+        if layout is None:
+            encoding = self._encode_text(text, 0, None) if found is None else self._encode_segments(*found)
+        else:
+            normalized = self._normalized(text)
+            columns = None if normalized is None else self._text_columns(normalized)
+            if columns is not None:
+                return layout.pack(*columns)
+            encoding = self._into_encoding(self._pretokenized(text, normalized), 0, None)
+        return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
+
+    def _single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
+        """How the post-processor lays out a single sequence, when nothing truncates or pads it."""
+        if self.truncation is not None or self.padding is not None:
+            return None
+        if self.post_processor is None:
+            return UNPROCESSED
+        return self.post_processor.single_layout(add_special_tokens)
 
     def _encode_single(self, text: TextInput, allowed_special: SpecialSet | None,
                        disallowed_special: SpecialSet | None) -> Encoding:
@@ -386,31 +417,51 @@ class Tokenizer:
                      tokenize: Callable[[str], list] | None = None) -> Encoding:
         """Run added tokens, normalizer, pre-tokenizer and model over one text.
 
-        A text without added tokens takes `_encode_pieces` (cached pieces) when the
+        A text without added tokens takes `_piece_columns` (cached pieces) when the
         pre-tokenizer allows it. `tokenize` replaces the model's own (a sampler), uncached.
         """
+        normalized = self._normalized(text)
+        if normalized is not None and tokenize is None:
+            columns = self._text_columns(normalized)
+            if columns is not None:
+                return self._columns_encoding(*columns, type_id, word_index)
+        return self._into_encoding(self._pretokenized(text, normalized), type_id, word_index, tokenize)
+
+    def _normalized(self, text: str) -> NormalizedString | None:
+        """The normalized text; None when an added token may match in the raw text (the
+        pipeline then cuts it out before normalizing the rest)."""
+        if self.added_vocabulary.may_match(text, normalized=False):
+            return None
+        ns = NormalizedString(text)
+        if self._normalizer is not None:
+            self._normalizer.normalize(ns)
+        return ns
+
+    def _text_columns(self, ns: NormalizedString) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None:
+        """A normalized text's columns from its pieces (`_piece_columns`); None when an added
+        token may match in it too."""
+        if self.added_vocabulary.may_match(ns.normalized, normalized=True):
+            return None
+        return self._piece_columns(ns)
+
+    def _pretokenized(self, text: str, ns: NormalizedString | None) -> PreTokenizedString:
+        """The text cut around its added tokens (normalized here unless `ns` is its normalized
+        form already), then pre-tokenized."""
         added = self.added_vocabulary
-        if added.may_match(text, normalized=False):
+        if ns is None:
             normalize = self._normalizer.normalize if self._normalizer is not None else None
             pretokenized = added.extract_and_normalize(normalize, text)
         else:
-            ns = NormalizedString(text)
-            if self._normalizer is not None:
-                self._normalizer.normalize(ns)
-            if tokenize is None and not added.may_match(ns.normalized, normalized=True):
-                encoding = self._encode_pieces(ns, type_id, word_index)
-                if encoding is not None:
-                    return encoding
             pretokenized = PreTokenizedString(text)
             pretokenized.splits = [s for s in added.split_normalized(ns) if s.normalized.normalized]
         if self.pre_tokenizer is not None:
             self.pre_tokenizer.pre_tokenize(pretokenized)
-        return self._into_encoding(pretokenized, type_id, word_index, tokenize)
+        return pretokenized
 
-    def _encode_pieces(self, ns: NormalizedString, type_id: int,
-                       word_index: int | None) -> Encoding | None:
-        """What pre-tokenizing and `_into_encoding` give for a normalized text, built from
-        cached pieces; None when the pre-tokenizer cannot give its pieces alone.
+    def _piece_columns(self, ns: NormalizedString) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None:
+        """The ids, tokens, offsets and word indices that pre-tokenizing and `_into_encoding`
+        give for a normalized text, built from cached pieces; None when the pre-tokenizer
+        cannot give its pieces alone.
 
         A piece's offsets are cached within the piece's text; the alignment of the normalized
         text maps them to the input, as slicing and the pre-tokenizer's edits would.
@@ -427,9 +478,8 @@ class Tokenizer:
         alignments = None if ns.is_identity() else ns.alignments
         if _backend.tokenizer is not None:
             direct, mark = self._direct_columns()
-            columns = _backend.tokenizer.assemble(*found, self._piece_cache, self._piece_entry, alignments,
-                                                  direct, WORD_CACHE_MAX_CHARS, mark)
-            return None if columns is None else self._columns_encoding(*columns, type_id, word_index)
+            return _backend.tokenizer.assemble(*found, self._piece_cache, self._piece_entry, alignments,
+                                               direct, WORD_CACHE_MAX_CHARS, mark)
         ids: list[int] = []
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
@@ -459,7 +509,7 @@ class Tokenizer:
                             for first, end in piece_offsets]
             words += [index] * len(piece_ids) if splits == 1 else [index + w for w in piece_words]
             index += splits
-        return self._columns_encoding(ids, tokens, offsets, words, type_id, word_index)
+        return ids, tokens, offsets, words
 
     @staticmethod
     def _columns_encoding(ids: list[int], tokens: list[str], offsets: list[tuple[int, int]],

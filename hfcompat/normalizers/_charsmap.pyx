@@ -217,14 +217,17 @@ cdef class Rewriter:
     cdef Py_ssize_t count
     cdef Py_ssize_t root
     cdef object replacement  # leaf unit index -> its replacement (`CharsMap._leaf_replacement`)
+    cdef bytes pool  # the replacements, NUL-terminated UTF-8 (`CharsMap._pool`)
     cdef dict replacements  # the replacements of the leaves met so far, by leaf unit index
 
-    def __cinit__(self, list units, Py_ssize_t root, object replacement) -> None:
-        """Copy the units; `replacement` gives the text a leaf stands for."""
+    def __cinit__(self, list units, Py_ssize_t root, object replacement, bytes pool) -> None:
+        """Copy the units; `replacement` gives the text a leaf stands for, read from `pool` here
+        when the blob is sound there (`replacement` names the fault otherwise)."""
         cdef Py_ssize_t index
         self.count = len(units)
         self.root = root
         self.replacement = replacement
+        self.pool = pool
         self.replacements = {}
         self.units = <uint32_t*>PyMem_Malloc((self.count + 1) * sizeof(uint32_t))
         if self.units == NULL:
@@ -241,26 +244,64 @@ cdef class Rewriter:
         """The bytes of the longest key that prefixes data[start:size] and ends on a char
         boundary (0: none), its leaf unit in `leaf` (`_longest_on_boundary` in C)."""
         cdef Py_ssize_t pos = self.root, i, best = 0
-        cdef uint32_t unit
-        cdef unsigned char byte
+        cdef bint ends
         for i in range(start, size):
-            byte = data[i]
-            if not byte:
+            pos = self._child(pos, data[i], &ends)
+            if pos < 0:
                 break
-            pos ^= byte
-            if pos < 0 or pos >= self.count:
-                break
-            unit = self.units[pos]
-            if unit & LABEL_MASK != byte:
-                break
-            pos ^= _offset(unit)
-            if unit & LEAF_BIT and pos >= self.count:  # a malformed blob: the caller reports it
+            if ends and pos >= self.count:  # a malformed blob: the caller reports it
                 leaf[0] = pos
                 return -1
-            if unit & LEAF_BIT and (i + 1 == size or (data[i + 1] & 0xC0) != 0x80):
+            if ends and (i + 1 == size or (data[i + 1] & 0xC0) != 0x80):
                 best = i + 1 - start
                 leaf[0] = pos
         return best
+
+    cdef inline Py_ssize_t _child(self, Py_ssize_t pos, unsigned char byte, bint* ends) noexcept nogil:
+        """The node the edge labelled `byte` leads to from node `pos`, -1 if there is none (a NUL
+        byte has none); `ends` tells whether a key ends on that edge."""
+        cdef uint32_t unit
+        if not byte:
+            return -1
+        pos ^= byte
+        if pos < 0 or pos >= self.count:
+            return -1
+        unit = self.units[pos]
+        if unit & LABEL_MASK != byte:
+            return -1
+        ends[0] = (unit & LEAF_BIT) != 0
+        return pos ^ _offset(unit)
+
+    cdef Py_ssize_t _prefix_leaf(self, const unsigned char* data, Py_ssize_t size, bint shortest) noexcept nogil:
+        """The leaf unit of the shortest (or the longest) key that prefixes data[:size], ending
+        at any byte; -1 when none does (`CharsMap._walk` in C)."""
+        cdef Py_ssize_t pos = self.root, i, leaf = -1
+        cdef bint ends
+        for i in range(size):
+            pos = self._child(pos, data[i], &ends)
+            if pos < 0:
+                break
+            if ends:
+                leaf = pos
+                if shortest or pos >= self.count:  # past the units: the caller reports it
+                    break
+        return leaf
+
+    def char_rules(self, object codes, bint shortest) -> dict:
+        """code point -> the replacement of the shortest (HF's Precompiled) or the longest
+        (SentencePiece) key that prefixes the char's UTF-8 alone, for each of `codes`; a char
+        no key prefixes is left out (`CharsMap.shortest_match` / `longest_match` per char)."""
+        cdef dict found = {}
+        cdef bytes data
+        cdef Py_ssize_t leaf
+        if self.count == 0:
+            return found
+        for code in codes:
+            data = chr(code).encode("utf-8", "surrogatepass")
+            leaf = self._prefix_leaf(data, len(data), shortest)
+            if leaf >= 0:
+                found[code] = self._replacement_of(leaf)
+        return found
 
     def normalized(self, str text) -> str:
         """`text` with every rewrite of `rewrites` applied (SentencePiece's normalized string)."""
@@ -276,8 +317,29 @@ cdef class Rewriter:
         """The replacement a leaf holds (read from the blob once per leaf)."""
         cdef object found = self.replacements.get(leaf)
         if found is None:
-            found = self.replacements[leaf] = self.replacement(leaf)
+            found = self._pool_text(leaf)
+            if found is None:
+                found = self.replacement(leaf)  # raises FormatError, naming the fault
+            self.replacements[leaf] = found
         return found
+
+    cdef object _pool_text(self, Py_ssize_t leaf):
+        """The NUL-terminated UTF-8 text at the pool offset a leaf holds (`CharsMap._replacement`
+        in C); None where the blob is damaged there."""
+        cdef Py_ssize_t offset, end, size = len(self.pool)
+        cdef const char* raw = self.pool
+        if leaf < 0 or leaf >= self.count:
+            return None
+        offset = self.units[leaf] & 0x7FFFFFFF
+        if offset > size:
+            return None
+        end = offset
+        while end < size and raw[end] != 0:
+            end += 1
+        try:
+            return raw[offset:end].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
 
     def rewrites(self, str text) -> list:
         """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement)."""

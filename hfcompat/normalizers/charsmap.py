@@ -131,6 +131,12 @@ class _CharTable(dict):
         self[code] = replacement
         return replacement
 
+    def fill(self, codes: Iterable[int]) -> None:
+        """Look up many chars at once (in C on the compiled backend)."""
+        codes = [code for code in codes if code not in self]
+        found = self.charsmap.char_rules(codes, shortest=True)
+        self.update((code, found.get(code, chr(code))) for code in codes)
+
 
 @dataclass(frozen=True)
 class _Scanner:
@@ -217,7 +223,7 @@ class CharsMap:
     def rewriter(self, compiled: ModuleType) -> Any:
         """The compiled `longest_rule_rewrites` of this map (`compiled` is `_charsmap`), built once."""
         if self._rewriter is None:
-            self._rewriter = compiled.Rewriter(self._units, self._root, self._leaf_replacement)
+            self._rewriter = compiled.Rewriter(self._units, self._root, self._leaf_replacement, self._pool)
         return self._rewriter
 
     # ----- prefix search ------------------------------------------------------------------
@@ -285,6 +291,21 @@ class CharsMap:
         """The rule with the longest key that prefixes data[start:] (SentencePiece's), or None."""
         found = self._walk(data, start, first_only=False)
         return found[-1] if found else None
+
+    def char_rules(self, codes: Iterable[int], shortest: bool) -> dict[int, str]:
+        """code point -> the replacement of the shortest (HF's) or longest (SentencePiece's) rule
+        whose key prefixes that char alone, for each of `codes` no rule misses (walked in C by
+        `_charsmap.Rewriter.char_rules` on the compiled backend)."""
+        compiled = _backend.charsmap
+        if compiled is not None:
+            return self.rewriter(compiled).char_rules(codes, shortest)
+        search = self.shortest_match if shortest else self.longest_match
+        found = {}
+        for code in codes:
+            match = search(chr(code).encode("utf-8", "surrogatepass"))
+            if match is not None:
+                found[code] = match[0]
+        return found
 
     def continues(self, data: bytes) -> bool:
         """True when some key is longer than `data` and begins with it."""
@@ -360,6 +381,7 @@ class CharsMap:
             ruled = _ruled_codepoints(self._char_keys())
             joiners = _joiner_codepoints()
             simple_map = {}
+            self._chars.fill(ruled - joiners)
             for code in ruled - joiners:
                 replacement = self._chars[code]
                 if len(replacement) == 1:
@@ -406,11 +428,17 @@ def _ruled_codepoints(keys: Iterable[bytes]) -> set[int]:
             except UnicodeDecodeError:
                 pass
             continue
-        # A key ending inside a char applies to every char whose encoding starts with it.
-        low = (key[0] & (0x1F if width == 2 else 0x0F)) << (6 * (width - 1))
-        for code in range(low, low + (1 << (6 * (width - 1)))):
-            if not 0xD800 <= code < 0xE000 and chr(code).encode("utf-8").startswith(key):
-                ruled.add(code)
+        # A key ending inside a char applies to every char whose encoding starts with it: the
+        # code points whose high bits the key spells, of this width, surrogates left out.
+        if any(not 0x80 <= byte < 0xC0 for byte in key[1:]):
+            continue
+        bits = key[0] & (0x1F if width == 2 else 0x0F)
+        for byte in key[1:]:
+            bits = bits << 6 | byte & 0x3F
+        rest = 6 * (width - len(key))
+        lowest = 0x80 if width == 2 else 0x800
+        ruled.update(code for code in range(max(bits << rest, lowest), (bits + 1) << rest)
+                     if not 0xD800 <= code < 0xE000)
     return ruled
 
 
@@ -722,8 +750,7 @@ def _shared_sentencepiece_scanner(charsmap: CharsMap) -> _LongestRuleScanner:
     """The _LongestRuleScanner of a charsmap, built once for equal maps."""
     keys = _key_chars(charsmap)
     places = f"{_bmp_class(keys.alone)}|{_bmp_class(keys.leading)}(?={_bmp_class(keys.second)})"
-    one_char_rules = {code: charsmap.longest_match(chr(code).encode("utf-8", "surrogatepass"))[0]
-                      for code in keys.alone}
+    one_char_rules = charsmap.char_rules(keys.alone, shortest=False)
     return _LongestRuleScanner(re.compile(places), frozenset(map(chr, keys.alone | keys.second)),
                                frozenset(map(chr, keys.second)), one_char_rules, keys.longest,
                                _ascii_rules(one_char_rules, keys.second))

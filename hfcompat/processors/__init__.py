@@ -9,9 +9,9 @@ Each has `added_tokens(is_pair)`, `process(encoding, pair, add_special_tokens)`,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, NamedTuple, Union
 
-from ..encoding import Encoding
+from ..encoding import Encoding, PackedEncoding
 from ..errors import FormatError, TokenizationError
 from ..pipeline.bytelevel import BYTE_TO_CHAR
 from ..pipeline.fields import as_bool, as_str, as_uint, component_list, field_value, require_object
@@ -45,6 +45,12 @@ class PostProcessor:
         around them), for `Tokenizer.encode_ids`; None where only `process` can tell."""
         return None
 
+    def single_layout(self, add_special_tokens: bool) -> "SingleLayout | None":
+        """Where `process` puts a single sequence without overflowing parts, for `Tokenizer.encode`
+        to lay a text's columns out at once; None where only `process` can tell (offsets
+        trimmed, several steps)."""
+        return None
+
     def process(self, encoding: Encoding, pair: Encoding | None = None,
                 add_special_tokens: bool = True) -> Encoding:
         """Post-process a sequence (and its pair) into a new encoding; inputs stay unchanged."""
@@ -68,6 +74,50 @@ class PostProcessor:
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
         raise NotImplementedError
+
+
+class SingleLayout(NamedTuple):
+    """A single sequence as a post-processor lays it out: the special tokens before and after
+    it (ids, strings, type ids), the sequence's type id, and whether its token range is recorded
+    (HF's tokenizer without a post-processor records none). `pack` gives what `process_owned`
+    and `PackedEncoding.pack` give, without the Encodings they build on the way. (A tuple: one
+    is made per text, and a dataclass costs 1 us more to make.)"""
+
+    before_ids: tuple[int, ...] = ()
+    before_tokens: tuple[str, ...] = ()
+    before_type_ids: tuple[int, ...] = ()
+    type_id: int = 0
+    after_ids: tuple[int, ...] = ()
+    after_tokens: tuple[str, ...] = ()
+    after_type_ids: tuple[int, ...] = ()
+    ranged: bool = True
+
+    def pack(self, ids: list[int], tokens: list[str], offsets: list[tuple[int, int]],
+             word_ids: list[int | None]) -> PackedEncoding:
+        """The packed encoding of one sequence's columns (special mask 0, attention 1) laid out."""
+        n, before, after = len(ids), len(self.before_ids), len(self.after_ids)
+        return PackedEncoding.of(
+            self.before_ids + tuple(ids) + self.after_ids,
+            self.before_type_ids + (self.type_id,) * n + self.after_type_ids,
+            self.before_tokens + tuple(tokens) + self.after_tokens,
+            ((0, 0),) * before + tuple(offsets) + ((0, 0),) * after,
+            (1,) * before + (0,) * n + (1,) * after,
+            (1,) * (before + n + after),
+            (None,) * before + tuple(word_ids) + (None,) * after,
+            (),
+            {0: (before, before + n)} if self.ranged else {})
+
+
+# The sequence as it is; and without a post-processor, no range recorded (HF's default_process).
+ALONE = SingleLayout()
+UNPROCESSED = SingleLayout(ranged=False)
+
+
+def surrounded(before: SpecialPair, after: SpecialPair, add_special_tokens: bool) -> SingleLayout:
+    """The layout of a sequence between two specials (all type ids 0), or alone without them."""
+    if not add_special_tokens:
+        return ALONE
+    return SingleLayout((before[1],), (before[0],), (0,), 0, (after[1],), (after[0],), (0,))
 
 
 # ----- offsets trimming (ByteLevel, Roberta) -----------------------------------------------------
@@ -159,6 +209,10 @@ class BertProcessing(PostProcessor):
         """CLS, the ids, SEP."""
         return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else ids
 
+    def single_layout(self, add_special_tokens: bool) -> SingleLayout:
+        """CLS, the sequence, SEP."""
+        return surrounded(self.cls, self.sep, add_special_tokens)
+
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
         """Add CLS/SEP around the first sequence and SEP after the pair."""
@@ -203,6 +257,10 @@ class RobertaProcessing(PostProcessor):
     def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
         """CLS, the ids, SEP (trimming moves offsets only)."""
         return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else ids
+
+    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
+        """CLS, the sequence, SEP; None when offsets are trimmed."""
+        return None if self.trim_offsets else surrounded(self.cls, self.sep, add_special_tokens)
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
@@ -259,6 +317,10 @@ class ByteLevel(PostProcessor):
     def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
         """The ids as they are (trimming moves offsets only)."""
         return ids
+
+    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
+        """The sequence as it is; None when offsets are trimmed."""
+        return None if self.trim_offsets else ALONE
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:
@@ -415,6 +477,8 @@ class TemplateProcessing(PostProcessor):
             for item in special_tokens or ():
                 token = _special_token_from_python(item)
                 self.special_tokens[token.id] = token
+        # The single layouts made so far, while `single` and `special_tokens` are these objects.
+        self._layouts: tuple[list[Piece], dict[str, SpecialToken], dict[bool, SingleLayout | None]] | None = None
         if validate:
             self._validate()
 
@@ -453,6 +517,40 @@ class TemplateProcessing(PostProcessor):
             elif add_special_tokens:
                 laid_out += self._special_token(piece).ids
         return laid_out
+
+    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
+        """The specials before and after $A in the single template; None for a template that
+        does not hold $A once (`process` decides, or raises). Kept while the template and the
+        specials are the same objects: `encode` asks for it per text."""
+        kept = self._layouts
+        if kept is None or kept[0] is not self.single or kept[1] is not self.special_tokens:
+            kept = self._layouts = (self.single, self.special_tokens, {})
+        if add_special_tokens not in kept[2]:
+            kept[2][add_special_tokens] = self._single_layout(add_special_tokens)
+        return kept[2][add_special_tokens]
+
+    def _single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
+        """`single_layout`, made."""
+        places = [index for index, piece in enumerate(self.single) if isinstance(piece, SequencePiece)]
+        if len(places) != 1 or self.single[places[0]].id != "A":
+            return None
+        place = places[0]
+        type_id = self.single[place].type_id
+        if not add_special_tokens:
+            return ALONE if type_id == 0 else SingleLayout(type_id=type_id)
+        return SingleLayout(*self._specials(self.single[:place]), type_id, *self._specials(self.single[place + 1:]))
+
+    def _specials(self, pieces: list[Piece]) -> tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
+        """The ids, strings and type ids of these special items."""
+        ids: tuple[int, ...] = ()
+        tokens: tuple[str, ...] = ()
+        type_ids: tuple[int, ...] = ()
+        for piece in pieces:
+            token = self._special_token(piece)
+            ids += tuple(token.ids)
+            tokens += tuple(token.tokens)
+            type_ids += (piece.type_id,) * len(token.ids)
+        return ids, tokens, type_ids
 
     def process_owned(self, encoding: Encoding, pair: Encoding | None,
                       add_special_tokens: bool) -> Encoding:

@@ -1,5 +1,5 @@
 """The compiled walks of a charsmap (hfcompat/normalizers/_charsmap.pyx) against the pure-Python
-reference (`_key_chars`, `longest_rule_rewrites`), on built charsmaps of random rules and on
+reference (`_key_chars`, `longest_rule_rewrites`, `CharsMap.char_rules`), on built charsmaps of random rules and on
 SentencePiece's own rule sets."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hfcompat import _backend
+from hfcompat.errors import FormatError
 from hfcompat.normalizers.charsmap import _UTF8_WIDTHS, CharsMap, _key_chars, longest_rule_rewrites
 from hfcompat.normalizers.charsmap_builder import build_charsmap
 from hfcompat.normalizers.normalization_rules import precompiled_charsmap
@@ -99,3 +100,45 @@ def test_rewrites_equal_the_reference(rules: dict[str, str], texts: list[str], d
 def test_rewrites_of_sentencepiece_rules_equal_the_reference(name: str, text: str) -> None:
     """SentencePiece's rule sets, on random Unicode and on text they rewrite."""
     assert_same_rewrites(CharsMap.from_bytes(precompiled_charsmap(name)), text)
+
+
+def assert_same_char_rules(charsmap: CharsMap, codes: list[int]) -> None:
+    """The shortest and the longest rule of each char alone: the compiled walk finds the
+    reference's (`shortest_match` / `longest_match` per char)."""
+    for shortest in (True, False):
+        with _backend.use(_backend.PYTHON):
+            expected = charsmap.char_rules(codes, shortest)
+        search = charsmap.shortest_match if shortest else charsmap.longest_match
+        assert expected == {code: search(chr(code).encode("utf-8", "surrogatepass"))[0] for code in codes
+                            if search(chr(code).encode("utf-8", "surrogatepass")) is not None}
+        assert charsmap.rewriter(_charsmap).char_rules(codes, shortest) == expected
+        with _backend.use(_backend.COMPILED):
+            assert charsmap.char_rules(codes, shortest) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=RULES, others=st.lists(CHARS | st.sampled_from("\0\ud800"), max_size=8))
+def test_char_rules_equal_the_reference(rules: dict[str, str], others: list[str]) -> None:
+    """Random rules, on the first char of each key (keys of one char and longer ones) and on
+    random chars."""
+    codes = sorted({ord(key[0]) for key in rules} | set(map(ord, others)))
+    assert_same_char_rules(CharsMap.from_bytes(build_charsmap(rules)), codes)
+
+
+@pytest.mark.parametrize("name", ["nmt_nfkc", "nfkc_cf"])
+def test_char_rules_of_sentencepiece_rules_equal_the_reference(name: str) -> None:
+    """SentencePiece's rule sets, on every char of the Basic Multilingual Plane."""
+    assert_same_char_rules(CharsMap.from_bytes(precompiled_charsmap(name)), list(range(0x10000)))
+
+
+def test_char_rules_name_a_rule_past_the_pool() -> None:
+    """A rule whose replacement lies past the pool (a blob the reader refuses, built here
+    without its checks): the compiled walk raises the reference's FormatError."""
+    units = [0] * 256
+    units[0] = 1 << 10
+    units[0x60] = (1 << 10) | (1 << 8) | 0x61  # root -> 'a', a leaf, its value at unit 0x61
+    units[0x61] = 0x80000000 | 50
+    charsmap = CharsMap(b"", units, b"x\0")
+    for backend in (_backend.PYTHON, _backend.COMPILED):
+        with _backend.use(backend), pytest.raises(FormatError, match="past the 2-byte pool"):
+            charsmap.char_rules([ord("a")], shortest=True)

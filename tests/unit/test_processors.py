@@ -721,3 +721,38 @@ def test_random_text(base: str, first: str, second: str | None, processor: str,
                      add_special_tokens: bool, truncation: dict | None,
                      padding: dict | None) -> None:
     compare(base, (first, second), add_special_tokens, processor, truncation, padding)
+
+
+# --------------------------------------------------------------------------- single layouts
+
+
+def _has_no_layout(data: dict | None) -> bool:
+    """Whether `process` alone can lay out a single sequence for this processor JSON: offsets it
+    trims, chained steps, a single template without exactly one $A."""
+    if data is None:
+        return False
+    if data["type"] == "Sequence" or data.get("trim_offsets"):
+        return True
+    if data["type"] == "TemplateProcessing":
+        return [item["Sequence"]["id"] for item in data["single"] if "Sequence" in item] != ["A"]
+    return False
+
+
+@pytest.mark.parametrize("base", BASES)
+@pytest.mark.parametrize("processor", PROCESSOR_NAMES)
+@pytest.mark.parametrize("add_special_tokens", [True, False])
+def test_single_layout(base: str, processor: str, add_special_tokens: bool) -> None:
+    """A post-processor's single layout packs one sequence's columns as the oracle post-processes
+    it (what `Tokenizer.encode` relies on); the processors that trim offsets or chain steps have
+    none, and `encode` then runs `post_process`."""
+    ours = our_processor(processor)
+    layout = processors.UNPROCESSED if ours is None else ours.single_layout(add_special_tokens)
+    if _has_no_layout(json.loads(processor_json(processor))):
+        assert layout is None
+        return
+    hf = hf_tokenizer(base, processor_json(processor), "null", "null")
+    for text in TEXTS:
+        encoding = model_encoding(base, text, 0)
+        packed = layout.pack(encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids)
+        expected = json.loads(hf.encode(text, add_special_tokens=add_special_tokens).__getstate__())
+        assert packed.to_state() == expected, text
