@@ -313,6 +313,35 @@ cdef class Rewriter:
             done = start + chars
         return "".join(pieces) + text[done:] if pieces else text
 
+    def expansion(self, str text) -> object:
+        """`text` rewritten (as `normalized` gives it) and, for each of its chars, the index of
+        the char of `text` it stands for (a replacement's chars stand for the first char they
+        replace: `sentencepiece_normalize`'s sources), or None in place of that list when every
+        rewrite puts one char for one (each char then stands for its own); None when nothing is
+        rewritten."""
+        cdef list found = self.rewrites(text)
+        cdef list pieces = [], sources
+        cdef Py_ssize_t done = 0, start, chars
+        cdef bint one_for_one = True
+        cdef str replacement
+        if not found:
+            return None
+        for start, chars, replacement in found:
+            pieces += (text[done:start], replacement)
+            one_for_one = one_for_one and chars == 1 and len(replacement) == 1
+            done = start + chars
+        pieces.append(text[done:])
+        if one_for_one:
+            return "".join(pieces), None
+        sources = []
+        done = 0
+        for start, chars, replacement in found:
+            sources += range(done, start)
+            sources += [start] * len(replacement)
+            done = start + chars
+        sources += range(done, len(text))
+        return "".join(pieces), sources
+
     cdef str _replacement_of(self, Py_ssize_t leaf):
         """The replacement a leaf holds (read from the blob once per leaf)."""
         cdef object found = self.replacements.get(leaf)

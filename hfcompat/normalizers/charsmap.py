@@ -790,6 +790,15 @@ def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString, protected:
     """Apply the charsmap as SentencePiece does, in place (see `longest_rule_rewrites`); the
     chars a rule puts in share the span of the chars it covers."""
     text = ns.normalized
+    compiled = _backend.charsmap
+    if compiled is not None and text and not charsmap.is_identity and not protected:
+        if not _sentencepiece_scanner(charsmap).rule_chars.isdisjoint(text):
+            expanded = charsmap.rewriter(compiled).expansion(text)  # the loop below, in C
+            if expanded is not None and expanded[1] is None:
+                ns.map_chars(expanded[0])
+            elif expanded is not None:
+                ns.expand_from(*expanded)
+        return
     rewrites = longest_rule_rewrites(charsmap, text, protected)
     if not rewrites:
         return

@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from hfcompat import _backend
 from hfcompat.errors import FormatError
-from hfcompat.normalizers.charsmap import _UTF8_WIDTHS, CharsMap, _key_chars, longest_rule_rewrites
+from hfcompat.normalizers.charsmap import (_UTF8_WIDTHS, CharsMap, _key_chars, longest_rule_rewrites,
+                                          sentencepiece_normalize)
 from hfcompat.normalizers.charsmap_builder import build_charsmap
 from hfcompat.normalizers.normalization_rules import precompiled_charsmap
+from hfcompat.pipeline.normalized import NormalizedString
 
 _charsmap = pytest.importorskip("hfcompat.normalizers._charsmap", reason="the compiled core is not built")
 
@@ -81,6 +83,30 @@ def assert_same_rewrites(charsmap: CharsMap, text: str) -> None:
     assert charsmap.rewriter(_charsmap).normalized(text) == rewritten + text[done:]
     with _backend.use(_backend.COMPILED):
         assert longest_rule_rewrites(charsmap, text) == expected
+    assert_same_expansion(charsmap, text, expected)
+
+
+def assert_same_expansion(charsmap: CharsMap, text: str, rewrites: list[tuple[int, int, str]]) -> None:
+    """The compiled expansion: the rewritten text and each char's source (None where every
+    rewrite is one char for one), and the aligned normalizer that uses it, as the reference."""
+    sources, done = [], 0
+    for start, chars, replacement in rewrites:
+        sources += [*range(done, start), *[start] * len(replacement)]
+        done = start + chars
+    sources += range(done, len(text))
+    expansion = charsmap.rewriter(_charsmap).expansion(text)
+    if not rewrites:
+        assert expansion is None
+    else:
+        one_for_one = all(chars == 1 and len(replacement) == 1 for _, chars, replacement in rewrites)
+        assert expansion == (charsmap.rewriter(_charsmap).normalized(text), None if one_for_one else sources)
+    aligned = {}
+    for backend in (_backend.PYTHON, _backend.COMPILED):
+        with _backend.use(backend):
+            ns = NormalizedString(text)
+            sentencepiece_normalize(charsmap, ns)
+            aligned[backend] = (ns.normalized, ns.alignments)
+    assert aligned[_backend.COMPILED] == aligned[_backend.PYTHON]
 
 
 @settings(max_examples=150, deadline=None)
