@@ -351,13 +351,10 @@ class Tokenizer:
         or pads, the post-processor has a single layout, and the text's pieces give its columns
         (`_text_columns`), the columns are laid out and packed at once; the others go on through
         the pipeline from where the short way stopped, then `post_process`."""
-        if not isinstance(text, str):
-            raise TypeError("TextInputSequence must be str")
-        found = self.specials.segments(text, allowed_special, disallowed_special,
-                                       self.encode_special_tokens)
+        found = self._special_segments(text, allowed_special, disallowed_special)
         layout = self._single_layout(add_special_tokens) if found is None else None
         if layout is None:
-            encoding = self._encode_text(text, 0, None) if found is None else self._encode_segments(*found)
+            encoding = self._encode_found(text, found)
         else:
             normalized = self._normalized(text)
             columns = None if normalized is None else self._text_columns(normalized)
@@ -377,13 +374,19 @@ class Tokenizer:
     def _encode_single(self, text: TextInput, allowed_special: SpecialSet | None,
                        disallowed_special: SpecialSet | None) -> Encoding:
         """One text, no pair: its special tokens found as the special-token policy says."""
+        return self._encode_found(text, self._special_segments(text, allowed_special, disallowed_special))
+
+    def _special_segments(self, text: TextInput, allowed_special: SpecialSet | None,
+                          disallowed_special: SpecialSet | None) -> tuple[str, Segments] | None:
+        """The special-token policy's segments of a single text (None: it has no special token
+        to cut out); a text that is not a str is refused as tokenizers refuses it."""
         if not isinstance(text, str):
             raise TypeError("TextInputSequence must be str")
-        found = self.specials.segments(text, allowed_special, disallowed_special,
-                                       self.encode_special_tokens)
-        if found is None:
-            return self._encode_text(text, 0, None)
-        return self._encode_segments(*found)
+        return self.specials.segments(text, allowed_special, disallowed_special, self.encode_special_tokens)
+
+    def _encode_found(self, text: str, found: tuple[str, Segments] | None) -> Encoding:
+        """The Encoding of one text, cut into its special-token segments when it has any."""
+        return self._encode_text(text, 0, None) if found is None else self._encode_segments(*found)
 
     def _encode_segments(self, text: str, segments: Segments) -> Encoding:
         """A text the policy cut into segments: a special token's id, or text that goes through

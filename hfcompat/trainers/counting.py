@@ -161,7 +161,7 @@ def _metered(files: list[Path], parts: Iterable[WordCounts], meter: ReadMeter) -
 def _counted_files(client: Any, tokenizer: Pipeline, files: list[Path], text_column: str | None,
                    max_sentence_length: int | None, max_words: int | None) -> Iterator[WordCounts]:
     """count_file of each file on the cluster, in order (the tokenizer sent to every worker once)."""
-    shared = client.scatter(tokenizer, broadcast=True)
+    shared = _shared(client, tokenizer)
     tasks = (client.submit(count_file, shared, str(path), text_column, max_sentence_length, max_words, pure=False)
              for path in files)
     return in_order(tasks, _cluster_window(client))
@@ -186,9 +186,17 @@ def chunk_counts(tokenizer: Pipeline, texts: Iterator[str], workers: int = 1, cl
 
 def _counted_on_cluster(client: Any, tokenizer: Pipeline, chunks: Iterator[list[str]]) -> Iterator[WordCounts]:
     """count_chunk of each chunk on a Dask cluster, in input order."""
-    shared = client.scatter(tokenizer, broadcast=True)
+    shared = _shared(client, tokenizer)
     tasks = (client.submit(count_chunk, shared, chunk, pure=False) for chunk in chunks)
     return in_order(tasks, _cluster_window(client))
+
+
+def _shared(client: Any, tokenizer: Pipeline) -> Any:
+    """The tokenizer sent to every worker of the cluster, under a key of its own: a key named by
+    the tokenizer's content (scatter's default) is the same for the next count with an equal
+    tokenizer, and the scheduler could then drop it while replicating it again ("lost
+    dependencies")."""
+    return client.scatter(tokenizer, broadcast=True, hash=False)
 
 
 def _counted_in_processes(tokenizer: Pipeline, chunks: Iterator[list[str]], workers: int) -> Iterator[WordCounts]:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat import _backend
+from hfcompat.pipeline.bytelevel import bytes_to_chars
 from hfcompat.pipeline.cache import Cache
 
 from conftest import shared_file
@@ -23,14 +24,38 @@ def gpt2():
     return hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
 
 
+@pytest.fixture(scope="module")
+def gpt2_pure():
+    """Another GPT-2 tokenizer, used only on the pure-Python backend (its caches stay pure)."""
+    with _backend.use(_backend.PYTHON):
+        return hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
+
+
+@pytest.fixture(scope="module")
+def oracle_model():
+    """tokenizers' own BPE model of the same file."""
+    tokenizers = pytest.importorskip("tokenizers")
+    return tokenizers.Tokenizer.from_file(str(shared_file("refs/gpt2/tokenizer.json"))).model
+
+
 @settings(max_examples=300, deadline=None)
 @given(piece=st.text(max_size=12))
-def test_piece_columns_equal_tokenize_utf8(gpt2, piece: str) -> None:
-    """The compiled stand-in gives what tokenize_utf8 gives, None for an empty piece included."""
+def test_piece_columns_equal_tokenize_utf8(gpt2, gpt2_pure, oracle_model, piece: str) -> None:
+    """The compiled stand-in gives what tokenize_utf8 gives, None for an empty piece included;
+    its ids and tokens are tokenizers' BPE model's on the piece's byte-level chars, and its
+    spans the pure-Python path's (`Tokenizer._bytes_entry`)."""
     piece = piece.encode("utf-8", "replace").decode("utf-8")
     model = gpt2.model
     assert model.piece_columns() != model.tokenize_utf8
-    assert model.piece_columns()(piece) == model.tokenize_utf8(piece)
+    columns = model.piece_columns()(piece)
+    assert columns == model.tokenize_utf8(piece)
+    if not piece:
+        assert columns is None
+        return
+    oracle = oracle_model.tokenize(bytes_to_chars(piece.encode("utf-8")))
+    assert columns[:2] == ([token.id for token in oracle], [token.value for token in oracle])
+    with _backend.use(_backend.PYTHON):
+        assert columns == tuple(gpt2_pure._bytes_entry(piece)[:3])
 
 
 def test_ignore_merges_keeps_tokenize_utf8(gpt2) -> None:
