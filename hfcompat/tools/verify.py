@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import FormatError
+from ..formats.detect import DIRECTORY, detect_format
 from ..formats.load import load
-from ..formats.tekken import is_tekken_file
 from ..formats.tiktoken.ranks import rank_file_spec
 from ..tokenizer import Tokenizer
 
@@ -28,8 +28,17 @@ LIBRARIES = ("tokenizers", "sentencepiece", "tiktoken", "transformers", "mistral
 # original Hugging Face tokenizer gives each (what llama.cpp's own tokenizer must give).
 TEST_SEPARATOR = "\n__ggml_vocab_test__\n"
 DIVERGENCES_KEPT = 5
-TIKTOKEN_SUFFIXES = (".tiktoken",)
-SENTENCEPIECE_SUFFIXES = (".model",)
+# The library that owns each format `detect_format` tells apart (any other: tokenizers).
+OWNERS = {DIRECTORY: "transformers", "tekken.json": "mistral-common", "gguf": "llama.cpp-tests",
+          "sentencepiece": "sentencepiece", "tiktoken": "tiktoken"}
+# Sides that never add special tokens, because the file they run holds no post-processor: both
+# sides are then encoded without them (what the file could not say is not compared).
+NO_POST_PROCESSOR = {
+    "sentencepiece": "a SentencePiece model holds no post-processor",
+    "tiktoken": "a tiktoken rank file holds no post-processor",
+    "mistral-common": "a tekken.json holds no post-processor (Tekkenizer adds bos/eos only when asked)",
+    "llama.cpp-tests": "llama.cpp's recorded ids have no special tokens added",
+}
 
 Piece = tuple[int, str]  # (id, the token's text) as the side shows it
 
@@ -70,6 +79,8 @@ class VerifyReport:
     total: int = 0
     mismatches: int = 0
     first_divergences: list[Divergence] = field(default_factory=list)
+    add_special_tokens: bool = True  # whether both sides were asked to add their special tokens
+    notes: list[str] = field(default_factory=list)  # what the comparison left out, and why
     input_bytes: int = 0
     subject_seconds: float = 0.0
     reference_seconds: float = 0.0
@@ -103,6 +114,7 @@ class VerifyReport:
         return {
             "subject": self.subject, "reference": self.reference, "total": self.total,
             "identical": self.identical, "mismatches": self.mismatches,
+            "add_special_tokens": self.add_special_tokens, "notes": list(self.notes),
             "subject_mb_per_s": round(self.subject_mb_per_s, 4),
             "reference_mb_per_s": round(self.reference_mb_per_s, 4),
             "first_divergences": [
@@ -143,16 +155,17 @@ def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
     return Side("hfcompat", encode, lambda ids: tokenizer.decode(ids, skip_special_tokens=False))
 
 
-def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lowercase: bool = True) -> Side:
+def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lowercase: bool = True,
+                    format: str | None = None) -> Side:
     """HF `tokenizers` on a tokenizer.json (or on hfcompat's tokenizer written as one), or on the
-    plain vocabulary files with the pipelines `tokenizers` builds for them."""
+    plain vocabulary files with the pipelines `tokenizers` builds for them (`format` as in `load`)."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import tokenizers
 
     if isinstance(source, Tokenizer):
         official = tokenizers.Tokenizer.from_str(source.to_str())
     else:
-        official = _official_tokenizer(tokenizers, Path(source), lowercase)
+        official = official_tokenizer(Path(source), lowercase, format)
 
     def encode(text: str) -> list[Piece]:
         encoding = official.encode(text, add_special_tokens=add_special_tokens)
@@ -162,16 +175,21 @@ def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lo
                 lambda ids: official.decode(ids, skip_special_tokens=False))
 
 
-def _official_tokenizer(tokenizers: Any, path: Path, lowercase: bool) -> Any:
-    """`tokenizers` reading a tokenizer.json (or a directory's), a BERT vocab.txt or GPT-2 vocab.json."""
-    if path.is_dir():
-        path = path / "tokenizer.json"
-    if path.suffix == ".txt" and path.name != "merges.txt":
+def official_tokenizer(path: Path, lowercase: bool = True, format: str | None = None) -> Any:
+    """`tokenizers` reading a tokenizer.json (or a directory's), a BERT vocab.txt or GPT-2 vocab.json
+    (told apart by content, as `load` tells them)."""
+    import tokenizers
+
+    kind = detect_format(path, format)
+    if kind == DIRECTORY:
+        path, kind = path / "tokenizer.json", "tokenizer.json"
+    if kind == "vocab.txt":
         from tokenizers.implementations import BertWordPieceTokenizer
         return BertWordPieceTokenizer(str(path), lowercase=lowercase)._tokenizer
-    if path.name in ("vocab.json", "merges.txt"):
+    if kind in ("vocab.json", "merges.txt"):
+        vocab, merges = (path, path.with_name("merges.txt")) if kind == "vocab.json" else (path.with_name("vocab.json"), path)
         from tokenizers.implementations import ByteLevelBPETokenizer
-        official = ByteLevelBPETokenizer(str(path.with_name("vocab.json")), str(path.with_name("merges.txt")))
+        official = ByteLevelBPETokenizer(str(vocab), str(merges))
         official.add_special_tokens(["<|endoftext|>"])
         return official._tokenizer
     return tokenizers.Tokenizer.from_file(str(path))
@@ -318,20 +336,10 @@ def llama_cpp_tests_side(path: str | Path) -> Side:
     return Side(f"llama.cpp tests ({Path(path).name}.out)", encode, None)
 
 
-def owner_library(path: str | Path) -> str:
-    """The library that owns a file's format: what `against="auto"` picks."""
-    path = Path(path)
-    if path.is_dir():
-        return "transformers"
-    if is_tekken_file(path):
-        return "mistral-common"
-    if path.suffix == ".gguf":
-        return "llama.cpp-tests"
-    if path.suffix in SENTENCEPIECE_SUFFIXES:
-        return "sentencepiece"
-    if path.suffix in TIKTOKEN_SUFFIXES:
-        return "tiktoken"
-    return "tokenizers"
+def owner_library(path: str | Path, format: str | None = None) -> str:
+    """The library that owns what a path holds (read by content, as `load` reads it): what
+    `against="auto"` picks."""
+    return OWNERS.get(detect_format(path, format), "tokenizers")
 
 
 def library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
@@ -352,7 +360,7 @@ def _library_side(library: str, source: str | Path | Tokenizer, add_special_toke
                   options: dict[str, Any]) -> Side:
     """library_side without the error translation."""
     if library == "tokenizers":
-        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True))
+        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True), options.get("format"))
     if library == "transformers":
         return transformers_side(source, add_special_tokens)
     if isinstance(source, Tokenizer):
@@ -380,11 +388,19 @@ def verify(tokenizer_or_path: Tokenizer | str | Path, texts: Iterable[str], agai
     - `verify(tok_or_path, texts)`: hfcompat (the tokenizer, or `hfcompat.load(path, **load_options)`)
       against the owner library of the file (`against` names another library).
     - `verify(path, texts, reference=original)`: the file in its own library against the original
-      in its own (`against` picks the original's library): a conversion checked end to end.
-    A text agrees when the ids are equal and each side decodes them to the same text.
+      in its own (`against` picks the original's library; `format=` is the original's): a
+      conversion checked end to end.
+    A text agrees when the ids are equal and each side decodes them to the same text. When a side
+    runs a file that holds no post-processor (a .model, a rank file, a tekken.json, llama.cpp's
+    recorded ids), both sides encode without special tokens, and the report's notes say so.
     """
-    subject, reference_side = _sides(tokenizer_or_path, against, reference, add_special_tokens, load_options)
-    report = VerifyReport(subject.name, reference_side.name)
+    plan = _plan(tokenizer_or_path, against, reference, load_options.get("format"))
+    specials = add_special_tokens and not plan.plain
+    subject, reference_side = _sides(plan, tokenizer_or_path, reference, specials, load_options)
+    report = VerifyReport(subject.name, reference_side.name, add_special_tokens=specials)
+    if add_special_tokens and plan.plain:
+        report.notes.append("special tokens not added on either side: "
+                            + "; ".join(NO_POST_PROCESSOR[library] for library in plan.plain))
     items = list(texts)
     for text in _with_progress(items, progress):
         report.total += 1
@@ -403,27 +419,45 @@ def verify(tokenizer_or_path: Tokenizer | str | Path, texts: Iterable[str], agai
     return report
 
 
-def _sides(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: str | Path | None,
-           add_special_tokens: bool, options: dict[str, Any]) -> tuple[Side, Side]:
-    """(subject, reference) for verify's arguments."""
+@dataclass
+class Plan:
+    """Which library runs each side (None: hfcompat itself), and the sides that add no special tokens."""
+
+    subject: str | None
+    reference: str
+
+    @property
+    def plain(self) -> list[str]:
+        """The sides' libraries whose files hold no post-processor, each named once."""
+        return list(dict.fromkeys(library for library in (self.subject, self.reference)
+                                  if library in NO_POST_PROCESSOR))
+
+
+def _plan(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: str | Path | None,
+          format: str | None) -> Plan:
+    """The libraries of verify's two sides: the owners of the files (read by content) unless
+    `against` names the reference's."""
     if reference is not None:
-        library = owner_library(reference) if against == "auto" else against
-        reference_side = library_side(library, reference, add_special_tokens, options)
-        specials = add_special_tokens and reference_side.decode is not None  # recorded ids have none
-        if isinstance(tokenizer_or_path, Tokenizer):
-            subject = hfcompat_side(tokenizer_or_path, specials)
-        else:
-            subject = library_side(owner_library(tokenizer_or_path), tokenizer_or_path, specials, options)
-        return subject, reference_side
+        subject = None if isinstance(tokenizer_or_path, Tokenizer) else owner_library(tokenizer_or_path)
+        return Plan(subject, owner_library(reference, format) if against == "auto" else against)
     if isinstance(tokenizer_or_path, Tokenizer):
-        ours = tokenizer_or_path
-        library = "tokenizers" if against == "auto" else against
-        return hfcompat_side(ours, add_special_tokens), library_side(library, ours, add_special_tokens, options)
-    ours = load(tokenizer_or_path, **{k: v for k, v in options.items() if v is not None})
-    library = owner_library(tokenizer_or_path) if against == "auto" else against
-    reference_side = library_side(library, tokenizer_or_path, add_special_tokens, options)
-    # llama.cpp's recorded ids have no special tokens added
-    return hfcompat_side(ours, add_special_tokens and reference_side.decode is not None), reference_side
+        return Plan(None, "tokenizers" if against == "auto" else against)
+    return Plan(None, owner_library(tokenizer_or_path, format) if against == "auto" else against)
+
+
+def _sides(plan: Plan, tokenizer_or_path: Tokenizer | str | Path, reference: str | Path | None,
+           specials: bool, options: dict[str, Any]) -> tuple[Side, Side]:
+    """(subject, reference) as the plan says, each adding special tokens when `specials`."""
+    if plan.subject is not None:  # a converted file in its own library; `format` is the original's
+        subject = library_side(plan.subject, tokenizer_or_path, specials,
+                               {k: v for k, v in options.items() if k != "format"})
+    elif isinstance(tokenizer_or_path, Tokenizer):
+        subject = hfcompat_side(tokenizer_or_path, specials)
+    else:
+        subject = hfcompat_side(load(tokenizer_or_path, **{k: v for k, v in options.items() if v is not None}),
+                                specials)
+    source = tokenizer_or_path if reference is None else reference
+    return subject, library_side(plan.reference, source, specials, options)
 
 
 def _outcome(encode: Callable[[str], list[Piece]], text: str) -> list[Piece] | Exception:
