@@ -39,6 +39,8 @@ NO_POST_PROCESSOR = {
     "mistral-common": "a tekken.json holds no post-processor (Tekkenizer adds bos/eos only when asked)",
     "llama.cpp-tests": "llama.cpp's recorded ids have no special tokens added",
 }
+GGUF_SUBJECT_NOTE = ("the GGUF is read by hfcompat (no llama.cpp runs here; hfcompat's GGUF reader is held to the ids "
+                     "llama.cpp's tests record)")
 
 Piece = tuple[int, str]  # (id, the token's text) as the side shows it
 
@@ -140,6 +142,7 @@ class Side:
     name: str
     encode: Callable[[str], list[Piece]]
     decode: Callable[[list[int]], str] | None  # None: the side has ids only (decoding not compared)
+    notes: list[str] = field(default_factory=list)  # what this side left out of its file, and why
 
 
 def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
@@ -156,9 +159,10 @@ def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
 
 
 def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lowercase: bool = True,
-                    format: str | None = None) -> Side:
+                    format: str | None = None, whole_inputs: bool = False) -> Side:
     """HF `tokenizers` on a tokenizer.json (or on hfcompat's tokenizer written as one), or on the
-    plain vocabulary files with the pipelines `tokenizers` builds for them (`format` as in `load`)."""
+    plain vocabulary files with the pipelines `tokenizers` builds for them (`format` as in `load`);
+    `whole_inputs` turns off the file's truncation and padding (the other side's file holds none)."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import tokenizers
 
@@ -166,13 +170,28 @@ def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lo
         official = tokenizers.Tokenizer.from_str(source.to_str())
     else:
         official = official_tokenizer(Path(source), lowercase, format)
+    notes = _whole_inputs(official) if whole_inputs else []
 
     def encode(text: str) -> list[Piece]:
         encoding = official.encode(text, add_special_tokens=add_special_tokens)
         return list(zip(encoding.ids, encoding.tokens))
 
     return Side(f"tokenizers {tokenizers.__version__}", encode,
-                lambda ids: official.decode(ids, skip_special_tokens=False))
+                lambda ids: official.decode(ids, skip_special_tokens=False), notes)
+
+
+def _whole_inputs(official: Any) -> list[str]:
+    """Turn off a `tokenizers` tokenizer's truncation and padding; a note naming what was on."""
+    dropped = []
+    if official.truncation is not None:
+        dropped.append(f"truncation (max_length {official.truncation['max_length']})")
+        official.no_truncation()
+    if official.padding is not None:
+        dropped.append("padding")
+        official.no_padding()
+    if not dropped:
+        return []
+    return [f"the tokenizers side runs without its {' and '.join(dropped)}: the other file holds none"]
 
 
 def official_tokenizer(path: Path, lowercase: bool = True, format: str | None = None) -> Any:
@@ -343,12 +362,12 @@ def owner_library(path: str | Path, format: str | None = None) -> str:
 
 
 def library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
-                 options: dict[str, Any]) -> Side:
+                 options: dict[str, Any], whole_inputs: bool = False) -> Side:
     """The side of `library` running `source` (a path; a Tokenizer only for `tokenizers`)."""
     if library not in LIBRARIES:
         raise ValueError(f"unknown library {library!r}: expected auto or one of {', '.join(LIBRARIES)}")
     try:
-        return _library_side(library, source, add_special_tokens, options)
+        return _library_side(library, source, add_special_tokens, options, whole_inputs)
     except (ValueError, FormatError):
         raise
     except Exception as error:  # noqa: BLE001 - the official library's own error, with the file named
@@ -357,10 +376,11 @@ def library_side(library: str, source: str | Path | Tokenizer, add_special_token
 
 
 def _library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
-                  options: dict[str, Any]) -> Side:
+                  options: dict[str, Any], whole_inputs: bool) -> Side:
     """library_side without the error translation."""
     if library == "tokenizers":
-        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True), options.get("format"))
+        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True), options.get("format"),
+                               whole_inputs)
     if library == "transformers":
         return transformers_side(source, add_special_tokens)
     if isinstance(source, Tokenizer):
@@ -390,14 +410,18 @@ def verify(tokenizer_or_path: Tokenizer | str | Path, texts: Iterable[str], agai
     - `verify(path, texts, reference=original)`: the file in its own library against the original
       in its own (`against` picks the original's library; `format=` is the original's): a
       conversion checked end to end.
-    A text agrees when the ids are equal and each side decodes them to the same text. When a side
-    runs a file that holds no post-processor (a .model, a rank file, a tekken.json, llama.cpp's
-    recorded ids), both sides encode without special tokens, and the report's notes say so.
+    A text agrees when the ids are equal and each side decodes them to the same text. Only what
+    both files can hold is compared, and the report's notes say what was left out: when a side runs
+    a file that holds no post-processor (a .model, a rank file, a tekken.json, llama.cpp's recorded
+    ids) both sides encode without special tokens; against such a file or a GGUF, the tokenizers
+    side runs without its truncation and padding. A converted GGUF is read by hfcompat (nothing
+    here runs llama.cpp).
     """
     plan = _plan(tokenizer_or_path, against, reference, load_options.get("format"))
     specials = add_special_tokens and not plan.plain
     subject, reference_side = _sides(plan, tokenizer_or_path, reference, specials, load_options)
-    report = VerifyReport(subject.name, reference_side.name, add_special_tokens=specials)
+    report = VerifyReport(subject.name, reference_side.name, add_special_tokens=specials,
+                          notes=[*plan.notes, *subject.notes, *reference_side.notes])
     if add_special_tokens and plan.plain:
         report.notes.append("special tokens not added on either side: "
                             + "; ".join(NO_POST_PROCESSOR[library] for library in plan.plain))
@@ -425,6 +449,13 @@ class Plan:
 
     subject: str | None
     reference: str
+    notes: list[str] = field(default_factory=list)  # why a side is not what the file's owner would run
+    gguf_subject: bool = False  # a GGUF read by hfcompat: it holds a post-processor, but no truncation or padding
+
+    @property
+    def whole_inputs(self) -> bool:
+        """True when a side's file holds no truncation or padding (every file but a tokenizer.json's)."""
+        return bool(self.plain) or self.gguf_subject
 
     @property
     def plain(self) -> list[str]:
@@ -438,8 +469,11 @@ def _plan(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: st
     """The libraries of verify's two sides: the owners of the files (read by content) unless
     `against` names the reference's."""
     if reference is not None:
+        library = owner_library(reference, format) if against == "auto" else against
         subject = None if isinstance(tokenizer_or_path, Tokenizer) else owner_library(tokenizer_or_path)
-        return Plan(subject, owner_library(reference, format) if against == "auto" else against)
+        if subject == "llama.cpp-tests":  # ids recorded for llama.cpp's own texts only: nothing runs a GGUF here
+            return Plan(None, library, [GGUF_SUBJECT_NOTE], gguf_subject=True)
+        return Plan(subject, library)
     if isinstance(tokenizer_or_path, Tokenizer):
         return Plan(None, "tokenizers" if against == "auto" else against)
     return Plan(None, owner_library(tokenizer_or_path, format) if against == "auto" else against)
@@ -448,16 +482,16 @@ def _plan(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: st
 def _sides(plan: Plan, tokenizer_or_path: Tokenizer | str | Path, reference: str | Path | None,
            specials: bool, options: dict[str, Any]) -> tuple[Side, Side]:
     """(subject, reference) as the plan says, each adding special tokens when `specials`."""
-    if plan.subject is not None:  # a converted file in its own library; `format` is the original's
-        subject = library_side(plan.subject, tokenizer_or_path, specials,
-                               {k: v for k, v in options.items() if k != "format"})
+    # with a reference, `format` is the original's
+    own = {k: v for k, v in options.items() if v is not None and (reference is None or k != "format")}
+    if plan.subject is not None:  # a converted file in its own library
+        subject = library_side(plan.subject, tokenizer_or_path, specials, own, plan.whole_inputs)
     elif isinstance(tokenizer_or_path, Tokenizer):
         subject = hfcompat_side(tokenizer_or_path, specials)
     else:
-        subject = hfcompat_side(load(tokenizer_or_path, **{k: v for k, v in options.items() if v is not None}),
-                                specials)
+        subject = hfcompat_side(load(tokenizer_or_path, **own), specials)
     source = tokenizer_or_path if reference is None else reference
-    return subject, library_side(plan.reference, source, specials, options)
+    return subject, library_side(plan.reference, source, specials, options, plan.whole_inputs)
 
 
 def _outcome(encode: Callable[[str], list[Piece]], text: str) -> list[Piece] | Exception:

@@ -205,3 +205,21 @@ def test_convert_check_moves_a_sidecar_with_its_file(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "note: special tokens not added on either side: a tiktoken rank file holds no post-processor" in result.stdout
     assert sorted(p.name for p in out.parent.iterdir()) == ["ranks.tiktoken", "ranks.tiktoken.json"]
+
+
+@pytest.mark.parametrize("name, notes", [
+    ("gpt2.gguf", ["note: the GGUF is read by hfcompat (no llama.cpp runs here; hfcompat's GGUF reader is held to "
+                   "the ids llama.cpp's tests record)"]),
+    ("gpt2.tiktoken", ["note: special tokens not added on either side: a tiktoken rank file holds no post-processor"]),
+])
+def test_convert_check_without_truncation_in_the_destination(name: str, notes: list[str], tmp_path: Path) -> None:
+    """GPT-2's tokenizer.json keeps a truncation to 50 tokens, which neither a GGUF nor a rank file
+    holds: the tokenizers side runs without it and says so (longer fixture lines differed before)."""
+    out = tmp_path / name
+    result = run_cli("convert", str(shared_file("refs/gpt2/tokenizer.json")), str(out), "--check", str(CORPUS))
+    assert result.returncode == 0, result.stdout + result.stderr
+    count = sum(1 for line in fixture_lines() if line)
+    assert last_line(result) == f"{count}/{count} identical"
+    truncation = "note: the tokenizers side runs without its truncation (max_length 50): the other file holds none"
+    assert set(notes + [truncation]) <= set(result.stdout.splitlines())
+    assert out.exists()
