@@ -62,7 +62,7 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
         tokenizer, path = load(tokenizer_or_path, **{"strict": False, **load_options}), Path(tokenizer_or_path)
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
-        findings += added_token_ids(path, tokenizer)
+        findings += added_token_ids(path, tokenizer, load_options.get("format"))
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
 

@@ -11,6 +11,7 @@ from typing import Callable
 import regex
 
 from ...errors import UnsupportedConversion
+from ...formats.detect import detect_format
 from ...formats.tokenizer_json import check_json_expressible
 from ...models.unigram import Unigram
 from ...pipeline.bytelevel import chars_to_bytes
@@ -167,9 +168,9 @@ def _unknown_token(tokenizer: Tokenizer) -> list[Finding]:
                    "the first char (or word) outside the vocabulary makes encode fail", count=1)
 
 
-def added_token_ids(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+def added_token_ids(path: Path, tokenizer: Tokenizer, format: str | None = None) -> list[Finding]:
     """A tokenizer.json's written added-token ids against the ids `tokenizers` assigns on load."""
-    if not path.is_file() or path.suffix != ".json":
+    if detect_format(path, format) != "tokenizer.json":
         return []
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
