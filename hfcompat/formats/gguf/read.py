@@ -6,7 +6,8 @@ them without touching the tensors (and without the `gguf` package, which only wr
 the tokenizer.json pipeline that transformers' converters give the original:
 
 - `gpt2`: byte-level BPE; the pre-tokenizer (and normalizer) of the `pre` name, looked up in
-  pre_tokenizers.json (an unknown name is an error naming it, unless `pattern=` gives the split);
+  pre_tokenizers.json (an unknown name is an error naming it, unless `pattern=` gives the split;
+  a missing or empty name is llama.cpp's `default`, with a warning as llama.cpp gives);
 - `llama`: SentencePiece BPE with byte fallback as `LlamaTokenizerFast` runs it ("▁" prepended,
   spaces as "▁"), merges in the order transformers extracts them from the scores when the file
   has none;
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import json
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ KEY = "tokenizer.ggml."
 SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
 FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
 SPACE = "\u2581"
+DEFAULT_PRE = "default"  # what llama.cpp reads a gpt2 file's missing or empty `pre` as
 TABLE = json.loads((Path(__file__).with_name("pre_tokenizers.json")).read_text(encoding="utf-8"))
 
 
@@ -155,6 +158,10 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     `pattern` (a regex) replaces the pre-tokenizer of a `gpt2` file whose `pre` name is unknown.
     """
     data = read_gguf_data(path)
+    if data.model == "gpt2" and not data.pre and pattern is None:
+        warnings.warn(f"{path}: no {KEY}pre; read, as llama.cpp reads it, with llama.cpp's '{DEFAULT_PRE}' "
+                      "pre-tokenizer, which need not be the one the tokenizer was made with (llama.cpp warns "
+                      "that generation quality will be degraded)", UserWarning, stacklevel=2)
     try:
         tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
     except FormatError as error:
@@ -205,7 +212,7 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
             {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}}
     else:
-        entry = PRE_TOKENIZERS.get(data.pre or "")
+        entry = PRE_TOKENIZERS.get(data.pre or DEFAULT_PRE)
         if entry is None:
             raise FormatError(f"pre-tokenizer {data.pre!r} is not one whose pipeline hfcompat knows (known: "
                               f"{', '.join(sorted(PRE_TOKENIZERS))}); pass pattern= with its split regex",
