@@ -161,6 +161,24 @@ def test_a_missing_pre_name_reads_as_llama_cpp_default(name: str, tmp_path: Path
     assert read_gguf_data(tmp_path / "again.gguf") == read_gguf_data(path)
 
 
+def test_llama3_names_add_the_bos_token_unless_the_file_says_not(tmp_path: Path) -> None:
+    """A Llama 3 file that does not say whether to add the bos token gets it, as llama.cpp adds it
+    for that `pre` name (and Llama 3's own template adds <|begin_of_text|>); with the flag off it
+    does not, and a tokenizer without it is written with the flag off."""
+    path = shared_file("refs/gguf/ggml-vocab-llama-bpe.gguf")
+    data = read_gguf_data(path)
+    assert "add_bos_token" not in data.flags
+    bos = data.special_ids["bos"]
+    for text, ids in cases_of("llama-bpe")[:10]:
+        assert loaded("llama-bpe").encode(text).ids == [bos, *ids], text
+    write_gguf_data(dataclasses.replace(data, flags={"add_bos_token": False}), tmp_path / "off.gguf")
+    off = hfcompat.load(tmp_path / "off.gguf")
+    assert off.encode("Hello world").ids == loaded("llama-bpe").encode("Hello world", add_special_tokens=False).ids
+    off.save(tmp_path / "tokenizer.json")
+    hfcompat.load(tmp_path / "tokenizer.json").save(tmp_path / "again.gguf")
+    assert read_gguf_data(tmp_path / "again.gguf").flags == {"add_bos_token": False}
+
+
 def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
     """An unknown pre name is a FormatError naming it; pattern= gives the split regex instead."""
     path = tmp_path / "odd.gguf"

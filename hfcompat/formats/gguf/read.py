@@ -15,7 +15,9 @@ the tokenizer.json pipeline that transformers' converters give the original:
   continuation as "word", which is turned back into "word" and "##word";
 - `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it.
 
-CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens.
+CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens. The bos / eos
+tokens are added as the file's flags say; where a gpt2 file does not say, as llama.cpp adds them
+for its `pre` name (the bos token for Llama 3's names, tekken and chameleon).
 """
 
 from __future__ import annotations
@@ -196,11 +198,22 @@ def added_tokens(data: GGUFTokenizerData) -> list[dict[str, Any]]:
             for i, (token, kind) in enumerate(zip(data.tokens, data.types)) if kind in (CONTROL, USER_DEFINED)]
 
 
+def flag_defaults(data: GGUFTokenizerData) -> dict[str, bool]:
+    """The flags llama.cpp sets for a file that does not give them: a gpt2 `pre` name's add_bos_token."""
+    if data.model != "gpt2":
+        return {}
+    entry = PRE_TOKENIZERS.get(data.pre or DEFAULT_PRE, {})
+    return {flag: entry[flag] for flag in FLAG_KEYS if flag in entry}
+
+
 def _bos_eos(data: GGUFTokenizerData) -> dict | None:
-    """A template adding the bos / eos tokens the file asks for (add_bos_token, add_eos_token)."""
+    """A template adding the bos / eos tokens the file asks for (add_bos_token, add_eos_token, or
+    llama.cpp's default for its `pre` name)."""
+    flags = {**flag_defaults(data), **data.flags}
+
     def token(flag: str, key: str) -> tuple[str, int] | None:
         token_id = data.special_ids.get(key)
-        return (data.tokens[token_id], token_id) if data.flags.get(flag) and token_id is not None else None
+        return (data.tokens[token_id], token_id) if flags.get(flag) and token_id is not None else None
 
     return processors.bos_eos_template(token("add_bos_token", "bos"), token("add_eos_token", "eos"))
 
