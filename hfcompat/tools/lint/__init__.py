@@ -26,6 +26,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   `tokenizers` gives them on load (it ignores the written ids).
 - `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
   exact (the reasons `hfcompat.convert` refuses with).
+- `gguf-pre-missing`: a byte-level GGUF without a `tokenizer.ggml.pre` name, which llama.cpp (and
+  hfcompat) reads with its 'default' splits.
 
 A GGUF's `tokenizer.ggml.pre` name is not checked against its tokens: the file ties the name to
 nothing else, and what a vocabulary "looks like" would be a guess.
@@ -39,15 +41,15 @@ from typing import Any, Callable, Iterable
 from ...formats.load import load
 from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
-from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
-                       shadowed_tokens, special_tokens)
+from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
+                       sentencepiece_conversion, shadowed_tokens, special_tokens)
 from .vocabulary import byte_coverage, id_space, merge_unreachable, unreachable_bytes, unreachable_tokens
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, unreachable_bytes, shadowed_tokens,
-    regex_patterns, normalizer_idempotence, sentencepiece_conversion,
+    regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
 )
 
 

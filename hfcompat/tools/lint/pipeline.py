@@ -1,5 +1,6 @@
 """Lint checks of the pipeline around the model: added and special tokens, split patterns, the
-normalizer, and what a SentencePiece model's tokenizer.json form cannot say."""
+normalizer, what a SentencePiece model's tokenizer.json form cannot say, and a GGUF that names
+no pre-tokenizer."""
 
 from __future__ import annotations
 
@@ -237,3 +238,14 @@ def sentencepiece_conversion(tokenizer: Tokenizer) -> list[Finding]:
                        "a converted tokenizer.json (transformers' fast tokenizer) encodes some text differently "
                        "from sentencepiece", count=1, details=[str(error)])
     return []
+
+
+def gguf_pre_name(tokenizer: Tokenizer) -> list[Finding]:
+    """A gpt2 GGUF without a `tokenizer.ggml.pre` name, read (as llama.cpp reads it) with the default splits."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None or source.model != "gpt2" or source.pre:
+        return []
+    return finding("gguf-pre-missing", "warning", "this GGUF names no pre-tokenizer (tokenizer.ggml.pre)",
+                   "llama.cpp splits its text with its 'default' regexes, and hfcompat with it, which need not "
+                   "be the ones the tokenizer was made with (llama.cpp warns that generation quality will be "
+                   "degraded)", count=1)
