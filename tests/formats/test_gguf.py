@@ -29,8 +29,8 @@ gguf = pytest.importorskip("gguf", reason="the gguf package (the extra hfcompat[
 pytestmark = pytest.mark.conformance
 
 SEPARATOR = "\n__ggml_vocab_test__\n"
-GGUF_NAMES = ["bert-bge", "deepseek-coder", "falcon", "gpt-2", "llama-bpe", "llama-spm", "phi-3", "qwen2",
-              "starcoder"]
+GGUF_NAMES = ["bert-bge", "deepseek-coder", "falcon", "gemma-4", "gpt-2", "llama-bpe", "llama-spm", "phi-3",
+              "qwen2", "starcoder"]
 # Tokenizers of ../shared/refs that GGUF holds, and what it refuses (with a word of the reason).
 WRITABLE = ["gpt2/tokenizer.json", "falcon/tokenizer.json", "llama2/tokenizer.model",
             "bert-base-uncased/vocab.txt", "t5/tokenizer.json"]
@@ -58,8 +58,8 @@ def loaded(name: str) -> hfcompat.Tokenizer:
 
 
 @pytest.mark.parametrize("name", GGUF_NAMES)
-def test_llama_cpp_test_strings(name: str) -> None:
-    """Every .inp string gives exactly its .out ids."""
+def test_llama_cpp_test_strings(name: str, backend: str) -> None:
+    """Every .inp string gives exactly its .out ids, on each backend."""
     tokenizer = loaded(name)
     for text, ids in cases_of(name):
         assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text

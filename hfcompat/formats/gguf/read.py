@@ -12,7 +12,9 @@ the tokenizer.json pipeline that transformers' converters give the original:
   has none;
 - `bert`: WordPiece with BERT's normalizer; llama.cpp stores a word-start token as "▁word" and a
   continuation as "word", which is turned back into "word" and "##word";
-- `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it.
+- `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it;
+- `gemma4`: BPE on "▁"-escaped text with `<0xXX>` byte fallback, as Gemma's tokenizer.json has
+  it: llama.cpp reads it as a `gpt2` file whose `pre` is "gemma4", and so does hfcompat.
 
 CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens.
 """
@@ -20,6 +22,7 @@ CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,11 +35,12 @@ from ..tokenizer_json import tokenizer_from_dict
 from .metadata import NotUTF8, read_metadata
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
-MODELS = ("llama", "gpt2", "bert", "t5")
+MODELS = ("llama", "gpt2", "bert", "t5", "gemma4")
 KEY = "tokenizer.ggml."
 SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
 FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
 SPACE = "\u2581"
+BYTE_LEVEL_DECODER = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
 TABLE = json.loads((Path(__file__).with_name("pre_tokenizers.json")).read_text(encoding="utf-8"))
 
 
@@ -175,7 +179,8 @@ def _gguf_key(field: str | None) -> str | None:
 
 def pipeline_from_gguf(data: GGUFTokenizerData, where: str | None = None, pattern: str | None = None) -> dict:
     """The tokenizer.json pipeline of a GGUF's tokenizer keys."""
-    build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram}[data.model]
+    build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram,
+             "gemma4": _gemma4_bpe}[data.model]
     pipeline = build(data, where, pattern)
     pipeline["added_tokens"] = added_tokens(data)
     pipeline.setdefault("post_processor", _bos_eos(data))
@@ -199,7 +204,8 @@ def _bos_eos(data: GGUFTokenizerData) -> dict | None:
 
 
 def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
-    """gpt2: byte-level BPE with the pipeline of its `pre` name (or a Split of `pattern`)."""
+    """gpt2: byte-level BPE with the pipeline of its `pre` name (or a Split of `pattern`); a name
+    whose BPE works on the text's own characters (gemma4) gives its decoder and byte fallback."""
     if pattern is not None:
         entry = {"pre_tokenizer": {"type": "Sequence", "pretokenizers": [
             {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
@@ -211,16 +217,24 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
                               f"{', '.join(sorted(PRE_TOKENIZERS))}); pass pattern= with its split regex",
                               path=where, field=KEY + "pre")
     if data.merges is None:
-        raise FormatError("a gpt2 tokenizer needs its merges", path=where, field=KEY + "merges")
+        raise FormatError(f"a {data.model} tokenizer needs its merges", path=where, field=KEY + "merges")
+    byte_fallback = entry.get("byte_fallback", False)
+    unknown = data.special_ids.get("unknown") if byte_fallback else None
     return {
         "normalizer": entry.get("normalizer"),
         "pre_tokenizer": entry["pre_tokenizer"],
-        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+        "decoder": entry.get("decoder", BYTE_LEVEL_DECODER),
+        "model": {"type": "BPE", "dropout": None, "unk_token": None if unknown is None else data.tokens[unknown],
+                  "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": byte_fallback,
+                  "byte_fallback": byte_fallback,
                   "ignore_merges": entry.get("ignore_merges", False), "vocab": _vocab(data, where),
                   "merges": [merge.split(" ", 1) for merge in data.merges]},
     }
+
+
+def _gemma4_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """gemma4: llama.cpp ignores the file's `pre` and runs the "gemma4" pre-tokenizer."""
+    return _byte_level_bpe(dataclasses.replace(data, pre="gemma4"), where, None)
 
 
 def _sentencepiece_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
