@@ -359,8 +359,7 @@ def test_rwkv_gguf_is_written_back_unchanged(rwkv_world: tuple[Any, Path], tmp_p
 
 
 @pytest.mark.parametrize("model, reason", [("none", "no tokenizer"), ("no_vocab", "no tokenizer"),
-                                           ("test", "test vocabulary"), ("hybriddna", "DNA"),
-                                           ("whitespace", "whitespace")])
+                                           ("test", "test vocabulary")])
 def test_models_llama_cpp_knows_and_hfcompat_refuses(model: str, reason: str, tmp_path: Path) -> None:
     """A model name llama.cpp reads but hfcompat does not: FormatError naming it and saying why."""
     path = tmp_path / "other.gguf"
@@ -485,3 +484,71 @@ def test_plamo2_saves_only_as_its_gguf(plamo2_file: Path, tmp_path: Path) -> Non
     with pytest.raises(UnsupportedConversion, match="PLaMo-2"):
         tokenizer.save(tmp_path / "tokenizer.json")
     assert not (tmp_path / "tokenizer.json").exists()
+
+
+# ----- whitespace and hybriddna: BPE as llama.cpp's sessions of those names run it -----
+
+def whitespace_gguf(path: Path, byte_tokens: range = range(256), model: str = "whitespace",
+                    extra: tuple[str, ...] = ()) -> Path:
+    """A small BPE vocabulary (chars, "ab", "abc", "你好") written with the gguf package under `model`
+    with the pre-tokenizer "whitespace", as llama.cpp's converter writes jina-v2-zh."""
+    tokens = ["<unk>", "<s>", *extra] + [f"<0x{byte:02X}>" for byte in byte_tokens] + \
+        ["a", "b", "c", "d", "é", "你", "好", "ab", "abc", "你好"]
+    types = [gguf.TokenType.UNKNOWN, gguf.TokenType.CONTROL] + [gguf.TokenType.CONTROL] * len(extra) + \
+        [gguf.TokenType.BYTE] * len(byte_tokens) + [gguf.TokenType.NORMAL] * 10
+    writer = gguf.GGUFWriter(str(path), arch="jina-bert-v2")
+    writer.add_tokenizer_model(model)
+    writer.add_tokenizer_pre("whitespace")
+    writer.add_token_list(tokens)
+    writer.add_token_types(types)
+    writer.add_token_merges(["a b", "ab c", "你 好"])
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.close()
+    return path
+
+
+def test_whitespace_model(tmp_path: Path, backend: str) -> None:
+    """Hand-checked against llama.cpp's whitespace session: words cut at every Unicode whitespace
+    (U+3000, U+0085 too), BPE merges inside a word only, an unknown char as its UTF-8 byte tokens
+    (dropped when the vocabulary has none); the converted tokenizer.json gives the same ids in tokenizers."""
+    tokenizers = pytest.importorskip("tokenizers")
+    text = "abc ab\u3000abd\u0085x你好\t\té"
+    for byte_tokens, expected in [
+            (range(256), ["abc", "ab", "ab", "d", "<0x78>", "你好", "é"]),
+            (range(0), ["abc", "ab", "ab", "d", "你好", "é"])]:
+        path = whitespace_gguf(tmp_path / f"whitespace-{len(byte_tokens)}.gguf", byte_tokens)
+        tokenizer = hfcompat.load(path)
+        encoding = tokenizer.encode(text, add_special_tokens=False)
+        assert encoding.tokens == expected
+        theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+        assert theirs.encode(text, add_special_tokens=False).ids == encoding.ids
+
+
+def test_whitespace_model_refuses_what_it_cannot_hold(tmp_path: Path) -> None:
+    """Some but not all byte tokens, lowercasing by llama.cpp's table, another pre-tokenizer: FormatError."""
+    path = whitespace_gguf(tmp_path / "some-bytes.gguf", range(128))
+    with pytest.raises(FormatError, match="128 of the 256") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.tokens"
+    data = read_gguf_data(whitespace_gguf(tmp_path / "whitespace.gguf"))
+    for change, key in [({"flags": {"normalizer.lowercase": True}}, "tokenizer.ggml.normalizer.lowercase"),
+                        ({"pre": "gpt-2"}, "tokenizer.ggml.pre")]:
+        write_gguf_data(dataclasses.replace(data, **change), tmp_path / "changed.gguf")
+        with pytest.raises(FormatError) as error:
+            hfcompat.load(tmp_path / "changed.gguf")
+        assert error.value.field == key
+
+
+def test_hybriddna_is_plain_bpe_without_its_dna_tokens(tmp_path: Path) -> None:
+    """Without <dna>, </dna> and <oov> llama.cpp runs plain BPE (GPT-2's test strings give their ids);
+    with them, DNA k-mers that no pipeline holds: FormatError."""
+    path = tmp_path / "hybriddna.gguf"
+    write_gguf_data(dataclasses.replace(gpt2_data(), model="hybriddna"), path)
+    tokenizer = hfcompat.load(path)
+    for text, ids in cases_of("gpt-2"):
+        assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text
+    path = whitespace_gguf(tmp_path / "dna.gguf", model="hybriddna", extra=("<dna>", "</dna>", "<oov>"))
+    with pytest.raises(FormatError, match="6-mers") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.model"

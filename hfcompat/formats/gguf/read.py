@@ -21,10 +21,13 @@ the tokenizer.json pipeline that transformers' converters give the original:
 - `plamo2`: PLaMo-2's cheapest segmentation by scores with `<0xXX>` byte fallback, also a model of
   hfcompat's own (models/plamo2.py).
 
+- `whitespace`: BPE over each whitespace-separated word's chars with <0xXX> byte fallback
+  (WhitespaceSplit and a BPE model in tokenizer.json);
+- `hybriddna`: byte-level BPE like `gpt2` when the file lacks the <dna>, </dna> and <oov> tokens
+  (llama.cpp then runs plain BPE); with them, DNA k-mers no pipeline holds: an error.
+
 The other names llama.cpp knows are errors saying why: `none` / `no_vocab` (a model without a
-tokenizer), `test` (llama.cpp's synthetic test vocabulary), `hybriddna` (DNA k-mers between
-`<dna>` tags) and `whitespace` (a BPE run per whitespace-separated word), whose pipelines have no
-exact tokenizer.json form here.
+tokenizer) and `test` (llama.cpp's synthetic test vocabulary).
 
 CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens.
 """
@@ -47,19 +50,17 @@ from ..tokenizer_json import tokenizer_around, tokenizer_from_dict
 from .metadata import NotUTF8, read_metadata
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
-MODELS = ("llama", "gpt2", "bert", "t5", "gemma4", "rwkv", "plamo2")
+MODELS = ("llama", "gpt2", "bert", "t5", "gemma4", "rwkv", "plamo2", "whitespace", "hybriddna")
 # Names llama.cpp reads that hfcompat does not, and why.
 REFUSED_MODELS = {
     "none": "the model has no tokenizer (llama.cpp reads it as a vocab-less model)",
     "no_vocab": "the model has no tokenizer (llama.cpp reads it as a vocab-less model)",
     "test": "llama.cpp's synthetic test vocabulary (ids from the text's bytes), not a tokenizer",
-    "hybriddna": "DNA k-mers between <dna> tags beside BPE: no tokenizer.json pipeline holds that split",
-    "whitespace": "BPE per whitespace-separated word with llama.cpp's own whitespace and lowercasing rules: "
-                  "no exact tokenizer.json pipeline",
 }
 KEY = "tokenizer.ggml."
 SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
-FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
+FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces", "normalizer.lowercase")
+DNA_TOKENS = ("<dna>", "</dna>", "<oov>")  # with all three, llama.cpp cuts DNA between the tags into k-mers
 SPACE = "\u2581"
 BYTE_LEVEL_DECODER = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
 BACKSLASH = 0x5C
@@ -208,7 +209,8 @@ def pipeline_from_gguf(data: GGUFTokenizerData, where: str | None = None, patter
     """The tokenizer.json pipeline of a GGUF's tokenizer keys (for `rwkv` and `plamo2`, its `model`
     is the built model: tokenizer.json has no form for it)."""
     build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram,
-             "gemma4": _gemma4_bpe, "rwkv": _rwkv, "plamo2": _plamo2}[data.model]
+             "gemma4": _gemma4_bpe, "rwkv": _rwkv, "plamo2": _plamo2, "whitespace": _whitespace_bpe,
+             "hybriddna": _hybriddna}[data.model]
     pipeline = build(data, where, pattern)
     pipeline["added_tokens"] = added_tokens(data)
     pipeline.setdefault("post_processor", _bos_eos(data))
@@ -248,7 +250,10 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         raise FormatError(f"a {data.model} tokenizer needs its merges", path=where, field=KEY + "merges")
     byte_fallback = entry.get("byte_fallback", False)
     unknown = data.special_ids.get("unknown") if byte_fallback else None
+    if entry.get("add_bos_token") == "always":  # llama.cpp adds the bos token whatever the file says
+        data = dataclasses.replace(data, flags={**data.flags, "add_bos_token": True})
     return {
+        "post_processor": _bos_eos(data),
         "normalizer": entry.get("normalizer"),
         "pre_tokenizer": entry["pre_tokenizer"],
         "decoder": entry.get("decoder", BYTE_LEVEL_DECODER),
@@ -263,6 +268,40 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
 def _gemma4_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
     """gemma4: llama.cpp ignores the file's `pre` and runs the "gemma4" pre-tokenizer."""
     return _byte_level_bpe(dataclasses.replace(data, pre="gemma4"), where, None)
+
+
+def _hybriddna(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """hybriddna: plain byte-level BPE, as llama.cpp runs it when the DNA tokens are missing."""
+    if all(token in data.tokens for token in DNA_TOKENS):
+        raise FormatError("tokenizer model 'hybriddna': DNA between <dna> tags is cut into 6-mers beside BPE, "
+                          "which no tokenizer.json pipeline holds", path=where, field=KEY + "model")
+    return _byte_level_bpe(data, where, pattern)
+
+
+def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """whitespace: BPE over the chars of each word between (Unicode) whitespace, unknown chars as
+    their <0xXX> tokens (or dropped when the vocabulary has none), as llama.cpp's `whitespace`
+    session runs it with the pre-tokenizer "whitespace" its converter writes."""
+    if data.pre != "whitespace":
+        raise FormatError(f"a whitespace tokenizer with pre-tokenizer {data.pre!r}: hfcompat reads the "
+                          "\"whitespace\" one its converter writes", path=where, field=KEY + "pre")
+    if data.flags.get("normalizer.lowercase"):
+        raise FormatError("lowercasing by llama.cpp's own case table has no exact tokenizer.json form",
+                          path=where, field=KEY + "normalizer.lowercase")
+    if data.merges is None:
+        raise FormatError("a whitespace tokenizer needs its merges", path=where, field=KEY + "merges")
+    vocab = _vocab(data, where)
+    byte_tokens = sum(f"<0x{byte:02X}>" in vocab for byte in range(256))
+    if 0 < byte_tokens < 256:  # llama.cpp keeps the bytes it finds, tokenizers falls back to none of them
+        raise FormatError(f"{byte_tokens} of the 256 <0xXX> byte tokens: byte fallback is exact with all or "
+                          "none", path=where, field=KEY + "tokens")
+    return {
+        "normalizer": None, "pre_tokenizer": {"type": "WhitespaceSplit"},
+        "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_tokens == 256,
+                  "ignore_merges": False, "vocab": vocab, "merges": [merge.split(" ", 1) for merge in data.merges]},
+    }
 
 
 def _sentencepiece_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
