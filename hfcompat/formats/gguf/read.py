@@ -280,14 +280,12 @@ def _hybriddna(data: GGUFTokenizerData, where: str | None, pattern: str | None) 
 
 def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
     """whitespace: BPE over the chars of each word between (Unicode) whitespace, unknown chars as
-    their <0xXX> tokens (or dropped when the vocabulary has none), as llama.cpp's `whitespace`
-    session runs it with the pre-tokenizer "whitespace" its converter writes."""
+    their <0xXX> tokens (or dropped when the vocabulary has none), lowercased first when the file
+    says so (normalizer.lowercase), as llama.cpp's `whitespace` session runs it with the
+    pre-tokenizer "whitespace" its converter writes."""
     if data.pre != "whitespace":
         raise FormatError(f"a whitespace tokenizer with pre-tokenizer {data.pre!r}: hfcompat reads the "
                           "\"whitespace\" one its converter writes", path=where, field=KEY + "pre")
-    if data.flags.get("normalizer.lowercase"):
-        raise FormatError("lowercasing by llama.cpp's own case table has no exact tokenizer.json form",
-                          path=where, field=KEY + "normalizer.lowercase")
     if data.merges is None:
         raise FormatError("a whitespace tokenizer needs its merges", path=where, field=KEY + "merges")
     vocab = _vocab(data, where)
@@ -295,8 +293,13 @@ def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
     if 0 < byte_tokens < 256:  # llama.cpp keeps the bytes it finds, tokenizers falls back to none of them
         raise FormatError(f"{byte_tokens} of the 256 <0xXX> byte tokens: byte fallback is exact with all or "
                           "none", path=where, field=KEY + "tokens")
+    # llama.cpp's case table maps each char to one char; it differs from Unicode's full mapping
+    # (Rust's, which tokenizers' Lowercase uses) only at U+0130, which it maps to a plain "i"
+    lowercase = {"type": "Sequence", "normalizers": [
+        {"type": "Replace", "pattern": {"String": "\u0130"}, "content": "i"}, {"type": "Lowercase"}]}
     return {
-        "normalizer": None, "pre_tokenizer": {"type": "WhitespaceSplit"},
+        "normalizer": lowercase if data.flags.get("normalizer.lowercase") else None,
+        "pre_tokenizer": {"type": "WhitespaceSplit"},
         "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_tokens == 256,
