@@ -192,7 +192,12 @@ def tokenizer_from_dict(data: Any, extensions: SideFiles | None = None) -> Token
                           field="version")
     if "model" not in data:
         raise FormatError("missing the required `model`", field="model")
-    model = model_from_dict(data["model"])
+    return tokenizer_around(model_from_dict(data["model"]), data, extensions)
+
+
+def tokenizer_around(model: Any, data: dict, extensions: SideFiles | None = None) -> Tokenizer:
+    """A Tokenizer of `model` (a built model, perhaps one tokenizer.json cannot hold) and the other
+    sections of the tokenizer.json object `data`."""
     builders = {**_COMPONENTS, **_extension_builders(extensions)}
     parts = {name: _section(name, build, data.get(name)) for name, build in builders.items()}
     truncation = _section("truncation", TruncationParams.from_dict, data.get("truncation"))
@@ -236,8 +241,9 @@ def _added_tokens(entries: Any) -> list[AddedToken]:
     return tokens
 
 
-def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None) -> dict[str, Any]:
-    """The tokenizer.json object of a Tokenizer, keys in HF's order.
+def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None,
+                      with_model: bool = True) -> dict[str, Any]:
+    """The tokenizer.json object of a Tokenizer, keys in HF's order (`model` None without `with_model`).
 
     `extensions` (hfcompat_tokenizer.json of a remote-code directory only) allows hfcompat's own
     components, whose data files it collects; without it they raise UnsupportedConversion.
@@ -259,7 +265,7 @@ def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None)
         "pre_tokenizer": dump_pre_tokenizer(tokenizer.pre_tokenizer),
         "post_processor": dump(tokenizer.post_processor),
         "decoder": dump(tokenizer.decoder),
-        "model": tokenizer.model.to_dict(),
+        "model": tokenizer.model.to_dict() if with_model else None,
     }
 
 

@@ -3,6 +3,8 @@
 A model exposes `tokenize(sequence) -> list[Token]`, `token_to_id`, `id_to_token`,
 `get_vocab`, `get_vocab_size`, `to_dict` and the classmethod `from_dict`. Each model's module
 holds its algorithm and its tokenizer.json form; its trainer sits in `hfcompat.trainers`.
+rwkv.py (RWKV's world tokenizer) and plamo2.py (PLaMo-2's) hold models that only a GGUF file
+holds: the GGUF reader builds them, they have no `from_dict`, and their `to_dict` refuses.
 """
 
 from __future__ import annotations

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from hypothesis import given, strategies as st
 
 import hfcompat
 from hfcompat.errors import FormatError, MissingDependency, UnsupportedConversion
 from hfcompat.formats.gguf import read as gguf_read
 from hfcompat.formats.gguf.metadata import read_metadata
-from hfcompat.formats.gguf.read import read_gguf_data
+from hfcompat.formats.gguf.read import read_gguf_data, unescaped_rwkv_token
 from hfcompat.formats.gguf.write import write_gguf_data
 
 from conftest import SHARED, corpus_sample, fixture_texts, shared_file
@@ -30,12 +31,12 @@ gguf = pytest.importorskip("gguf", reason="the gguf package (the extra hfcompat[
 pytestmark = pytest.mark.conformance
 
 SEPARATOR = "\n__ggml_vocab_test__\n"
-GGUF_NAMES = ["bert-bge", "command-r", "deepseek-coder", "deepseek-llm", "falcon", "gpt-2", "llama-bpe", "llama-spm",
-              "mpt", "phi-3", "qwen2", "qwen35", "refact", "starcoder"]
+GGUF_NAMES = ["bert-bge", "command-r", "deepseek-coder", "deepseek-llm", "falcon", "gemma-4", "gpt-2", "llama-bpe",
+              "llama-spm", "mpt", "phi-3", "qwen2", "qwen35", "refact", "starcoder"]
 # gpt2 files without test strings and without the pre key: llama.cpp reads them with its 'default' splits.
 NO_PRE_NAMES = ["aquila", "gpt-neox"]
-# Shared files of models hfcompat does not read yet.
-UNREAD_NAMES = ["baichuan", "gemma-4", "nomic-bert-moe"]
+# Shared files without test strings whose pre key is not the question (a llama and a t5 file).
+NO_STRINGS_NAMES = ["baichuan", "nomic-bert-moe"]
 # Tokenizers of ../shared/refs that GGUF holds, and what it refuses (with a word of the reason).
 WRITABLE = ["gpt2/tokenizer.json", "falcon/tokenizer.json", "llama2/tokenizer.model",
             "bert-base-uncased/vocab.txt", "t5/tokenizer.json"]
@@ -107,6 +108,19 @@ def official(reference: str) -> Any:
         tokenizer = tokenizers.Tokenizer.from_file(str(path))
         tokenizer.no_truncation()
     return lambda text: tokenizer.encode(text, add_special_tokens=False).ids
+
+
+@pytest.mark.parametrize("name", NO_STRINGS_NAMES)
+def test_files_without_test_strings_run_as_their_tokenizer_json(name: str) -> None:
+    """A shared file without llama.cpp's test strings loads, and `tokenizers` runs the
+    tokenizer.json it converts to alike on the corpus (with and without special tokens)."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tokenizer = loaded(name)
+    theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+    for text in corpus():
+        for special in (False, True):
+            assert tokenizer.encode(text, add_special_tokens=special).ids == \
+                theirs.encode(text, add_special_tokens=special).ids, text
 
 
 @pytest.mark.parametrize("reference", WRITABLE)
@@ -193,7 +207,7 @@ def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change, key", [
-    ({"model": "rwkv"}, "tokenizer.ggml.model"),
+    ({"model": "made-up"}, "tokenizer.ggml.model"),
     ({"types": [9] * 50257}, "tokenizer.ggml.token_type"),
     ({"types": [1] * 10}, "tokenizer.ggml.token_type"),
     ({"special_ids": {"bos": 99999}}, "tokenizer.ggml.bos_token_id"),
@@ -285,7 +299,7 @@ def test_shared_files_are_vocab_only() -> None:
     if not (SHARED / "refs" / "gguf").is_dir():
         pytest.skip("../shared/refs/gguf is absent")
     assert sorted(p for p in os.listdir(SHARED / "refs" / "gguf") if p.endswith(".gguf")) == \
-        sorted(f"ggml-vocab-{name}.gguf" for name in GGUF_NAMES + NO_PRE_NAMES + UNREAD_NAMES)
+        sorted(f"ggml-vocab-{name}.gguf" for name in GGUF_NAMES + NO_PRE_NAMES + NO_STRINGS_NAMES)
 
 
 @pytest.mark.parametrize("name", ["gpt-2", "llama-spm", "bert-bge"])
@@ -314,3 +328,299 @@ def test_a_text_without_recorded_ids_is_a_mismatch() -> None:
     """A text that llama.cpp's tests do not hold cannot pass silently."""
     report = hfcompat.verify(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"), ["not among the test strings"])
     assert report.mismatches == 1
+
+
+# ----- rwkv: RWKV's world tokenizer, against RWKV's own (the `rwkv` package, a test dependency) -----
+
+@pytest.fixture(scope="module")
+def rwkv_world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    """RWKV's TRIE_TOKENIZER and a GGUF of its vocabulary written (with the gguf package) as
+    llama.cpp's converter writes one: "<s>" first, each token's bytes as Python's repr without
+    b'...', "[PADn]" up to 65536."""
+    module = pytest.importorskip("rwkv.rwkv_tokenizer", reason="the rwkv package (a test dependency) is "
+                                                               "the oracle of RWKV's world tokenizer")
+    oracle = module.TRIE_TOKENIZER(str(Path(module.__file__).with_name("rwkv_vocab_v20230424.txt")))
+    tokens = ["<s>"] + [repr(oracle.idx2token[i])[2:-1] for i in range(1, len(oracle.idx2token) + 1)]
+    types = [gguf.TokenType.CONTROL] + [gguf.TokenType.NORMAL] * (len(tokens) - 1)
+    types += [gguf.TokenType.UNUSED] * (65536 - len(tokens))
+    tokens += [f"[PAD{i}]" for i in range(len(tokens), 65536)]
+    path = tmp_path_factory.mktemp("rwkv") / "rwkv-world.gguf"
+    writer = gguf.GGUFWriter(str(path), arch="rwkv7")
+    writer.add_tokenizer_model("rwkv")
+    writer.add_token_list(tokens)
+    writer.add_token_types(types)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.close()
+    return oracle, path
+
+
+def rwkv_text(text: str) -> str:
+    """`text` without "<s>": the file's control token, matched as a special token (as llama.cpp
+    does when it parses specials), which RWKV's own vocabulary lacks; lone surrogates (which
+    neither side encodes) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8").replace("<s>", "")
+
+
+@functools.lru_cache(maxsize=None)
+def loaded_file(path: Path) -> hfcompat.Tokenizer:
+    """The tokenizer of a GGUF a fixture wrote, read once."""
+    return hfcompat.load(path)
+
+
+def test_rwkv_encodes_and_decodes_as_rwkv(rwkv_world: tuple[Any, Path], backend: str) -> None:
+    """Every corpus line gives TRIE_TOKENIZER's ids, and the ids decode to its text."""
+    oracle, path = rwkv_world
+    tokenizer = loaded_file(path)
+    for text in map(rwkv_text, corpus() + corpus_sample("taylorswift", 60)):
+        ids = tokenizer.encode(text, add_special_tokens=False).ids
+        assert ids == oracle.encode(text), text
+        assert tokenizer.decode(ids) == oracle.decode(ids), text
+
+
+@given(st.text())
+def test_rwkv_random_text(rwkv_world: tuple[Any, Path], text: str) -> None:
+    """Random Unicode gives TRIE_TOKENIZER's ids."""
+    oracle, path = rwkv_world
+    text = rwkv_text(text)
+    assert loaded_file(path).encode(text, add_special_tokens=False).ids == oracle.encode(text)
+
+
+def test_rwkv_tokens_are_unescaped_as_llama_cpp_does(rwkv_world: tuple[Any, Path]) -> None:
+    """Every stored token reads back as its bytes; escapes llama.cpp reads its own way too."""
+    oracle, path = rwkv_world
+    stored = read_gguf_data(path).tokens
+    assert [unescaped_rwkv_token(stored[i]) for i in range(1, len(oracle.idx2token) + 1)] == \
+        [oracle.idx2token[i] for i in range(1, len(oracle.idx2token) + 1)]
+    assert unescaped_rwkv_token("a\\qb\\t\\xe4\\x") == b"aqb\t\xe4"  # "\q" is "q"; a cut "\x" adds nothing
+    assert unescaped_rwkv_token("é\\") == "é".encode()  # a lone backslash at the end adds nothing
+
+
+@pytest.mark.parametrize("target", ["tokenizer.json", "tokenizer.model", "out.tiktoken", "tekken.json", "directory"])
+def test_rwkv_is_refused_where_it_cannot_be_held(rwkv_world: tuple[Any, Path], target: str,
+                                                 tmp_path: Path) -> None:
+    """Only GGUF holds RWKV's tokenizer: every other target is UnsupportedConversion, and no file."""
+    _, path = rwkv_world
+    with pytest.raises(UnsupportedConversion, match="RWKV"):
+        loaded_file(path).save(tmp_path / target)
+    assert not list(tmp_path.iterdir())
+
+
+def test_rwkv_gguf_is_written_back_unchanged(rwkv_world: tuple[Any, Path], tmp_path: Path) -> None:
+    """Saved as .gguf, the rwkv tokenizer gives the same keys; with a token added it is refused."""
+    _, path = rwkv_world
+    tokenizer = hfcompat.load(path)
+    tokenizer.save(tmp_path / "again.gguf")
+    assert read_gguf_data(tmp_path / "again.gguf") == read_gguf_data(path)
+    tokenizer.add_tokens(["<new>"])
+    with pytest.raises(UnsupportedConversion, match="RWKV"):
+        tokenizer.save(tmp_path / "changed.gguf")
+    assert not (tmp_path / "changed.gguf").exists()
+
+
+@pytest.mark.parametrize("model, reason", [("none", "no tokenizer"), ("no_vocab", "no tokenizer"),
+                                           ("test", "test vocabulary")])
+def test_models_llama_cpp_knows_and_hfcompat_refuses(model: str, reason: str, tmp_path: Path) -> None:
+    """A model name llama.cpp reads but hfcompat does not: FormatError naming it and saying why."""
+    path = tmp_path / "other.gguf"
+    write_gguf_data(dataclasses.replace(gpt2_data(), model=model), path)
+    with pytest.raises(FormatError, match=reason) as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.model" and repr(model) in str(error.value)
+
+
+# ----- plamo2: PLaMo-2's cheapest segmentation, against a brute-force search over every segmentation -----
+
+# A small plamo2 vocabulary: (token, score). Ties on purpose ("ab" = "a" + "b"), a token no path
+# may use (score -2500: a cost of 2.5e7), one without a finite score, chars with no token ("z",
+# "😀": byte fallback), and a filler scoring -1000 as llama.cpp's converter writes "[PADn]".
+PLAMO2_TOKENS = [("a", -1.0), ("b", -1.0), ("ab", -2.0), ("abc", -2.5), ("c", -1.5), ("bc", -2.6),
+                 ("é", -3.0), ("éa", -3.5), ("ca", -2.0), ("aaa", -2.9999), ("aa", -2.00005), ("x", -1.0),
+                 ("cab", -2500.0), ("ba", float("nan")), ("[", -1.0), ("P", -1.0), ("A", -1.0), ("D", -1.0),
+                 ("1", -1.0), ("]", -1.0)]
+PLAMO2_ALPHABET = "abcéxz😀"
+
+
+@pytest.fixture(scope="module")
+def plamo2_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A plamo2 GGUF written with the gguf package as llama.cpp's converter writes one: control
+    tokens, the 256 byte tokens, the vocabulary and a "[PAD1]" filler at -1000."""
+    tokens = ["<|plamo:unk|>", "<|plamo:bos|>"] + [f"<0x{byte:02X}>" for byte in range(256)]
+    types = [gguf.TokenType.CONTROL] * 2 + [gguf.TokenType.BYTE] * 256
+    scores = [0.0] * len(tokens)
+    for token, score in PLAMO2_TOKENS + [("[PAD1]", -1000.0)]:
+        tokens.append(token)
+        types.append(gguf.TokenType.UNUSED if token == "[PAD1]" else gguf.TokenType.NORMAL)
+        scores.append(score)
+    path = tmp_path_factory.mktemp("plamo2") / "plamo2.gguf"
+    writer = gguf.GGUFWriter(str(path), arch="plamo2")
+    writer.add_tokenizer_model("plamo2")
+    writer.add_tokenizer_pre("default")
+    writer.add_token_list(tokens)
+    writer.add_token_scores(scores)
+    writer.add_token_types(types)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.close()
+    return path
+
+
+def cheapest_segmentation(text: str, vocab: dict[str, tuple[int, float]], byte_ids: dict[int, int]) -> list[int]:
+    """The ids of the plamo2 spec by brute force: every segmentation into tokens (cost
+    -round(score * 1e4), unusable when not finite or 2e7 and more) and lone chars (1e7, their
+    UTF-8 bytes), the cheapest, and of equally cheap ones the longest first piece, then second ..."""
+    def cost(score: float) -> int | None:
+        if score != score:
+            return None
+        scaled = abs(score) * 10 ** 4
+        rounded = int(scaled) + (scaled - int(scaled) >= 0.5)
+        value = -rounded if score >= 0 else rounded
+        return value if value < 2 * 10 ** 7 else None
+
+    def every(start: int) -> list[tuple[int, tuple[int, ...], list[int]]]:
+        if start == len(text):
+            return [(0, (), [])]
+        found = []
+        for end in range(start + 1, len(text) + 1):
+            entry = vocab.get(text[start:end])
+            if entry is not None and cost(entry[1]) is not None:
+                found += [(cost(entry[1]) + rest, (end - start, *lengths), [entry[0], *ids])
+                          for rest, lengths, ids in every(end)]
+        lone = [byte_ids[byte] for byte in text[start].encode()]
+        found += [(10 ** 7 + rest, (1, *lengths), lone + ids) for rest, lengths, ids in every(start + 1)]
+        return found
+
+    best = min(total for total, _, _ in every(0))
+    return max((lengths, ids) for total, lengths, ids in every(0) if total == best)[1]
+
+
+@given(st.text(alphabet=PLAMO2_ALPHABET, max_size=9))
+def test_plamo2_is_the_cheapest_segmentation(plamo2_file: Path, text: str) -> None:
+    """On every text of the vocabulary's chars, the ids of the brute-force search."""
+    tokenizer = loaded_file(plamo2_file)
+    vocab = {token: (tokenizer.token_to_id(token), score) for token, score in PLAMO2_TOKENS}
+    byte_ids = {byte: tokenizer.token_to_id(f"<0x{byte:02X}>") for byte in range(256)}
+    for each in (text, "\ufeff" + text):  # a leading U+FEFF is dropped
+        assert tokenizer.encode(each, add_special_tokens=False).ids == cheapest_segmentation(text, vocab, byte_ids)
+
+
+def test_plamo2_worked_examples(plamo2_file: Path, backend: str) -> None:
+    """Hand-checked: ties keep the longer piece; a token scoring -1000 ends llama.cpp's candidates
+    and its search for the next state ("x[PAD1]": "[PAD1]" whole, then "x" as its byte)."""
+    tokenizer = loaded_file(plamo2_file)
+    def tokens(text: str) -> list[str]:
+        return tokenizer.encode(text, add_special_tokens=False).tokens
+
+    assert tokens("ab") == ["ab"]  # cost 20000 either way: the longer first piece
+    assert tokens("aaa") == ["aaa"]  # 29999 beats "aa" + "a" (30001) and "a" * 3 (30000)
+    assert tokens("cab") == ["ca", "b"]  # "cab" (2.5e7) is never used; "c" + "ab" ties, "ca" is longer
+    assert tokens("ba") == ["b", "a"]  # "ba" has no finite score
+    assert tokens("z😀") == ["<0x7A>", "<0xF0>", "<0x9F>", "<0x98>", "<0x80>"]
+    assert tokens("[PA") == ["[", "P", "A"]
+    assert tokens("x[PAD1]") == ["<0x78>", "[PAD1]"]
+    encoding = tokenizer.encode("\ufeffé😀<|plamo:bos|>a", add_special_tokens=False)
+    assert encoding.tokens == ["é", "<0xF0>", "<0x9F>", "<0x98>", "<0x80>", "<|plamo:bos|>", "a"]
+    assert encoding.offsets == [(1, 2), (2, 3), (2, 3), (2, 3), (2, 3), (3, 16), (16, 17)]
+    assert tokenizer.decode(encoding.ids, skip_special_tokens=False) == "é😀<|plamo:bos|>a"
+
+
+def test_plamo2_needs_every_byte_token(plamo2_file: Path, tmp_path: Path) -> None:
+    """llama.cpp refuses a plamo2 file without a BYTE token for each byte: a FormatError naming it."""
+    data = read_gguf_data(plamo2_file)
+    types = list(data.types)
+    types[data.tokens.index("<0x41>")] = gguf.TokenType.NORMAL
+    path = tmp_path / "bytes.gguf"
+    write_gguf_data(dataclasses.replace(data, types=types), path)
+    with pytest.raises(FormatError, match="<0x41>") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.token_type"
+
+
+def test_plamo2_saves_only_as_its_gguf(plamo2_file: Path, tmp_path: Path) -> None:
+    """Written back as .gguf unchanged; tokenizer.json cannot hold it (UnsupportedConversion, no file)."""
+    tokenizer = loaded_file(plamo2_file)
+    tokenizer.save(tmp_path / "again.gguf")
+    assert repr(read_gguf_data(tmp_path / "again.gguf")) == repr(read_gguf_data(plamo2_file))  # NaN != NaN
+    with pytest.raises(UnsupportedConversion, match="PLaMo-2"):
+        tokenizer.save(tmp_path / "tokenizer.json")
+    assert not (tmp_path / "tokenizer.json").exists()
+
+
+# ----- whitespace and hybriddna: BPE as llama.cpp's sessions of those names run it -----
+
+def whitespace_gguf(path: Path, byte_tokens: range = range(256), model: str = "whitespace",
+                    extra: tuple[str, ...] = ()) -> Path:
+    """A small BPE vocabulary (chars, "ab", "abc", "你好") written with the gguf package under `model`
+    with the pre-tokenizer "whitespace", as llama.cpp's converter writes jina-v2-zh."""
+    tokens = ["<unk>", "<s>", *extra] + [f"<0x{byte:02X}>" for byte in byte_tokens] + \
+        ["a", "b", "c", "d", "é", "你", "好", "ab", "abc", "你好"]
+    types = [gguf.TokenType.UNKNOWN, gguf.TokenType.CONTROL] + [gguf.TokenType.CONTROL] * len(extra) + \
+        [gguf.TokenType.BYTE] * len(byte_tokens) + [gguf.TokenType.NORMAL] * 10
+    writer = gguf.GGUFWriter(str(path), arch="jina-bert-v2")
+    writer.add_tokenizer_model(model)
+    writer.add_tokenizer_pre("whitespace")
+    writer.add_token_list(tokens)
+    writer.add_token_types(types)
+    writer.add_token_merges(["a b", "ab c", "你 好"])
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.close()
+    return path
+
+
+def test_whitespace_model(tmp_path: Path, backend: str) -> None:
+    """Hand-checked against llama.cpp's whitespace session: words cut at every Unicode whitespace
+    (U+3000, U+0085 too), BPE merges inside a word only, an unknown char as its UTF-8 byte tokens
+    (dropped when the vocabulary has none); the converted tokenizer.json gives the same ids in tokenizers."""
+    tokenizers = pytest.importorskip("tokenizers")
+    text = "abc ab\u3000abd\u0085x你好\t\té"
+    for byte_tokens, expected in [
+            (range(256), ["abc", "ab", "ab", "d", "<0x78>", "你好", "é"]),
+            (range(0), ["abc", "ab", "ab", "d", "你好", "é"])]:
+        path = whitespace_gguf(tmp_path / f"whitespace-{len(byte_tokens)}.gguf", byte_tokens)
+        tokenizer = hfcompat.load(path)
+        encoding = tokenizer.encode(text, add_special_tokens=False)
+        assert encoding.tokens == expected
+        theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+        assert theirs.encode(text, add_special_tokens=False).ids == encoding.ids
+
+
+def test_whitespace_model_lowercases_as_llama_cpp(tmp_path: Path) -> None:
+    """normalizer.lowercase: each char by llama.cpp's one-to-one case table ("İ" is "i", not "i̇"),
+    hand-checked; tokenizers gives the same ids on the converted tokenizer.json."""
+    tokenizers = pytest.importorskip("tokenizers")
+    data = read_gguf_data(whitespace_gguf(tmp_path / "whitespace.gguf"))
+    write_gguf_data(dataclasses.replace(data, flags={"normalizer.lowercase": True}), tmp_path / "lower.gguf")
+    tokenizer = hfcompat.load(tmp_path / "lower.gguf")
+    text = "ABc İ É<s>AB"
+    encoding = tokenizer.encode(text, add_special_tokens=False)
+    assert encoding.tokens == ["abc", "<0x69>", "é", "<s>", "ab"]
+    theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+    assert theirs.encode(text, add_special_tokens=False).ids == encoding.ids
+
+
+def test_whitespace_model_refuses_what_it_cannot_hold(tmp_path: Path) -> None:
+    """Some but not all byte tokens, or another pre-tokenizer: FormatError naming the key."""
+    path = whitespace_gguf(tmp_path / "some-bytes.gguf", range(128))
+    with pytest.raises(FormatError, match="128 of the 256") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.tokens"
+    data = read_gguf_data(whitespace_gguf(tmp_path / "whitespace.gguf"))
+    write_gguf_data(dataclasses.replace(data, pre="gpt-2"), tmp_path / "changed.gguf")
+    with pytest.raises(FormatError) as error:
+        hfcompat.load(tmp_path / "changed.gguf")
+    assert error.value.field == "tokenizer.ggml.pre"
+
+
+def test_hybriddna_is_plain_bpe_without_its_dna_tokens(tmp_path: Path) -> None:
+    """Without <dna>, </dna> and <oov> llama.cpp runs plain BPE (GPT-2's test strings give their ids);
+    with them, DNA k-mers that no pipeline holds: FormatError."""
+    path = tmp_path / "hybriddna.gguf"
+    write_gguf_data(dataclasses.replace(gpt2_data(), model="hybriddna"), path)
+    tokenizer = hfcompat.load(path)
+    for text, ids in cases_of("gpt-2"):
+        assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text
+    path = whitespace_gguf(tmp_path / "dna.gguf", model="hybriddna", extra=("<dna>", "</dna>", "<oov>"))
+    with pytest.raises(FormatError, match="6-mers") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.model"

@@ -13,7 +13,22 @@ the tokenizer.json pipeline that transformers' converters give the original:
   has none;
 - `bert`: WordPiece with BERT's normalizer; llama.cpp stores a word-start token as "▁word" and a
   continuation as "word", which is turned back into "word" and "##word";
-- `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it.
+- `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it;
+- `gemma4`: BPE on "▁"-escaped text with `<0xXX>` byte fallback, as Gemma's tokenizer.json has
+  it: llama.cpp reads it as a `gpt2` file whose `pre` is "gemma4", and so does hfcompat;
+- `rwkv`: RWKV's world tokenizer (greedy longest match over byte strings), which tokenizer.json
+  cannot hold: hfcompat's own model (models/rwkv.py) behind the same pipeline sections. The file
+  stores each token's bytes escaped (`\\n`, `\\xe4`, ...), as Python's repr of bytes writes them;
+- `plamo2`: PLaMo-2's cheapest segmentation by scores with `<0xXX>` byte fallback, also a model of
+  hfcompat's own (models/plamo2.py).
+
+- `whitespace`: BPE over each whitespace-separated word's chars with <0xXX> byte fallback
+  (WhitespaceSplit and a BPE model in tokenizer.json);
+- `hybriddna`: byte-level BPE like `gpt2` when the file lacks the <dna>, </dna> and <oov> tokens
+  (llama.cpp then runs plain BPE); with them, DNA k-mers no pipeline holds: an error.
+
+The other names llama.cpp knows are errors saying why: `none` / `no_vocab` (a model without a
+tokenizer) and `test` (llama.cpp's synthetic test vocabulary).
 
 CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens. The bos / eos
 tokens are added as the file's flags say; where a gpt2 file does not say, as llama.cpp adds them
@@ -23,6 +38,7 @@ for its `pre` name (the bos token for Llama 3's names, tekken and chameleon).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import warnings
 from dataclasses import dataclass, field
@@ -31,17 +47,29 @@ from typing import Any
 
 from ... import processors
 from ...errors import FormatError, import_optional
+from ...models.plamo2 import Plamo2
+from ...models.rwkv import RWKV
 from ...tokenizer import Tokenizer
-from ..tokenizer_json import tokenizer_from_dict
+from ..tokenizer_json import tokenizer_around, tokenizer_from_dict
 from .metadata import NotUTF8, read_metadata
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
-MODELS = ("llama", "gpt2", "bert", "t5")
+MODELS = ("llama", "gpt2", "bert", "t5", "gemma4", "rwkv", "plamo2", "whitespace", "hybriddna")
+# Names llama.cpp reads that hfcompat does not, and why.
+REFUSED_MODELS = {
+    "none": "the model has no tokenizer (llama.cpp reads it as a vocab-less model)",
+    "no_vocab": "the model has no tokenizer (llama.cpp reads it as a vocab-less model)",
+    "test": "llama.cpp's synthetic test vocabulary (ids from the text's bytes), not a tokenizer",
+}
 KEY = "tokenizer.ggml."
 SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
-FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
+FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces", "normalizer.lowercase")
+DNA_TOKENS = ("<dna>", "</dna>", "<oov>")  # with all three, llama.cpp cuts DNA between the tags into k-mers
 SPACE = "\u2581"
 DEFAULT_PRE = "default"  # what llama.cpp reads a gpt2 file's missing or empty `pre` as
+BYTE_LEVEL_DECODER = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+BACKSLASH = 0x5C
+RWKV_ESCAPES = {ord("t"): 0x09, ord("n"): 0x0A, ord("r"): 0x0D}  # the escaped letters that are not themselves
 TABLE = json.loads((Path(__file__).with_name("pre_tokenizers.json")).read_text(encoding="utf-8"))
 
 
@@ -101,6 +129,8 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
 
     value("general.architecture", str)  # llama.cpp picks the architecture by this name: text, if given
     model = value(KEY + "model", str, required=True)
+    if model in REFUSED_MODELS:
+        raise FormatError(f"tokenizer model {model!r}: {REFUSED_MODELS[model]}", path=where, field=KEY + "model")
     if model not in MODELS:
         raise FormatError(f"tokenizer model {model!r} is not one hfcompat reads (known: {', '.join(MODELS)})",
                           path=where, field=KEY + "model")
@@ -165,7 +195,9 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
                       "pre-tokenizer, which need not be the one the tokenizer was made with (llama.cpp warns "
                       "that generation quality will be degraded)", UserWarning, stacklevel=2)
     try:
-        tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
+        pipeline = pipeline_from_gguf(data, str(path), pattern)
+        model = pipeline["model"]
+        tokenizer = tokenizer_from_dict(pipeline) if isinstance(model, dict) else tokenizer_around(model, pipeline)
     except FormatError as error:
         raise FormatError(error.message, path=str(path), field=_gguf_key(error.field)) from None
     tokenizer.chat_template = data.chat_template
@@ -183,8 +215,11 @@ def _gguf_key(field: str | None) -> str | None:
 
 
 def pipeline_from_gguf(data: GGUFTokenizerData, where: str | None = None, pattern: str | None = None) -> dict:
-    """The tokenizer.json pipeline of a GGUF's tokenizer keys."""
-    build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram}[data.model]
+    """The tokenizer.json pipeline of a GGUF's tokenizer keys (for `rwkv` and `plamo2`, its `model`
+    is the built model: tokenizer.json has no form for it)."""
+    build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram,
+             "gemma4": _gemma4_bpe, "rwkv": _rwkv, "plamo2": _plamo2, "whitespace": _whitespace_bpe,
+             "hybriddna": _hybriddna}[data.model]
     pipeline = build(data, where, pattern)
     pipeline["added_tokens"] = added_tokens(data)
     pipeline.setdefault("post_processor", _bos_eos(data))
@@ -219,7 +254,8 @@ def _bos_eos(data: GGUFTokenizerData) -> dict | None:
 
 
 def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
-    """gpt2: byte-level BPE with the pipeline of its `pre` name (or a Split of `pattern`)."""
+    """gpt2: byte-level BPE with the pipeline of its `pre` name (or a Split of `pattern`); a name
+    whose BPE works on the text's own characters (gemma4) gives its decoder and byte fallback."""
     if pattern is not None:
         entry = {"pre_tokenizer": {"type": "Sequence", "pretokenizers": [
             {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
@@ -231,15 +267,63 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
                               f"{', '.join(sorted(PRE_TOKENIZERS))}); pass pattern= with its split regex",
                               path=where, field=KEY + "pre")
     if data.merges is None:
-        raise FormatError("a gpt2 tokenizer needs its merges", path=where, field=KEY + "merges")
+        raise FormatError(f"a {data.model} tokenizer needs its merges", path=where, field=KEY + "merges")
+    byte_fallback = entry.get("byte_fallback", False)
+    unknown = data.special_ids.get("unknown") if byte_fallback else None
+    if entry.get("add_bos_token") == "always":  # llama.cpp adds the bos token whatever the file says
+        data = dataclasses.replace(data, flags={**data.flags, "add_bos_token": True})
     return {
+        "post_processor": _bos_eos(data),
         "normalizer": entry.get("normalizer"),
         "pre_tokenizer": entry["pre_tokenizer"],
-        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+        "decoder": entry.get("decoder", BYTE_LEVEL_DECODER),
+        "model": {"type": "BPE", "dropout": None, "unk_token": None if unknown is None else data.tokens[unknown],
+                  "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": byte_fallback,
+                  "byte_fallback": byte_fallback,
                   "ignore_merges": entry.get("ignore_merges", False), "vocab": _vocab(data, where),
                   "merges": [merge.split(" ", 1) for merge in data.merges]},
+    }
+
+
+def _gemma4_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """gemma4: llama.cpp ignores the file's `pre` and runs the "gemma4" pre-tokenizer."""
+    return _byte_level_bpe(dataclasses.replace(data, pre="gemma4"), where, None)
+
+
+def _hybriddna(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """hybriddna: plain byte-level BPE, as llama.cpp runs it when the DNA tokens are missing."""
+    if all(token in data.tokens for token in DNA_TOKENS):
+        raise FormatError("tokenizer model 'hybriddna': DNA between <dna> tags is cut into 6-mers beside BPE, "
+                          "which no tokenizer.json pipeline holds", path=where, field=KEY + "model")
+    return _byte_level_bpe(data, where, pattern)
+
+
+def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """whitespace: BPE over the chars of each word between (Unicode) whitespace, unknown chars as
+    their <0xXX> tokens (or dropped when the vocabulary has none), lowercased first when the file
+    says so (normalizer.lowercase), as llama.cpp's `whitespace` session runs it with the
+    pre-tokenizer "whitespace" its converter writes."""
+    if data.pre != "whitespace":
+        raise FormatError(f"a whitespace tokenizer with pre-tokenizer {data.pre!r}: hfcompat reads the "
+                          "\"whitespace\" one its converter writes", path=where, field=KEY + "pre")
+    if data.merges is None:
+        raise FormatError("a whitespace tokenizer needs its merges", path=where, field=KEY + "merges")
+    vocab = _vocab(data, where)
+    byte_tokens = sum(f"<0x{byte:02X}>" in vocab for byte in range(256))
+    if 0 < byte_tokens < 256:  # llama.cpp keeps the bytes it finds, tokenizers falls back to none of them
+        raise FormatError(f"{byte_tokens} of the 256 <0xXX> byte tokens: byte fallback is exact with all or "
+                          "none", path=where, field=KEY + "tokens")
+    # llama.cpp's case table maps each char to one char; it differs from Unicode's full mapping
+    # (Rust's, which tokenizers' Lowercase uses) only at U+0130, which it maps to a plain "i"
+    lowercase = {"type": "Sequence", "normalizers": [
+        {"type": "Replace", "pattern": {"String": "\u0130"}, "content": "i"}, {"type": "Lowercase"}]}
+    return {
+        "normalizer": lowercase if data.flags.get("normalizer.lowercase") else None,
+        "pre_tokenizer": {"type": "WhitespaceSplit"},
+        "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_tokens == 256,
+                  "ignore_merges": False, "vocab": vocab, "merges": [merge.split(" ", 1) for merge in data.merges]},
     }
 
 
@@ -323,6 +407,58 @@ def _unigram(data: GGUFTokenizerData, where: str | None, pattern: str | None) ->
         "model": {"type": "Unigram", "unk_id": data.special_ids.get("unknown"), "byte_fallback": BYTE in data.types,
                   "vocab": [[token, float(score)] for token, score in zip(data.tokens, data.scores)]},
     }
+
+
+def _rwkv(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """rwkv: greedy longest match over the tokens' bytes, decoded as byte-level text."""
+    unknown = data.special_ids.get("unknown")
+    return {"normalizer": None, "pre_tokenizer": None, "decoder": dict(BYTE_LEVEL_DECODER),
+            "model": RWKV([unescaped_rwkv_token(token) for token in data.tokens], unknown)}
+
+
+def _plamo2(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """plamo2: the cheapest segmentation by scores (0 when the file has none), bytes as <0xXX>."""
+    byte_ids = [0] * 256
+    for token_id, (token, kind) in enumerate(zip(data.tokens, data.types)):
+        if kind == BYTE and len(token) == 6 and token.startswith("<0x") and token.endswith(">") and \
+                all(digit in "0123456789abcdefABCDEF" for digit in token[3:5]):
+            byte_ids[int(token[3:5], 16)] = token_id
+    missing = [f"<0x{byte:02X}>" for byte, token_id in enumerate(byte_ids) if token_id == 0]
+    if missing:  # llama.cpp refuses the file (and takes a byte token of id 0 for a missing one)
+        raise FormatError(f"a plamo2 tokenizer needs a BYTE token for every byte (id > 0); missing {missing[0]}"
+                          f"{f' and {len(missing) - 1} more' if len(missing) > 1 else ''}",
+                          path=where, field=KEY + "token_type")
+    scores = data.scores if data.scores is not None else [0.0] * len(data.tokens)
+    return {"normalizer": None, "pre_tokenizer": None,
+            "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
+            "model": Plamo2(data.tokens, scores, byte_ids,
+                            frozenset(i for i, kind in enumerate(data.types) if kind == BYTE))}
+
+
+def unescaped_rwkv_token(text: str) -> bytes:
+    """The bytes of a token as llama.cpp's converter stores RWKV tokens (Python's repr of bytes
+    without b'...'), read as llama.cpp reads them: backslash escapes \\t \\n \\r and \\xHH (lower-case
+    hex), any other escaped char as itself, every other char as its UTF-8 bytes."""
+    out = bytearray()
+    data = text.encode("utf-8")
+    position = 0
+    while position < len(data):
+        byte = data[position]
+        position += 1
+        if byte != BACKSLASH:
+            out.append(byte)
+        elif position < len(data):  # a lone backslash at the end adds nothing
+            escaped = data[position]
+            position += 1
+            if escaped != ord("x"):
+                out.append(RWKV_ESCAPES.get(escaped, escaped))
+                continue
+            digits = data[position:position + 2]
+            position += len(digits)
+            if len(digits) == 2:  # a cut \\x escape at the end adds nothing either
+                out.append(sum((digit - 87 if digit >= 0x61 else digit - 48) << shift
+                               for digit, shift in zip(digits, (4, 0))) & 0xFF)
+    return bytes(out)
 
 
 def _base64(data: bytes) -> str:

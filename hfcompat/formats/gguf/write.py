@@ -25,6 +25,8 @@ from typing import Any
 
 from ...errors import UnsupportedConversion
 from ...files import atomic_target
+from ...models.plamo2 import Plamo2
+from ...models.rwkv import RWKV
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_to_dict
 from .read import (BYTE, CONTROL, KEY, NORMAL, SPACE, TABLE, UNKNOWN, UNUSED, USER_DEFINED, GGUFTokenizerData,
@@ -71,8 +73,10 @@ def _add_keys(writer: Any, data: GGUFTokenizerData) -> None:
 
 def gguf_data(tokenizer: Tokenizer) -> GGUFTokenizerData:
     """The GGUF tokenizer keys of a tokenizer, or UnsupportedConversion."""
-    pipeline = tokenizer_to_dict(tokenizer)
     source = getattr(tokenizer, "gguf_source", None)
+    if isinstance(tokenizer.model, (RWKV, Plamo2)):
+        return _source_only(tokenizer, source)
+    pipeline = tokenizer_to_dict(tokenizer)
     if source is not None and _same(pipeline_from_gguf(source), pipeline):
         return source
     model = pipeline["model"]
@@ -95,9 +99,27 @@ def gguf_data(tokenizer: Tokenizer) -> GGUFTokenizerData:
     return data
 
 
-def _same(expected: dict, actual: dict) -> bool:
-    """True when the parts that decide the ids are the same."""
-    keys = ("normalizer", "pre_tokenizer", "model", "added_tokens")
+def _source_only(tokenizer: Tokenizer, source: GGUFTokenizerData | None) -> GGUFTokenizerData:
+    """rwkv, plamo2 (models that only GGUF holds): the keys of the GGUF the tokenizer was read from,
+    when nothing that decides the ids has changed."""
+    model = tokenizer.model
+    if source is not None:
+        expected = pipeline_from_gguf(source)
+        if _model_key(expected["model"]) == _model_key(model) and \
+                _same(expected, tokenizer_to_dict(tokenizer, with_model=False), with_model=False):
+            return source
+    raise UnsupportedConversion(f"model: a {type(model).__name__} tokenizer is written only as the GGUF it was "
+                                "read from, unchanged")
+
+
+def _model_key(model: Any) -> tuple:
+    """What decides the ids of an rwkv or plamo2 model."""
+    return type(model), model.pieces, getattr(model, "scores", None)
+
+
+def _same(expected: dict, actual: dict, with_model: bool = True) -> bool:
+    """True when the parts that decide the ids are the same (the model too, `with_model`)."""
+    keys = ("normalizer", "pre_tokenizer", "added_tokens") + (("model",) if with_model else ())
     return all(expected.get(key) == actual.get(key) for key in keys)
 
 
