@@ -5,10 +5,11 @@ pattern (rewritten for Oniguruma), ByteLevel without its own regex, a byte-level
 `ignore_merges` (tiktoken looks a whole piece up in the ranks first), the ByteLevel decoder,
 and the special tokens as added tokens. tiktoken keeps no merge list: it merges any two parts
 whose concatenation has a rank, the lowest rank first. The merge list is derived from the ranks
-(tiktoken_merges.py): for each token, the two parts that tiktoken's own merging joins last when
-it builds that token from its bytes. In any text, two parts side by side that concatenate to a token were built exactly that
-way (the bytes of a token evolve as in the token alone), so the one merge per token is enough
-and gives tiktoken's result.
+(merges.py): for each token, the two parts that tiktoken's own merging joins last when it
+builds that token from its bytes, listed at the token's rank even when a part ranks after it.
+In any text, two parts side by side that concatenate to a token were built exactly that way
+(the bytes of a token evolve as in the token alone), so the one merge per token is enough and
+gives tiktoken's result.
 
 Writing goes the other way for any byte-level BPE whose merges are exactly those derived merges
 in rank order. The pattern does not travel in a rank file: a known encoding is recognised by the
@@ -39,9 +40,9 @@ from ...pre_tokenizers.tiktoken_pattern import from_oniguruma, to_oniguruma
 from ...specials import TiktokenSpecials
 from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
-from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
+from .merges import NO_RANK, cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
-RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
+RANK_MAX = NO_RANK  # tiktoken's Rank is a u32; this one it never joins
 _CLEAN_RANKS = regex.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
 _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
 # \p or \P and a class: a name in braces, or one letter, which fancy-regex takes only for the
@@ -212,7 +213,6 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
         vocab[content] = token_id
         used.add(token_id)
     cuts = cached_merge_cuts(ordered, ranks, digest) if digest else merge_cuts(ordered, ranks)
-    _check_joins_in_order(ordered, ranks, cuts, where)
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
@@ -232,24 +232,6 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
-
-
-def _check_joins_in_order(ordered: list[bytes], ranks: Mapping[bytes, int], cuts: list[int],
-                          where: str | None) -> None:
-    """Refuse a token that no join of lower-ranked tokens builds but that two tokens spell: tiktoken
-    joins any two neighbours by the rank of their bytes, so it builds such a token once its
-    later-ranked parts exist, which merges in rank order cannot follow (a damaged or hand-edited
-    file; the published rank files have no such token)."""
-    for token, cut in zip(ordered, cuts):
-        if cut or len(token) < 2:
-            continue
-        for split in range(1, len(token)):
-            left, right = token[:split], token[split:]
-            if left in ranks and right in ranks:
-                raise FormatError(
-                    f"token {token!r} (rank {ranks[token]}) is {left!r} (rank {ranks[left]}) joined to "
-                    f"{right!r} (rank {ranks[right]}): ranks out of merge order, which tiktoken follows "
-                    "and merges cannot", path=where, field="ranks")
 
 
 def _check_pattern(pattern: str, where: str | None) -> None:
