@@ -331,7 +331,9 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      BOTH_LOAD),
     # tiktoken rank files
     ("r50k.tiktoken", "a rank twice", text_edit(_replace_line(300, b64(b"zq") + " 5")), BOTH_REFUSE),
-    ("r50k.tiktoken", "a token twice", text_edit(_replace_line(300, b64(b"a") + " 300")), STRICTER),
+    ("r50k.tiktoken", "a token twice", text_edit(_replace_line(300, b64(b"a") + " 300")), BOTH_LOAD),
+    ("r50k.tiktoken", "a token twice, its last rank another's",
+     text_edit(lambda text: text + b64(b"a") + " 5\n"), BOTH_REFUSE),
     ("r50k.tiktoken", "bad base64", text_edit(_replace_line(300, "a*b 300")), BOTH_REFUSE),
     ("r50k.tiktoken", "rank not an integer", text_edit(_replace_line(300, b64(b"zq") + " 3x")), BOTH_REFUSE),
     ("r50k.tiktoken", "rank negative", text_edit(_replace_line(300, b64(b"zq") + " -300")), BOTH_REFUSE),

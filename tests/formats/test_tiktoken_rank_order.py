@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 import hfcompat
 from hfcompat import _backend
 from hfcompat.formats.tiktoken.encodings import CL100K_PATTERN
+from hfcompat.formats.tiktoken.merges import derive_merges
 from hfcompat.formats.tiktoken.ranks import TiktokenSpec, dump_ranks, read_ranks, tiktoken_tokenizer, write_tiktoken
+from hfcompat.tools.lint import lint
 
 from conftest import corpus_sample, fixture_texts
 from tiktoken_files import rank_file
@@ -166,3 +168,29 @@ def test_any_rank_order_encodes_as_tiktoken(tiktoken_offline, ranks: dict[bytes,
             assert ours.encode_ordinary(text) == expected, name
     hf = HFTokenizer.from_str(ours.to_str())
     assert hf.encode(text, add_special_tokens=False).ids == expected
+
+
+@given(st.text(alphabet="abcx ", max_size=20))
+def test_tiktokens_no_rank_is_never_joined(tiktoken_offline, text: str) -> None:
+    """A token of rank 2**32 - 1 (tiktoken's u32::MAX, "no rank" in its merging) is only ever found whole."""
+    ranks = _bytes_then(b"ab") | {b"abc": 2**32 - 1}
+    expected = tiktoken_offline.Encoding("no-rank", pat_str=SMALL_PATTERN, mergeable_ranks=ranks,
+                                         special_tokens={}).encode_ordinary(text + " abc abcx")
+    for name in BACKENDS:
+        with _backend.use(name):
+            assert tiktoken_tokenizer(ranks, TiktokenSpec(None, SMALL_PATTERN, {})).encode_ordinary(text + " abc abcx") \
+                == expected
+
+
+def test_lint_reports_merges_before_their_parts(reranked, loaded) -> None:
+    """`lint` reports the tokens whose merge comes before a part's (none in cl100k itself); each
+    is a token tiktoken ranks before that half."""
+    found = [f for f in lint(loaded[BACKENDS[0]]) if f.code == "merge-before-part"]
+    assert len(found) == 1 and found[0].count > 1000
+    ranks = read_ranks(reranked[0])
+    parts = {left + right: (left, right) for left, right in derive_merges(ranks)}
+    by_rank = {rank: token for token, rank in ranks.items()}
+    for token_id in found[0].ids:
+        assert max(map(ranks.__getitem__, parts[by_rank[token_id]])) > token_id
+    assert not [f for f in lint(hfcompat.load(rank_file("cl100k_base"), encoding="cl100k_base"))
+                if f.code == "merge-before-part"]

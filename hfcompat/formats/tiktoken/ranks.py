@@ -146,13 +146,14 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
 
 
 def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
-    """Parse rank-file bytes as tiktoken does (two fields per non-blank line); ranks must be unique."""
+    """Parse rank-file bytes as tiktoken does (two fields per non-blank line; a token listed
+    again takes its last rank, as in tiktoken's dict); each rank must then be one token's."""
     try:
         return _parse_clean_ranks(data)
     except (ValueError, binascii.Error):
         pass  # find the faulty line below, for the message
     ranks: dict[bytes, int] = {}
-    seen: set[int] = set()
+    lines: dict[bytes, int] = {}
     for number, line in enumerate(data.splitlines(), 1):
         if not line:
             continue  # tiktoken skips empty lines only: one of blanks is an error there
@@ -167,12 +168,30 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
         if not 0 <= rank <= RANK_MAX:
             raise FormatError(f"rank {rank} is outside 0..{RANK_MAX} (tiktoken's ranks are u32)", path=where,
                               field=f"line {number}")
-        if token in ranks or rank in seen:
-            raise FormatError(f"token {token!r} or rank {rank} appears twice", path=where,
-                              field=f"line {number}")
         ranks[token] = rank
-        seen.add(rank)
+        lines[token] = number
+    holders: dict[int, bytes] = {}
+    for token, rank in ranks.items():
+        if rank in holders:
+            raise FormatError(f"rank {rank} is given to {holders[rank]!r} and to {token!r} (tiktoken refuses "
+                              "a rank given to two tokens)", path=where,
+                              field=f"line {max(lines[token], lines[holders[rank]])}")
+        holders[rank] = token
     return ranks
+
+
+def repeated_tokens(data: bytes) -> dict[bytes, list[int]]:
+    """The tokens that rank-file bytes list more than once, with their ranks in file order (the
+    last is the one tiktoken keeps); lines that do not parse are skipped."""
+    seen: dict[bytes, list[int]] = {}
+    for line in data.splitlines():
+        fields = line.split()
+        try:
+            token, rank = base64.b64decode(fields[0]), int(fields[1])
+        except (IndexError, ValueError, binascii.Error):
+            continue
+        seen.setdefault(token, []).append(rank)
+    return {token: ranks for token, ranks in seen.items() if len(ranks) > 1}
 
 
 def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
@@ -184,9 +203,9 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     if len(fields) != 2 * lines:  # also when a line is blank: the careful parser takes over
         raise ValueError("a line without exactly two fields")
     tokens = list(map(binascii.a2b_base64, fields[0::2]))  # lenient, as b64decode below and tiktoken
-    ranks = dict(zip(tokens, map(int, fields[1::2])))
-    if len(ranks) != len(tokens) or len(set(ranks.values())) != len(tokens):
-        raise ValueError("a token or rank appears twice")
+    ranks = dict(zip(tokens, map(int, fields[1::2])))  # a token listed again keeps its last rank
+    if len(set(ranks.values())) != len(ranks):
+        raise ValueError("a rank given to two tokens")
     if ranks and not 0 <= min(ranks.values()) <= max(ranks.values()) <= RANK_MAX:
         raise ValueError("a rank out of range")
     return ranks

@@ -22,6 +22,10 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   the `regex` module read differently (`hfcompat.pipeline.oniguruma.differences`).
 - `normalizer-not-idempotent`: normalize(normalize(x)) != normalize(x) on a probe string.
 - `duplicate-ids`, `duplicate-tokens`, `id-gaps`: the id space.
+- `merge-before-part`: BPE merges listed before the merge that builds one of their parts (a
+  tiktoken rank file whose tokens rank before a half: tiktoken builds them once the later part
+  exists, and so do hfcompat and tokenizers on the converted file).
+- `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
 - `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
@@ -41,13 +45,14 @@ from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
                        shadowed_tokens, special_tokens)
-from .vocabulary import byte_coverage, id_space, merge_unreachable, unreachable_bytes, unreachable_tokens
+from .vocabulary import (byte_coverage, id_space, merge_unreachable, merges_before_parts, repeated_rank_lines,
+                         unreachable_bytes, unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
-    special_tokens, byte_coverage, id_space, unreachable_tokens, unreachable_bytes, shadowed_tokens,
-    regex_patterns, normalizer_idempotence, sentencepiece_conversion,
+    special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
+    shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion,
 )
 
 
@@ -62,7 +67,7 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
         tokenizer, path = load(tokenizer_or_path, **{"strict": False, **load_options}), Path(tokenizer_or_path)
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
-        findings += added_token_ids(path, tokenizer)
+        findings += added_token_ids(path, tokenizer) + repeated_rank_lines(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import codecs
 from collections import defaultdict
+from pathlib import Path
 from typing import Callable
 
+from ...formats.tiktoken.ranks import repeated_tokens
 from ...models.bpe import BPE
-from ...pipeline.bytelevel import BYTE_TO_CHAR, chars_to_bytes
+from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
 from ...tokenizer import Tokenizer
 from .base import SAMPLE, UTF8_BYTES, Finding, finding, is_byte_level, vocab_pairs
 
@@ -83,6 +85,37 @@ def _readings(token: str, prefix: str, suffix: str) -> list[list[str]]:
                 pieces[-1] += suffix
             readings.append(pieces)
     return readings
+
+
+def merges_before_parts(tokenizer: Tokenizer) -> list[Finding]:
+    """BPE merges listed before the merge that builds one of their parts (a tiktoken token ranked
+    before one of its halves)."""
+    model = tokenizer.model
+    if not isinstance(model, BPE) or model.continuing_subword_prefix:
+        return []
+    merges = model.merges
+    built_at: dict[str, int] = {}
+    for index, (left, right) in enumerate(merges):
+        built_at.setdefault(left + right, index)
+    early = [(left + right, model.vocab[left + right]) for index, (left, right) in enumerate(merges)
+             if max(built_at.get(left, -1), built_at.get(right, -1)) > index]
+    return finding("merge-before-part", "warning",
+                   f"{len(early)} merges come before the merge that builds one of their parts (tokens ranked "
+                   "before a half)",
+                   "each applies as soon as its later part exists (tiktoken and tokenizers both do so), but the "
+                   "ids no longer give the order of merging: a tool that rebuilds merges from lower-ranked "
+                   "parts only encodes these tokens otherwise", sorted(early, key=lambda pair: pair[1]))
+
+
+def repeated_rank_lines(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+    """Tokens a tiktoken rank file lists more than once (tiktoken keeps each one's last rank)."""
+    if tokenizer.tiktoken is None or not path.is_file() or path.suffix == ".json":
+        return []
+    repeated = repeated_tokens(path.read_bytes())
+    return finding("repeated-rank-token", "warning", f"{len(repeated)} tokens are listed more than once in the rank file",
+                   "tiktoken (and hfcompat) keep each one's last rank; the earlier ranks belong to no token",
+                   [(bytes_to_chars(token), ranks[-1]) for token, ranks in repeated.items()],
+                   details=[f"{token!r}: ranks {', '.join(map(str, ranks))}" for token, ranks in repeated.items()])
 
 
 def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
