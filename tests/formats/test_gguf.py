@@ -148,7 +148,7 @@ def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("change, key", [
     ({"model": "rwkv"}, "tokenizer.ggml.model"),
-    ({"types": [9] * 50257}, "tokenizer.ggml.token_type"),
+    ({"model": "t5", "types": [9] * 50257}, "tokenizer.ggml.token_type"),  # UNDEFINED: refused in t5 only
     ({"types": [1] * 10}, "tokenizer.ggml.token_type"),
     ({"special_ids": {"bos": 99999}}, "tokenizer.ggml.bos_token_id"),
     ({"merges": None}, "tokenizer.ggml.merges"),

@@ -20,7 +20,8 @@ import pytest
 import hfcompat
 from hfcompat.errors import FormatError
 
-from owner_outcomes import (KINDS, SHARED, Kind, b64, gguf_fields, our_outcome, owner_outcome, write_files,
+from conftest import corpus_sample
+from owner_outcomes import (KINDS, PROBES, SHARED, Kind, b64, gguf_fields, our_outcome, owner_outcome, write_files,
                             write_gguf)
 
 pytestmark = pytest.mark.conformance
@@ -235,6 +236,12 @@ def _tekken_vocab(index: int, **values: Any) -> Callable[[Any], None]:
     return lambda data: data["vocab"][index].update(values)
 
 
+# Token types llama.cpp reads as UNDEFINED (any value outside 1..6): a normal token for encoding.
+UNDEFINED_TYPE_EDITS = {
+    "token_type 0": _gguf_map("tokenizer.ggml.token_type", lambda v: [0] + v[1:]),
+    "token_type 7": _gguf_map("tokenizer.ggml.token_type", lambda v: v[:9] + [7] + v[10:-1] + [-3]),
+}
+
 # (kind, case, mutation, expected)
 CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     # tokenizer.json, any model
@@ -392,10 +399,8 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      json_edit(tekken_listed(setter("special_tokens", 3, "token_str", value="<s>"))), BOTH_REFUSE),
     ("tekken.json", "a byte rank replaced", json_edit(_tekken_vocab(20, token_bytes=b64(b"zq"))), BOTH_REFUSE),
     # GGUF
-    ("llama.gguf", "token_type 0", gguf_edit(_gguf_map("tokenizer.ggml.token_type", lambda v: [0] + v[1:])),
-     STRICTER),
-    ("llama.gguf", "token_type 7", gguf_edit(_gguf_map("tokenizer.ggml.token_type", lambda v: v[:9] + [7] + v[10:])),
-     STRICTER),
+    ("llama.gguf", "token_type 0", gguf_edit(UNDEFINED_TYPE_EDITS["token_type 0"]), BOTH_LOAD),
+    ("llama.gguf", "token_type 7", gguf_edit(UNDEFINED_TYPE_EDITS["token_type 7"]), BOTH_LOAD),
     ("llama.gguf", "one score missing", gguf_edit(_gguf_map("tokenizer.ggml.scores", lambda v: v[:-1])), STRICTER),
     ("llama.gguf", "token_type as floats",
      gguf_edit(_gguf_retype("tokenizer.ggml.token_type", "FLOAT32", float)), STRICTER),
@@ -473,6 +478,38 @@ def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> 
     path.write_bytes(bytes(data))
     with pytest.raises(FormatError, match=r"huge\.gguf"):
         hfcompat.load(path)
+
+
+@pytest.mark.parametrize("case", sorted(UNDEFINED_TYPE_EDITS))
+def test_undefined_gguf_token_types_encode_as_normal_tokens(case: str, tmp_path: Path) -> None:
+    """A GGUF token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM
+    tokenizers match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone): the ids
+    are those of the file before the edit; `lint` reports the tokens."""
+    from hfcompat.tools.lint import lint
+
+    kind = KINDS["llama.gguf"]
+    (tmp_path / "edited").mkdir()
+    (tmp_path / "original").mkdir()
+    edited = write_files(tmp_path / "edited", gguf_edit(UNDEFINED_TYPE_EDITS[case])(kind.files()))
+    original = write_files(tmp_path / "original", kind.files())
+    texts = [*PROBES, *corpus_sample("botchan", 40), *corpus_sample("pku_test", 40)]
+    ours, before = hfcompat.load(edited), hfcompat.load(original)
+    assert [ours.encode_ids(text) for text in texts] == [before.encode_ids(text) for text in texts]
+    found = [f for f in lint(ours) if f.code == "undefined-token-type"]
+    assert found and found[0].count == len(found[0].ids) == {"token_type 0": 1, "token_type 7": 2}[case]
+
+
+def test_undefined_gguf_token_type_in_a_t5_file_is_refused(tmp_path: Path) -> None:
+    """llama.cpp's Unigram (UGM) never matches an UNDEFINED piece, which a Unigram model cannot
+    follow: a t5 file with one is refused, naming the key and what llama.cpp does."""
+    def t5_with_undefined(fields: dict) -> None:
+        _gguf_set("tokenizer.ggml.model", "t5")(fields)
+        UNDEFINED_TYPE_EDITS["token_type 0"](fields)
+
+    path = write_files(tmp_path, gguf_edit(t5_with_undefined)(KINDS["llama.gguf"].files()))
+    with pytest.raises(FormatError, match="UNDEFINED") as raised:
+        hfcompat.load(path)
+    assert raised.value.field == "tokenizer.ggml.token_type"
 
 
 def table() -> str:

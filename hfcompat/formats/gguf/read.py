@@ -14,7 +14,10 @@ the tokenizer.json pipeline that transformers' converters give the original:
   continuation as "word", which is turned back into "word" and "##word";
 - `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it.
 
-CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens.
+CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens. A token type
+outside 1..6 is what llama.cpp calls UNDEFINED: it encodes as a NORMAL token there, so it stays a
+plain vocabulary token (`lint` reports it); a t5 file with one is refused (llama.cpp's Unigram
+never matches it).
 """
 
 from __future__ import annotations
@@ -104,9 +107,11 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
         raise FormatError("expected strings (UTF-8)", path=where, field=KEY + "tokens")
     types = value(KEY + "token_type", list) or [NORMAL] * len(tokens)
     _check_list(types, len(tokens), int, KEY + "token_type", where)
-    bad = next((t for t in types if not NORMAL <= t <= BYTE), None)
-    if bad is not None:
-        raise FormatError(f"token type {bad} is out of range (1..6)", path=where, field=KEY + "token_type")
+    undefined = next((t for t in types if not NORMAL <= t <= BYTE), None)
+    if undefined is not None and model == "t5":
+        raise FormatError(f"token type {undefined} is out of range (1..6): llama.cpp reads it as UNDEFINED and never "
+                          "matches such a piece in a t5 vocabulary, which a Unigram model cannot follow", path=where,
+                          field=KEY + "token_type")
     scores = value(KEY + "scores", list)
     if scores is not None:
         _check_list(scores, len(tokens), (int, float), KEY + "scores", where)

@@ -25,6 +25,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
 - `merge-before-part`: BPE merges listed before the merge that builds one of their parts (a
   tiktoken rank file whose tokens rank before a half: tiktoken builds them once the later part
   exists, and so do hfcompat and tokenizers on the converted file).
+- `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
+  normal tokens, dropped by its detokenizer).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
@@ -46,13 +48,13 @@ from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
                        shadowed_tokens, special_tokens)
 from .vocabulary import (byte_coverage, id_space, merge_unreachable, merges_before_parts, repeated_rank_lines,
-                         unreachable_bytes, unreachable_tokens)
+                         undefined_token_types, unreachable_bytes, unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
-    shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion,
+    undefined_token_types, shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion,
 )
 
 

@@ -118,6 +118,18 @@ def repeated_rank_lines(path: Path, tokenizer: Tokenizer) -> list[Finding]:
                    details=[f"{token!r}: ranks {', '.join(map(str, ranks))}" for token, ranks in repeated.items()])
 
 
+def undefined_token_types(tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF tokens whose type is outside 1..6 (llama.cpp's UNDEFINED)."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None:
+        return []
+    odd = [(token, i) for i, (token, kind) in enumerate(zip(source.tokens, source.types)) if not 1 <= kind <= 6]
+    return finding("undefined-token-type", "warning", f"{len(odd)} GGUF tokens have a token type outside 1..6",
+                   "llama.cpp reads them as UNDEFINED: they encode as normal tokens, but its detokenizer drops "
+                   "them, while hfcompat and a converted tokenizer.json decode their text", odd,
+                   details=[f"{token!r}: type {source.types[i]}" for token, i in odd])
+
+
 def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
     """Byte-level tokens no UTF-8 text holds, and byte-fallback tokens no unknown char needs."""
     model = tokenizer.model
