@@ -19,6 +19,7 @@ import pytest
 
 import hfcompat
 from hfcompat.errors import FormatError
+from hfcompat.tools.lint import lint
 
 from conftest import corpus_sample
 from owner_outcomes import (KINDS, PROBES, SHARED, Kind, b64, gguf_fields, our_outcome, owner_outcome, write_files,
@@ -355,7 +356,8 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("r50k.tiktoken", "empty file", raw_edit(lambda data: b""), BOTH_REFUSE),
     # SentencePiece
     ("llama.model", "two unknown pieces", proto_edit(_set_piece(5, type=2)), BOTH_REFUSE),
-    ("llama.model", "no unknown piece", proto_edit(_set_piece(0, type=1)), STRICTER),
+    ("llama.model", "no unknown piece (byte fallback)", proto_edit(_set_piece(0, type=1)), BOTH_LOAD),
+    ("albert.model", "no unknown piece (no byte fallback)", proto_edit(_set_piece(1, type=1)), BOTH_REFUSE),
     ("llama.model", "a piece twice", proto_edit(_set_piece(600, piece="▁t")), BOTH_REFUSE),
     ("llama.model", "an empty piece", proto_edit(_set_piece(600, piece="")), BOTH_REFUSE),
     ("llama.model", "a piece of type 9", raw_edit(lambda data: data + _field(1, _field(1, b"zqzq") + b"\x18\x09")),
@@ -485,8 +487,6 @@ def test_undefined_gguf_token_types_encode_as_normal_tokens(case: str, tmp_path:
     """A GGUF token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM
     tokenizers match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone): the ids
     are those of the file before the edit; `lint` reports the tokens."""
-    from hfcompat.tools.lint import lint
-
     kind = KINDS["llama.gguf"]
     (tmp_path / "edited").mkdir()
     (tmp_path / "original").mkdir()
@@ -510,6 +510,37 @@ def test_undefined_gguf_token_type_in_a_t5_file_is_refused(tmp_path: Path) -> No
     with pytest.raises(FormatError, match="UNDEFINED") as raised:
         hfcompat.load(path)
     assert raised.value.field == "tokenizer.ggml.token_type"
+
+
+def _without_unknown(as_unigram: bool) -> Callable[[Any], None]:
+    """A ModelProto edit: the UNKNOWN piece made NORMAL (and the model made Unigram if asked)."""
+    def edit(proto: Any) -> None:
+        proto.pieces[0].type = 1
+        if as_unigram:
+            proto.trainer_spec.model_type = 1
+    return edit
+
+
+def test_a_byte_fallback_bpe_model_without_unknown_piece_runs_as_sentencepiece(tmp_path: Path) -> None:
+    """sentencepiece loads a byte-fallback model without an UNKNOWN piece (unk_id -1: every unknown
+    char is spelled in bytes); hfcompat loads the BPE one too and gives the same ids and decoded
+    text (`lint` reports it). The Unigram one stays refused: hfcompat's Unigram, as tokenizers',
+    needs the piece."""
+    import sentencepiece
+
+    path = write_files(tmp_path, proto_edit(_without_unknown(False))(KINDS["llama.model"].files()))
+    owner = sentencepiece.SentencePieceProcessor(model_file=str(path))
+    ours = hfcompat.load(path)
+    texts = [*PROBES, "x ① y", "🙂🙂 ①②", *corpus_sample("botchan", 40), *corpus_sample("wagahaiwa", 40),
+             *corpus_sample("pku_test", 40)]
+    assert owner.unk_id() == -1
+    assert [ours.encode_ids(text) for text in texts] == [owner.encode(text) for text in texts]
+    assert [ours.decode(owner.encode(text)) for text in texts] == [owner.decode(owner.encode(text)) for text in texts]
+    assert "unknown-piece-missing" in {found.code for found in lint(ours)}
+    unigram = write_files(tmp_path, proto_edit(_without_unknown(True))(KINDS["llama.model"].files()))
+    assert sentencepiece.SentencePieceProcessor(model_file=str(unigram)).unk_id() == -1
+    with pytest.raises(FormatError, match="sentencepiece loads it"):
+        hfcompat.load(unigram)
 
 
 def table() -> str:

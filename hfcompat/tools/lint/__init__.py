@@ -22,9 +22,11 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   the `regex` module read differently (`hfcompat.pipeline.oniguruma.differences`).
 - `normalizer-not-idempotent`: normalize(normalize(x)) != normalize(x) on a probe string.
 - `duplicate-ids`, `duplicate-tokens`, `id-gaps`: the id space.
-- `merge-before-part`: BPE merges listed before the merge that builds one of their parts (a
-  tiktoken rank file whose tokens rank before a half: tiktoken builds them once the later part
-  exists, and so do hfcompat and tokenizers on the converted file).
+- `merge-before-part`: the merges of a rank file listed before the merge that builds one of
+  their parts (tokens ranked before a half: tiktoken builds them once the later part exists, and
+  so do hfcompat and tokenizers on the converted file).
+- `unknown-piece-missing`: a byte-fallback SentencePiece model without an UNKNOWN piece
+  (sentencepiece loads it; its unk_id() is -1).
 - `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
   normal tokens, dropped by its detokenizer).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
@@ -47,14 +49,15 @@ from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
                        shadowed_tokens, special_tokens)
-from .vocabulary import (byte_coverage, id_space, merge_unreachable, merges_before_parts, repeated_rank_lines,
-                         undefined_token_types, unreachable_bytes, unreachable_tokens)
+from .vocabulary import (byte_coverage, id_space, merge_unreachable, merges_before_parts, missing_unknown_piece,
+                         repeated_rank_lines, undefined_token_types, unreachable_bytes, unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
-    undefined_token_types, shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion,
+    undefined_token_types, missing_unknown_piece, shadowed_tokens, regex_patterns, normalizer_idempotence,
+    sentencepiece_conversion,
 )
 
 

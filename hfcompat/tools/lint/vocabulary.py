@@ -18,7 +18,7 @@ from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
 from ...tokenizer import Tokenizer
 from .base import SAMPLE, UTF8_BYTES, Finding, finding, is_byte_level, vocab_pairs
 
-NORMAL = 1  # SentencePiece's type of the pieces its model merges
+NORMAL, UNKNOWN = 1, 2  # SentencePiece's types of the pieces its model merges, and of its unknown piece
 # Lead bytes that accept any continuation byte next, with 0, 1 or 2 continuation bytes already
 # read: what may stand before a token that starts inside a char.
 LEADS = (b"", b"\xc2", b"\xe1", b"\xe1\x80", b"\xf1", b"\xf1\x80", b"\xf1\x80\x80")
@@ -88,11 +88,11 @@ def _readings(token: str, prefix: str, suffix: str) -> list[list[str]]:
 
 
 def merges_before_parts(tokenizer: Tokenizer) -> list[Finding]:
-    """BPE merges listed before the merge that builds one of their parts (a tiktoken token ranked
-    before one of its halves)."""
+    """The merges of a rank file (tiktoken, tekken) listed before the merge that builds one of
+    their parts: tokens ranked before one of their halves."""
     model = tokenizer.model
-    if not isinstance(model, BPE) or model.continuing_subword_prefix:
-        return []
+    if tokenizer.tiktoken is None or not isinstance(model, BPE):
+        return []  # SentencePiece orders merges by score, which often puts a piece before a part
     merges = model.merges
     built_at: dict[str, int] = {}
     for index, (left, right) in enumerate(merges):
@@ -128,6 +128,16 @@ def undefined_token_types(tokenizer: Tokenizer) -> list[Finding]:
                    "llama.cpp reads them as UNDEFINED: they encode as normal tokens, but its detokenizer drops "
                    "them, while hfcompat and a converted tokenizer.json decode their text", odd,
                    details=[f"{token!r}: type {source.types[i]}" for token, i in odd])
+
+
+def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
+    """A SentencePiece model without an UNKNOWN piece (sentencepiece loads it when it has byte fallback)."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    if source is None or any(piece.type == UNKNOWN for piece in source.proto.pieces):
+        return []
+    return finding("unknown-piece-missing", "warning", "the SentencePiece model has no UNKNOWN piece",
+                   "sentencepiece and hfcompat spell every unknown char in bytes, but its unk_id() is -1, which "
+                   "tools that expect an unknown id refuse", count=1)
 
 
 def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
