@@ -123,7 +123,8 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
         token_id = value(f"{KEY}{name}_token_id", int)
         if token_id is not None:
             if not 0 <= token_id < len(tokens):
-                raise FormatError(f"id {token_id} is outside the {len(tokens)} tokens", path=where,
+                raise FormatError(f"id {token_id} is outside the {len(tokens)} tokens (llama.cpp warns and keeps its "
+                                  "built-in id for the model, which hfcompat does not model)", path=where,
                                   field=f"{KEY}{name}_token_id")
             special_ids[name] = token_id
     flags = {name: flag for name in FLAG_KEYS if (flag := value(KEY + name, bool)) is not None}
@@ -322,5 +323,6 @@ def _vocab(data: GGUFTokenizerData, where: str | None, tokens: list[str] | None 
     if len(vocab) != len(tokens):
         seen: set[str] = set()
         twice = next(t for t in tokens if t in seen or seen.add(t))
-        raise FormatError(f"token {twice!r} appears twice", path=where, field=KEY + "tokens")
+        raise FormatError(f"token {twice!r} appears twice (llama.cpp aborts: its token map is then shorter than "
+                          "its token list)", path=where, field=KEY + "tokens")
     return vocab

@@ -299,7 +299,7 @@ def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:
     if len(ranks) < 256 or any(bytes([byte]) not in ranks for byte in range(256)):
         missing = [byte for byte in range(256) if bytes([byte]) not in ranks]
         raise FormatError(f"{len(missing)} single bytes have no rank (the first: {bytes(missing[:1])!r}); "
-                          "tiktoken cannot encode text holding them", path=where, field="ranks")
+                          "tiktoken loads such a file and panics on text holding them", path=where, field="ranks")
 
 
 def _byte_level_strings(tokens: list[bytes]) -> list[str]:
