@@ -242,6 +242,16 @@ UNDEFINED_TYPE_EDITS = {
     "token_type 0": _gguf_map("tokenizer.ggml.token_type", lambda v: [0] + v[1:]),
     "token_type 7": _gguf_map("tokenizer.ggml.token_type", lambda v: v[:9] + [7] + v[10:-1] + [-3]),
 }
+# GGUF edits llama.cpp reads as the file before them (llama-vocab.cpp), with the lint finding
+# that reports each and its count.
+AS_BEFORE_IN_LLAMA_CPP = {
+    "token_type 0": (UNDEFINED_TYPE_EDITS["token_type 0"], "undefined-token-type", 1),
+    "token_type 7": (UNDEFINED_TYPE_EDITS["token_type 7"], "undefined-token-type", 2),
+    "a score too many": (_gguf_map("tokenizer.ggml.scores", lambda v: v + [0.5]), "gguf-surplus-values", 1),
+    "types and scores too many": (lambda fields: [_gguf_map(key, lambda v: v + v[:3])(fields) for key in
+                                                 ("tokenizer.ggml.scores", "tokenizer.ggml.token_type")],
+                                  "gguf-surplus-values", 2),
+}
 
 # (kind, case, mutation, expected)
 CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
@@ -404,6 +414,7 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("llama.gguf", "token_type 0", gguf_edit(UNDEFINED_TYPE_EDITS["token_type 0"]), BOTH_LOAD),
     ("llama.gguf", "token_type 7", gguf_edit(UNDEFINED_TYPE_EDITS["token_type 7"]), BOTH_LOAD),
     ("llama.gguf", "one score missing", gguf_edit(_gguf_map("tokenizer.ggml.scores", lambda v: v[:-1])), STRICTER),
+    ("llama.gguf", "a score too many", gguf_edit(AS_BEFORE_IN_LLAMA_CPP["a score too many"][0]), BOTH_LOAD),
     ("llama.gguf", "token_type as floats",
      gguf_edit(_gguf_retype("tokenizer.ggml.token_type", "FLOAT32", float)), STRICTER),
     ("llama.gguf", "tokens as integers",
@@ -482,21 +493,22 @@ def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> 
         hfcompat.load(path)
 
 
-@pytest.mark.parametrize("case", sorted(UNDEFINED_TYPE_EDITS))
-def test_undefined_gguf_token_types_encode_as_normal_tokens(case: str, tmp_path: Path) -> None:
-    """A GGUF token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM
-    tokenizers match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone): the ids
-    are those of the file before the edit; `lint` reports the tokens."""
+@pytest.mark.parametrize("case", sorted(AS_BEFORE_IN_LLAMA_CPP))
+def test_gguf_edits_llama_cpp_ignores_encode_as_before(case: str, tmp_path: Path) -> None:
+    """A token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM tokenizers
+    match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone); values past the
+    tokens' count are never read. The ids are those of the file before the edit; `lint` reports it."""
+    edit, code, count = AS_BEFORE_IN_LLAMA_CPP[case]
     kind = KINDS["llama.gguf"]
     (tmp_path / "edited").mkdir()
     (tmp_path / "original").mkdir()
-    edited = write_files(tmp_path / "edited", gguf_edit(UNDEFINED_TYPE_EDITS[case])(kind.files()))
+    edited = write_files(tmp_path / "edited", gguf_edit(edit)(kind.files()))
     original = write_files(tmp_path / "original", kind.files())
     texts = [*PROBES, *corpus_sample("botchan", 40), *corpus_sample("pku_test", 40)]
     ours, before = hfcompat.load(edited), hfcompat.load(original)
     assert [ours.encode_ids(text) for text in texts] == [before.encode_ids(text) for text in texts]
-    found = [f for f in lint(ours) if f.code == "undefined-token-type"]
-    assert found and found[0].count == len(found[0].ids) == {"token_type 0": 1, "token_type 7": 2}[case]
+    found = [f for f in lint(edited) if f.code == code]
+    assert found and found[0].count == count
 
 
 def test_undefined_gguf_token_type_in_a_t5_file_is_refused(tmp_path: Path) -> None:

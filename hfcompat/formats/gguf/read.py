@@ -105,8 +105,8 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     tokens = value(KEY + "tokens", list, required=True)
     if not all(isinstance(token, str) for token in tokens):
         raise FormatError("expected strings (UTF-8)", path=where, field=KEY + "tokens")
-    types = value(KEY + "token_type", list) or [NORMAL] * len(tokens)
-    _check_list(types, len(tokens), int, KEY + "token_type", where)
+    types = _per_token(value(KEY + "token_type", list) or [NORMAL] * len(tokens), len(tokens), int,
+                       KEY + "token_type", where)
     undefined = next((t for t in types if not NORMAL <= t <= BYTE), None)
     if undefined is not None and model == "t5":
         raise FormatError(f"token type {undefined} is out of range (1..6): llama.cpp reads it as UNDEFINED and never "
@@ -114,7 +114,7 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
                           field=KEY + "token_type")
     scores = value(KEY + "scores", list)
     if scores is not None:
-        _check_list(scores, len(tokens), (int, float), KEY + "scores", where)
+        scores = _per_token(scores, len(tokens), (int, float), KEY + "scores", where)
     merges = value(KEY + "merges", list)
     if merges is not None and not all(isinstance(m, str) and " " in m for m in merges):
         raise FormatError('expected "left right" strings', path=where, field=KEY + "merges")
@@ -145,12 +145,15 @@ def _kind_names(kinds: type | tuple[type, ...]) -> str:
     return " or ".join(kind.__name__ for kind in _tuple(kinds))
 
 
-def _check_list(values: list, length: int, kinds: type | tuple[type, ...], name: str, where: str) -> None:
-    """A per-token list: one value of the right kind per token."""
-    if len(values) != length:
-        raise FormatError(f"{len(values)} values for {length} tokens", path=where, field=name)
+def _per_token(values: list, length: int, kinds: type | tuple[type, ...], name: str, where: str) -> list:
+    """A per-token list's first `length` values, each of the right kind; more values than tokens
+    are ignored, as llama.cpp reads one per token (`lint` reports them)."""
+    if len(values) < length:
+        raise FormatError(f"{len(values)} values for {length} tokens (llama.cpp refuses fewer values than tokens)",
+                          path=where, field=name)
     if not all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
         raise FormatError(f"expected {_kind_names(kinds)} values", path=where, field=name)
+    return values[:length]
 
 
 # ----- the tokenizer -------------------------------------------------------------------------

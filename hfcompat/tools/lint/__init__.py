@@ -29,6 +29,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   (sentencepiece loads it; its unk_id() is -1).
 - `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
   normal tokens, dropped by its detokenizer).
+- `gguf-surplus-values`: GGUF token types or scores with more values than tokens (llama.cpp
+  reads one per token).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
@@ -50,7 +52,8 @@ from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
                        shadowed_tokens, special_tokens)
 from .vocabulary import (byte_coverage, id_space, merge_unreachable, merges_before_parts, missing_unknown_piece,
-                         repeated_rank_lines, undefined_token_types, unreachable_bytes, unreachable_tokens)
+                         repeated_rank_lines, surplus_gguf_values, undefined_token_types, unreachable_bytes,
+                         unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
@@ -72,7 +75,8 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
         tokenizer, path = load(tokenizer_or_path, **{"strict": False, **load_options}), Path(tokenizer_or_path)
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
-        findings += added_token_ids(path, tokenizer) + repeated_rank_lines(path, tokenizer)
+        findings += added_token_ids(path, tokenizer) + repeated_rank_lines(path, tokenizer) + \
+            surplus_gguf_values(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
 

@@ -12,12 +12,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable
 
+from ...formats.gguf.metadata import read_metadata
 from ...formats.tiktoken.ranks import repeated_tokens
 from ...models.bpe import BPE
 from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
 from ...tokenizer import Tokenizer
 from .base import SAMPLE, UTF8_BYTES, Finding, finding, is_byte_level, vocab_pairs
 
+GGUF_PER_TOKEN_KEYS = ("tokenizer.ggml.token_type", "tokenizer.ggml.scores")
 NORMAL, UNKNOWN = 1, 2  # SentencePiece's types of the pieces its model merges, and of its unknown piece
 # Lead bytes that accept any continuation byte next, with 0, 1 or 2 continuation bytes already
 # read: what may stand before a token that starts inside a char.
@@ -138,6 +140,19 @@ def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
     return finding("unknown-piece-missing", "warning", "the SentencePiece model has no UNKNOWN piece",
                    "sentencepiece and hfcompat spell every unknown char in bytes, but its unk_id() is -1, which "
                    "tools that expect an unknown id refuse", count=1)
+
+
+def surplus_gguf_values(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF per-token arrays (token types, scores) with more values than tokens."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None or not path.is_file():
+        return []
+    fields = read_metadata(path)
+    surplus = [f"{key}: {len(values)} values for {len(source.tokens)} tokens" for key in GGUF_PER_TOKEN_KEYS
+               if isinstance(values := fields.get(key), list) and len(values) > len(source.tokens)]
+    return finding("gguf-surplus-values", "warning", f"{len(surplus)} per-token arrays hold more values than tokens",
+                   "llama.cpp and hfcompat read one value per token and ignore the rest; a tool that takes the "
+                   "arrays whole may refuse the file", count=len(surplus), details=surplus)
 
 
 def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
