@@ -163,11 +163,12 @@ def test_malformed_keys_name_the_key(change: dict, key: str, tmp_path: Path) -> 
 
 
 def test_a_bad_merge_names_its_gguf_key(tmp_path: Path) -> None:
-    """A merge of a token the vocabulary lacks is named by its GGUF key and index, not by the
-    tokenizer.json field the pipeline is built into."""
+    """A merge llama.cpp applies that makes a string the vocabulary lacks is named by its GGUF key
+    and index, not by the tokenizer.json field the pipeline is built into."""
     data = gpt2_data()
     path = tmp_path / "bad.gguf"
-    write_gguf_data(dataclasses.replace(data, merges=[*data.merges, "zq q"]), path)
+    assert "qĠ" not in data.tokens
+    write_gguf_data(dataclasses.replace(data, merges=[*data.merges, "q Ġ"]), path)
     with pytest.raises(FormatError) as error:
         hfcompat.load(path)
     assert error.value.field == f"tokenizer.ggml.merges[{len(data.merges)}]" and str(path) in str(error.value)

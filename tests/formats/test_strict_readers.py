@@ -252,6 +252,10 @@ AS_BEFORE_IN_LLAMA_CPP = {
                                                  ("tokenizer.ggml.scores", "tokenizer.ggml.token_type")],
                                   "gguf-surplus-values", 2),
 }
+AS_BEFORE_IN_LLAMA_CPP_GPT2 = {  # merges of strings no merge forms, with or without a space
+    "dead merges": (_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q", "q zqx", "zq", " zq", "Ġ "]),
+                    "gguf-dead-merges", 5),
+}
 
 # (kind, case, mutation, expected)
 CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
@@ -431,7 +435,9 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("llama.gguf", "with tensors", _with_tensors(lambda data: data), BOTH_LOAD),
     ("llama.gguf", "a tensor's data cut", _with_tensors(lambda data: data[:-40]), BOTH_REFUSE),
     ("gpt2.gguf", "merge of a token not in the vocab",
-     gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q"])), STRICTER),
+     gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q"])), BOTH_LOAD),
+    ("gpt2.gguf", "a merge llama.cpp applies, making no token",
+     gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["q Ġ"])), STRICTER),
     ("gpt2.gguf", "no merges", gguf_edit(lambda fields: fields.pop("tokenizer.ggml.merges")), STRICTER),
     ("gpt2.gguf", "unknown pre-tokenizer", gguf_edit(_gguf_set("tokenizer.ggml.pre", "nope")), STRICTER),
     # vocab.txt, vocab.json + merges.txt
@@ -493,13 +499,14 @@ def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> 
         hfcompat.load(path)
 
 
-@pytest.mark.parametrize("case", sorted(AS_BEFORE_IN_LLAMA_CPP))
+@pytest.mark.parametrize("case", sorted([*AS_BEFORE_IN_LLAMA_CPP, *AS_BEFORE_IN_LLAMA_CPP_GPT2]))
 def test_gguf_edits_llama_cpp_ignores_encode_as_before(case: str, tmp_path: Path) -> None:
     """A token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM tokenizers
     match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone); values past the
-    tokens' count are never read. The ids are those of the file before the edit; `lint` reports it."""
-    edit, code, count = AS_BEFORE_IN_LLAMA_CPP[case]
-    kind = KINDS["llama.gguf"]
+    tokens' count are never read, a merge of strings no merge forms never applies. The ids are
+    those of the file before the edit; `lint` reports it."""
+    edit, code, count = {**AS_BEFORE_IN_LLAMA_CPP, **AS_BEFORE_IN_LLAMA_CPP_GPT2}[case]
+    kind = KINDS["gpt2.gguf" if case in AS_BEFORE_IN_LLAMA_CPP_GPT2 else "llama.gguf"]
     (tmp_path / "edited").mkdir()
     (tmp_path / "original").mkdir()
     edited = write_files(tmp_path / "edited", gguf_edit(edit)(kind.files()))

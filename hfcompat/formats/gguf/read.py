@@ -116,7 +116,7 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     if scores is not None:
         scores = _per_token(scores, len(tokens), (int, float), KEY + "scores", where)
     merges = value(KEY + "merges", list)
-    if merges is not None and not all(isinstance(m, str) and " " in m for m in merges):
+    if merges is not None and not all(isinstance(m, str) for m in merges):
         raise FormatError('expected "left right" strings', path=where, field=KEY + "merges")
     special_ids = {}
     for name in SPECIAL_ID_KEYS:
@@ -228,8 +228,58 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
                   "ignore_merges": entry.get("ignore_merges", False), "vocab": _vocab(data, where),
-                  "merges": [merge.split(" ", 1) for merge in data.merges]},
+                  "merges": _applicable_merges(data, where)},
     }
+
+
+def merge_pair(merge: str) -> tuple[str, str]:
+    """A merge string split as llama.cpp splits it: at the first space after its first char
+    (without one, two empty parts: a merge that never applies)."""
+    cut = merge.find(" ", 1)
+    return (merge[:cut], merge[cut + 1:]) if cut != -1 else ("", "")
+
+
+def dead_merges(merges: list[str], vocab: dict[str, int]) -> list[int]:
+    """The indices of the merges llama.cpp can never apply that tokenizers' BPE would refuse (a
+    part or the result is no token): a part is neither one char nor the result of a merge that
+    applies. llama.cpp merges strings, from the single chars of a word up."""
+    pairs = [merge_pair(merge) for merge in merges]
+    users: dict[str, list[int]] = {}
+    for index, pair in enumerate(pairs):
+        for part in set(pair):
+            users.setdefault(part, []).append(index)
+    formed: set[str] = set()
+
+    def applies(index: int) -> bool:
+        return all(len(part) == 1 or part in formed for part in pairs[index])
+
+    waiting = [index for index in range(len(pairs)) if applies(index)]
+    while waiting:
+        joined = "".join(pairs[waiting.pop()])
+        if joined not in formed:
+            formed.add(joined)
+            waiting += [index for index in users.get(joined, ()) if applies(index)]
+    return [index for index, (left, right) in enumerate(pairs) if not applies(index)
+            and not (left in vocab and right in vocab and left + right in vocab)]
+
+
+def _applicable_merges(data: GGUFTokenizerData, where: str | None) -> list[list[str]]:
+    """The merges as [left, right], less those llama.cpp never applies and tokenizers would refuse
+    (`lint` reports them); one it applies with a part or result that is no token is an error."""
+    vocab = {token: i for i, token in enumerate(data.tokens)}
+    dead = set(dead_merges(data.merges, vocab))
+    kept = []
+    for index, merge in enumerate(data.merges):
+        if index in dead:
+            continue
+        left, right = merge_pair(merge)
+        missing = next((token for token in (left, right, left + right) if token not in vocab), None)
+        if missing is not None:
+            raise FormatError(f"merge {left!r} {right!r} needs {missing!r}, which is no token (llama.cpp joins it "
+                              "anyway and spells what no token holds in single bytes; tokenizers refuses it)",
+                              path=where, field=f"{KEY}merges[{index}]")
+        kept.append([left, right])
+    return kept
 
 
 def _sentencepiece_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:

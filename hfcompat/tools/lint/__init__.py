@@ -29,6 +29,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   (sentencepiece loads it; its unk_id() is -1).
 - `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
   normal tokens, dropped by its detokenizer).
+- `gguf-dead-merges`: GGUF merges naming a string that is no token and that no merge forms
+  (llama.cpp never applies them; tokenizers would refuse them).
 - `gguf-surplus-values`: GGUF token types or scores with more values than tokens (llama.cpp
   reads one per token).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
@@ -51,7 +53,7 @@ from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
                        shadowed_tokens, special_tokens)
-from .vocabulary import (byte_coverage, id_space, merge_unreachable, merges_before_parts, missing_unknown_piece,
+from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, merge_unreachable, merges_before_parts, missing_unknown_piece,
                          repeated_rank_lines, surplus_gguf_values, undefined_token_types, unreachable_bytes,
                          unreachable_tokens)
 
@@ -59,7 +61,7 @@ __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachab
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
-    undefined_token_types, missing_unknown_piece, shadowed_tokens, regex_patterns, normalizer_idempotence,
+    undefined_token_types, dead_gguf_merges, missing_unknown_piece, shadowed_tokens, regex_patterns, normalizer_idempotence,
     sentencepiece_conversion,
 )
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...formats.gguf.metadata import read_metadata
+from ...formats.gguf.read import dead_merges
 from ...formats.tiktoken.ranks import repeated_tokens
 from ...models.bpe import BPE
 from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
@@ -140,6 +141,18 @@ def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
     return finding("unknown-piece-missing", "warning", "the SentencePiece model has no UNKNOWN piece",
                    "sentencepiece and hfcompat spell every unknown char in bytes, but its unk_id() is -1, which "
                    "tools that expect an unknown id refuse", count=1)
+
+
+def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF merges that llama.cpp never applies and tokenizers would refuse (a part is no token)."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None or source.model != "gpt2" or source.merges is None:
+        return []
+    dead = dead_merges(source.merges, {token: i for i, token in enumerate(source.tokens)})
+    return finding("gguf-dead-merges", "warning", f"{len(dead)} merges name a string that is no token and that no "
+                   "merge forms", "llama.cpp never applies them and hfcompat leaves them out; tokenizers refuses a "
+                   "tokenizer.json holding them", count=len(dead),
+                   details=[f"merges[{index}]: {source.merges[index]!r}" for index in dead])
 
 
 def surplus_gguf_values(path: Path, tokenizer: Tokenizer) -> list[Finding]:
