@@ -150,7 +150,7 @@ def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
     ({"model": "rwkv"}, "tokenizer.ggml.model"),
     ({"model": "t5", "types": [9] * 50257}, "tokenizer.ggml.token_type"),  # UNDEFINED: refused in t5 only
     ({"types": [1] * 10}, "tokenizer.ggml.token_type"),
-    ({"special_ids": {"bos": 99999}}, "tokenizer.ggml.bos_token_id"),
+    ({"scores": [0.0] * 10}, "tokenizer.ggml.scores"),  # fewer than the tokens (a bad special id loads: lint)
     ({"merges": None}, "tokenizer.ggml.merges"),
 ])
 def test_malformed_keys_name_the_key(change: dict, key: str, tmp_path: Path) -> None:

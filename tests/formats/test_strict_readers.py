@@ -251,6 +251,11 @@ AS_BEFORE_IN_LLAMA_CPP = {
     "types and scores too many": (lambda fields: [_gguf_map(key, lambda v: v + v[:3])(fields) for key in
                                                  ("tokenizer.ggml.scores", "tokenizer.ggml.token_type")],
                                   "gguf-surplus-values", 2),
+    # llama.cpp keeps its own bos (1 for llama, as this file's) and unk (0)
+    "bos id past the tokens": (_gguf_set("tokenizer.ggml.bos_token_id", 10**6), "gguf-special-id-outside", 1),
+    "bos and unk ids past the tokens": (lambda fields: [_gguf_set(f"tokenizer.ggml.{name}_token_id", 1500)(fields)
+                                                         for name in ("bos", "unknown")],
+                                         "gguf-special-id-outside", 2),
 }
 AS_BEFORE_IN_LLAMA_CPP_GPT2 = {  # merges of strings no merge forms, with or without a space
     "dead merges": (_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q", "q zqx", "zq", " zq", "Ġ "]),
@@ -423,7 +428,7 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      gguf_edit(_gguf_retype("tokenizer.ggml.token_type", "FLOAT32", float)), STRICTER),
     ("llama.gguf", "tokens as integers",
      gguf_edit(_gguf_retype("tokenizer.ggml.tokens", "INT32", len)), STRICTER),
-    ("llama.gguf", "bos id past the tokens", gguf_edit(_gguf_set("tokenizer.ggml.bos_token_id", 10**6)), STRICTER),
+    ("llama.gguf", "bos id past the tokens", gguf_edit(AS_BEFORE_IN_LLAMA_CPP["bos id past the tokens"][0]), BOTH_LOAD),
     ("llama.gguf", "unknown tokenizer model", gguf_edit(_gguf_set("tokenizer.ggml.model", "rwkv9")), STRICTER),
     ("llama.gguf", "a token twice", gguf_edit(_gguf_map("tokenizer.ggml.tokens", lambda v: v[:600] + [v[601]] + v[601:])),
      STRICTER),
@@ -503,7 +508,8 @@ def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> 
 def test_gguf_edits_llama_cpp_ignores_encode_as_before(case: str, tmp_path: Path) -> None:
     """A token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM tokenizers
     match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone); values past the
-    tokens' count are never read, a merge of strings no merge forms never applies. The ids are
+    tokens' count are never read, a merge of strings no merge forms never applies, a special id
+    outside the vocabulary leaves llama.cpp's own in place. The ids (special tokens added) are
     those of the file before the edit; `lint` reports it."""
     edit, code, count = {**AS_BEFORE_IN_LLAMA_CPP, **AS_BEFORE_IN_LLAMA_CPP_GPT2}[case]
     kind = KINDS["gpt2.gguf" if case in AS_BEFORE_IN_LLAMA_CPP_GPT2 else "llama.gguf"]
@@ -514,6 +520,8 @@ def test_gguf_edits_llama_cpp_ignores_encode_as_before(case: str, tmp_path: Path
     texts = [*PROBES, *corpus_sample("botchan", 40), *corpus_sample("pku_test", 40)]
     ours, before = hfcompat.load(edited), hfcompat.load(original)
     assert [ours.encode_ids(text) for text in texts] == [before.encode_ids(text) for text in texts]
+    if kind.name == "llama.gguf":  # it adds bos: the special ids count
+        assert ours.encode_ids("x") == before.encode_ids("x") != before.encode_ids("x", add_special_tokens=False)
     found = [f for f in lint(edited) if f.code == code]
     assert found and found[0].count == count
 

@@ -38,6 +38,15 @@ NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = range(1, 7)
 MODELS = ("llama", "gpt2", "bert", "t5")
 KEY = "tokenizer.ggml."
 SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
+# llama.cpp's own special ids per tokenizer model (llama-vocab.cpp), which an id outside the
+# vocabulary leaves in place; it reads no cls key. The chatglm family's pre names have no bos.
+LLAMA_CPP_DEFAULT_IDS: dict[str, dict[str, int]] = {
+    "llama": {"bos": 1, "eos": 2, "unknown": 0},
+    "bert": {"bos": 101, "unknown": 100, "seperator": 102, "padding": 0, "mask": 103},
+    "gpt2": {"bos": 11, "eos": 11},
+    "t5": {"eos": 1, "unknown": 2, "padding": 0},
+}
+NO_DEFAULT_BOS_PRES = ("chatglm-bpe", "glm4", "glm5")
 FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
 SPACE = "\u2581"
 TABLE = json.loads((Path(__file__).with_name("pre_tokenizers.json")).read_text(encoding="utf-8"))
@@ -118,21 +127,28 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     merges = value(KEY + "merges", list)
     if merges is not None and not all(isinstance(m, str) for m in merges):
         raise FormatError('expected "left right" strings', path=where, field=KEY + "merges")
+    pre = value(KEY + "pre", str)
     special_ids = {}
     for name in SPECIAL_ID_KEYS:
         token_id = value(f"{KEY}{name}_token_id", int)
-        if token_id is not None:
-            if not 0 <= token_id < len(tokens):
-                raise FormatError(f"id {token_id} is outside the {len(tokens)} tokens (llama.cpp warns and keeps its "
-                                  "built-in id for the model, which hfcompat does not model)", path=where,
-                                  field=f"{KEY}{name}_token_id")
+        if token_id is not None and not 0 <= token_id < len(tokens):
+            token_id = llama_cpp_default_id(model, pre, name)  # llama.cpp warns and keeps it (`lint` reports it)
+        if token_id is not None and token_id < len(tokens):
             special_ids[name] = token_id
     flags = {name: flag for name in FLAG_KEYS if (flag := value(KEY + name, bool)) is not None}
     charsmap = value(KEY + "precompiled_charsmap", list)
     return GGUFTokenizerData(
-        model, value(KEY + "pre", str), tokens, list(types), scores, merges, special_ids, flags,
+        model, pre, tokens, list(types), scores, merges, special_ids, flags,
         bytes(b & 0xFF for b in charsmap) if charsmap is not None else None,
         value("tokenizer.chat_template", str))
+
+
+def llama_cpp_default_id(model: str, pre: str | None, name: str) -> int | None:
+    """The id llama.cpp gives a special token of this tokenizer model before it reads the file's
+    key, and keeps when the key's id is outside the vocabulary (None: no such token)."""
+    if name == "bos" and pre in NO_DEFAULT_BOS_PRES:
+        return None
+    return LLAMA_CPP_DEFAULT_IDS[model].get(name)
 
 
 def _tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:

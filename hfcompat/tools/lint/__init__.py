@@ -31,8 +31,9 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   normal tokens, dropped by its detokenizer).
 - `gguf-dead-merges`: GGUF merges naming a string that is no token and that no merge forms
   (llama.cpp never applies them; tokenizers would refuse them).
-- `gguf-surplus-values`: GGUF token types or scores with more values than tokens (llama.cpp
-  reads one per token).
+- `gguf-surplus-values`, `gguf-special-id-outside`: GGUF token types or scores with more values
+  than tokens (llama.cpp reads one per token), special ids outside the vocabulary (llama.cpp
+  keeps its own id).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
@@ -53,9 +54,9 @@ from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
                        shadowed_tokens, special_tokens)
-from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, merge_unreachable, merges_before_parts, missing_unknown_piece,
-                         repeated_rank_lines, surplus_gguf_values, undefined_token_types, unreachable_bytes,
-                         unreachable_tokens)
+from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
+                         merges_before_parts, missing_unknown_piece, repeated_rank_lines,
+                         undefined_token_types, unreachable_bytes, unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
@@ -78,7 +79,7 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
         findings += added_token_ids(path, tokenizer) + repeated_rank_lines(path, tokenizer) + \
-            surplus_gguf_values(path, tokenizer)
+            ignored_gguf_values(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
 

@@ -20,7 +20,8 @@ from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
 from ...tokenizer import Tokenizer
 from .base import SAMPLE, UTF8_BYTES, Finding, finding, is_byte_level, vocab_pairs
 
-GGUF_PER_TOKEN_KEYS = ("tokenizer.ggml.token_type", "tokenizer.ggml.scores")
+GGUF_KEY = "tokenizer.ggml."
+GGUF_PER_TOKEN_KEYS = (GGUF_KEY + "token_type", GGUF_KEY + "scores")
 NORMAL, UNKNOWN = 1, 2  # SentencePiece's types of the pieces its model merges, and of its unknown piece
 # Lead bytes that accept any continuation byte next, with 0, 1 or 2 continuation bytes already
 # read: what may stand before a token that starts inside a char.
@@ -155,17 +156,25 @@ def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
                    details=[f"merges[{index}]: {source.merges[index]!r}" for index in dead])
 
 
-def surplus_gguf_values(path: Path, tokenizer: Tokenizer) -> list[Finding]:
-    """GGUF per-token arrays (token types, scores) with more values than tokens."""
+def ignored_gguf_values(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF values llama.cpp reads past: per-token arrays (token types, scores) with more values
+    than tokens, and special ids outside the vocabulary."""
     source = getattr(tokenizer, "gguf_source", None)
     if source is None or not path.is_file():
         return []
-    fields = read_metadata(path)
-    surplus = [f"{key}: {len(values)} values for {len(source.tokens)} tokens" for key in GGUF_PER_TOKEN_KEYS
-               if isinstance(values := fields.get(key), list) and len(values) > len(source.tokens)]
-    return finding("gguf-surplus-values", "warning", f"{len(surplus)} per-token arrays hold more values than tokens",
-                   "llama.cpp and hfcompat read one value per token and ignore the rest; a tool that takes the "
-                   "arrays whole may refuse the file", count=len(surplus), details=surplus)
+    fields, count = read_metadata(path), len(source.tokens)
+    surplus = [f"{key}: {len(values)} values for {count} tokens" for key in GGUF_PER_TOKEN_KEYS
+               if isinstance(values := fields.get(key), list) and len(values) > count]
+    outside = [f"{key} = {value}, kept as {source.special_ids.get(key[len(GGUF_KEY):-len('_token_id')])}"
+               for key, value in fields.items() if key.startswith(GGUF_KEY) and key.endswith("_token_id")
+               and isinstance(value, int) and not 0 <= value < count]
+    return [
+        *finding("gguf-surplus-values", "warning", f"{len(surplus)} per-token arrays hold more values than tokens",
+                 "llama.cpp and hfcompat read one value per token and ignore the rest; a tool that takes the "
+                 "arrays whole may refuse the file", count=len(surplus), details=surplus),
+        *finding("gguf-special-id-outside", "warning", f"{len(outside)} special token ids are outside the vocabulary",
+                 "llama.cpp warns and keeps its own id for that token (hfcompat likewise); other readers refuse "
+                 "the file or take another token", count=len(outside), details=outside)]
 
 
 def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
