@@ -81,7 +81,7 @@ def texts() -> list[str]:
     """Corpus lines (English, Japanese, Chinese, a Wikipedia article) and the fixture texts."""
     lines = []
     for name in ("botchan", "taylorswift", "wagahaiwa", "pku_test"):
-        lines += corpus_sample(name, 300)
+        lines += corpus_sample(name)  # HFCOMPAT_SAMPLE_LINES lines of each (200 unless set)
     return lines + fixture_texts()
 
 
@@ -116,7 +116,8 @@ def test_reranked_file_on_random_unicode(reranked, loaded, text: str) -> None:
 
 
 def test_reranked_file_converts_to_tokenizer_json_exactly(reranked, loaded, tmp_path) -> None:
-    """`tokenizers` on the tokenizer.json hfcompat writes gives tiktoken's ids."""
+    """`tokenizers` on the tokenizer.json hfcompat writes gives tiktoken's ids; that tokenizer.json
+    converts back to the same rank file."""
     from tokenizers import Tokenizer as HFTokenizer
 
     _, encoding = reranked
@@ -125,6 +126,8 @@ def test_reranked_file_converts_to_tokenizer_json_exactly(reranked, loaded, tmp_
     sample = [text for text in texts() if "\ud800" not in text]
     wrong = [text for text in sample if hf.encode(text, add_special_tokens=False).ids != encoding.encode_ordinary(text)]
     assert not wrong, f"{len(wrong)}/{len(sample)} differ, first: {wrong[0]!r}"
+    write_tiktoken(hfcompat.load(tmp_path / "tokenizer.json"), tmp_path / "back.tiktoken")  # and back
+    assert (tmp_path / "back.tiktoken").read_bytes() == reranked[0].read_bytes()
 
 
 def test_reranked_file_round_trips_byte_identical(reranked, loaded, tmp_path) -> None:
