@@ -4,8 +4,10 @@ it keeps derived data (the cache directory)."""
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -33,6 +35,49 @@ def atomic_target(path: Path) -> Iterator[Path]:
         except FileNotFoundError:
             pass
         raise
+
+
+@dataclass
+class Staging:
+    """A scratch directory beside a destination: write `path`, look at it, then `commit` it."""
+
+    directory: Path
+    destination: Path
+
+    @property
+    def path(self) -> Path:
+        """Where to write: the destination's name inside the scratch directory."""
+        return self.directory / self.destination.name
+
+    def commit(self) -> None:
+        """Move what was written to the destination's directory, each file by one rename (files
+        written beside the destination, such as a sidecar, first; the destination last)."""
+        for entry in sorted(self.directory.iterdir(), key=lambda entry: entry.name == self.destination.name):
+            _move(entry, self.destination.parent / entry.name)
+
+
+def _move(source: Path, target: Path) -> None:
+    """Rename `source` over `target`; a directory into an existing one file by file (its other files stay)."""
+    if source.is_dir() and target.is_dir():
+        for child in source.iterdir():
+            _move(child, target / child.name)
+    else:
+        os.replace(source, target)
+
+
+@contextmanager
+def staged(destination: Path) -> Iterator[Staging]:
+    """A Staging beside `destination` (a directory when the destination is one); whatever was not
+    committed when the block ends is removed, so a destination is replaced only by `commit`."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    staging = Staging(Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent)),
+                      destination)
+    try:
+        if destination.is_dir():
+            staging.path.mkdir()
+        yield staging
+    finally:
+        shutil.rmtree(staging.directory, ignore_errors=True)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..formats import convert
+from ..formats.detect import detect_format
+from ..tools.checked_convert import checked_convert
 from ..tools.verify import LIBRARIES, llama_cpp_test_cases, verify
 from .options import CliError, add_load_options, clip, load_options, read_corpus
 
@@ -20,7 +21,8 @@ def add_commands(commands: Any) -> None:
     convert.add_argument("destination", metavar="DST",
                          help="tokenizer.json, .model, .tiktoken, or a directory (transformers)")
     convert.add_argument("--check", metavar="CORPUS", type=Path,
-                         help="then verify DST (in its own library) against SRC (in its own) on this corpus")
+                         help="verify the new file (in its own library) against SRC (in its own) on this corpus "
+                              "before it takes DST's place; on any difference DST is left as it was (exit 1)")
     add_load_options(convert)
     convert.set_defaults(handler=cmd_convert)
 
@@ -42,17 +44,21 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    """`convert`: load SRC, save DST (refused with the reason when not exact), optionally check it."""
-    tokenizer = convert(args.source, args.destination, **load_options(args))
-    print(f"wrote {args.destination} ({type(tokenizer.model).__name__}, "
-          f"{tokenizer.get_vocab_size()} tokens)")
-    if args.check is None:
-        return 0
-    report = verify(args.destination, read_corpus(args.check), reference=args.source,
-                    progress=_progress(None), **load_options(args))
-    _print_divergences(report, 3)
-    print(report.summary())
-    return 0 if report.ok else 1
+    """`convert`: load SRC, save DST (refused with the reason when not exact); with --check, DST
+    is written only when the new file encodes every corpus line as SRC does."""
+    texts = None if args.check is None else read_corpus(args.check)
+    done = checked_convert(args.source, args.destination, texts, progress=_progress(None), **load_options(args))
+    tokenizer, report = done.tokenizer, done.report
+    if report is not None:
+        _print_divergences(report, 3)
+        _print_notes(report)
+    if done.written:
+        print(f"wrote {args.destination} ({type(tokenizer.model).__name__}, {tokenizer.get_vocab_size()} tokens)")
+    else:
+        print(f"nothing written to {args.destination}: the converted file differs from {args.source}")
+    if report is not None:
+        print(report.summary())
+    return 0 if done.written else 1
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -66,6 +72,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"subject:   {report.subject}  {report.subject_mb_per_s:.3f} MB/s")
         print(f"reference: {report.reference}  {report.reference_mb_per_s:.3f} MB/s")
         _print_divergences(report, args.show)
+        _print_notes(report)
     print(report.summary())
     return 0 if report.ok else 1
 
@@ -74,8 +81,10 @@ def _corpus(args: argparse.Namespace) -> list[str]:
     """The --corpus lines, or the test strings recorded beside a GGUF on either side."""
     if args.corpus is not None:
         return read_corpus(args.corpus)
-    for path in (args.tokenizer, args.reference):
-        if path is not None and str(path).endswith(".gguf"):
+    # --format names the format of the file hfcompat reads: ORIGINAL when there is one
+    sides = [(args.tokenizer, None), (args.reference, args.format)] if args.reference else [(args.tokenizer, args.format)]
+    for path, format in sides:
+        if detect_format(path, format) == "gguf":
             return [text for text, _ in llama_cpp_test_cases(path)]
     raise CliError("--corpus is required (only a GGUF with llama.cpp's test strings beside it has a built-in one)")
 
@@ -86,6 +95,12 @@ def _print_divergences(report: Any, limit: int) -> None:
         print(clip(divergence.describe(), 1200))
     if report.mismatches > limit:
         print(f"... {report.mismatches - limit} more texts differ")
+
+
+def _print_notes(report: Any) -> None:
+    """What the comparison left out, one `note:` line each."""
+    for note in report.notes:
+        print(f"note: {note}")
 
 
 def _progress(asked: bool | None) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..errors import HfcompatError
 from ..formats import load
 from ..tools.train import train
-from ..tools.verify import verify
+from ..tools.verify import official_tokenizer, verify
 from .options import CliError, clip, load_tokenizer
 from .tokens import CONVERSION_TARGETS
 
@@ -237,16 +237,6 @@ def _import_oracle() -> Any:
     return tokenizers
 
 
-def _oracle_for(oracle: Any, path: Path) -> Any:
-    """The official tokenizer for a reference file (BertWordPieceTokenizer for a vocab.txt)."""
-    if path.name == "vocab.txt":
-        from tokenizers.implementations import BertWordPieceTokenizer
-        tokenizer = BertWordPieceTokenizer(str(path), lowercase=True)
-    else:
-        tokenizer = oracle.Tokenizer.from_file(str(path))
-    return tokenizer
-
-
 def _whole_inputs(tokenizer: Any) -> list[str]:
     """Turn off a saved truncation/padding so whole inputs are compared; say what was turned off."""
     notes = []
@@ -276,7 +266,7 @@ def _demo_one(ref: DemoRef, path: Path, lines: list[str], inputs: list[Any],
     turned_off = _whole_inputs(ours)
     theirs = None
     if oracle is not None:
-        theirs = _oracle_for(oracle, path)
+        theirs = official_tokenizer(path)
         _whole_inputs(theirs)
     if turned_off:
         row.notes.append(f"its saved {' and '.join(turned_off)} is turned off on both sides")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HfcompatError
-from ..formats.tekken import is_tekken_file
+from ..formats.detect import DIRECTORY, detect_format
 from ..tools.explain import describe
 from ..tools.viz import ansi, encode_for_view, is_byte_level
 from .options import add_load_options, load_tokenizer
@@ -68,7 +68,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
 def cmd_inspect(args: argparse.Namespace) -> int:
     """`inspect`: format, model, vocabulary size, components, added tokens, and what it converts to."""
     tokenizer = load_tokenizer(args.tokenizer, args)
-    summary = {"format": file_format(Path(args.tokenizer)), **summarize(tokenizer),
+    summary = {"format": file_format(Path(args.tokenizer), args.format), **summarize(tokenizer),
                "converts_to": conversion_targets(tokenizer)}
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
@@ -100,30 +100,26 @@ CONVERSION_TARGETS = {"tokenizer.json": "tokenizer.json", "transformers director
                       "SentencePiece .model": "tokenizer.model", "tiktoken": "ranks.tiktoken"}
 
 
-def file_format(path: Path) -> str:
-    """What kind of tokenizer file (or directory) a path is."""
-    if path.is_dir():
-        config = path / "tokenizer_config.json"
-        if config.is_file():
-            try:
-                name = json.loads(config.read_text(encoding="utf-8")).get("tokenizer_class")
-            except (ValueError, UnicodeDecodeError):
-                name = None
-            return f"transformers directory ({name or 'no tokenizer_class'})"
-        return "directory"
-    if path.suffix == ".model":
-        return "SentencePiece model"
-    if path.suffix == ".tiktoken":
-        return "tiktoken ranks"
-    if path.suffix == ".gguf":
-        return "GGUF (llama.cpp)"
-    if is_tekken_file(path):
-        return "tekken.json (Mistral)"
-    if path.name == "vocab.json" or path.name == "merges.txt":
-        return "BPE vocab.json + merges.txt"
-    if path.suffix == ".txt":
-        return "WordPiece vocab.txt"
-    return "tokenizer.json"
+# detect_format's name of a file format -> what `inspect` calls it
+FORMAT_LABELS = {"sentencepiece": "SentencePiece model", "tiktoken": "tiktoken ranks", "gguf": "GGUF (llama.cpp)",
+                 "tekken.json": "tekken.json (Mistral)", "vocab.json": "BPE vocab.json + merges.txt",
+                 "merges.txt": "BPE vocab.json + merges.txt", "vocab.txt": "WordPiece vocab.txt",
+                 "hfcompat.json": "hfcompat tokenizer file", "tokenizer.json": "tokenizer.json"}
+
+
+def file_format(path: Path, format: str | None = None) -> str:
+    """What kind of tokenizer file (or directory) a path is, read by content as `load` reads it."""
+    kind = detect_format(path, format)
+    if kind != DIRECTORY:
+        return FORMAT_LABELS[kind]
+    config = path / "tokenizer_config.json"
+    if config.is_file():
+        try:
+            name = json.loads(config.read_text(encoding="utf-8")).get("tokenizer_class")
+        except (ValueError, UnicodeDecodeError):
+            name = None
+        return f"transformers directory ({name or 'no tokenizer_class'})"
+    return "directory"
 
 
 def conversion_targets(tokenizer: Any) -> dict[str, Any]:

@@ -7,14 +7,14 @@ from typing import Any
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
-from .detect import FORMATS, detect_format
+from .detect import DIRECTORY, detect_format
 from .gguf import read_gguf
 from .sentencepiece import read_sentencepiece
 from .tekken import read_tekken
 from .tiktoken import read_tiktoken
 from .tokenizer_json import read_tokenizer_json
-from .transformers.pretrained import (HFCOMPAT_FILE, bert_tokenizer, gpt2_tokenizer, is_pretrained_directory,
-                                      load_pretrained, read_hfcompat_file)
+from .transformers.pretrained import (bert_tokenizer, gpt2_tokenizer, is_pretrained_directory, load_pretrained,
+                                      read_hfcompat_file)
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
@@ -29,13 +29,9 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     tokenizer.json or vocab.json that gives one id to two tokens, as `tokenizers` does.
     """
     path = Path(path)
-    if path.is_dir():
+    kind = detect_format(path, options.get("format"))
+    if kind == DIRECTORY:
         return _load_directory(path, options)
-    if not path.exists():
-        raise FormatError("no such file or directory", path=str(path))
-    kind = options.get("format") or _format_of(path)
-    if kind not in FORMATS:
-        raise FormatError(f"unknown format {kind!r}: expected one of {', '.join(FORMATS)}", path=str(path))
     if kind == "gguf":
         return read_gguf(path, pattern=options.get("pattern"))
     if kind == "sentencepiece":
@@ -55,28 +51,6 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if kind == "vocab.txt":
         return bert_tokenizer(path, lowercase=options.get("lowercase", True))
     return read_tokenizer_json(path, strict)
-
-
-# What a file name's suffix says it holds; the content decides (see detect.py).
-SUFFIX_FORMATS = {".gguf": {"gguf"}, ".model": {"sentencepiece"}, ".tiktoken": {"tiktoken"},
-                  ".json": {"tokenizer.json", "tekken.json", "hfcompat.json", "vocab.json"},
-                  ".txt": {"vocab.txt", "merges.txt"}}
-
-
-def _format_of(path: Path) -> str:
-    """The format the content shows. A name whose suffix says another is an error naming both;
-    content that shows none is read as the suffix says (its reader tells what is wrong)."""
-    named = SUFFIX_FORMATS.get(path.suffix)
-    try:
-        found = detect_format(path, HFCOMPAT_FILE)
-    except FormatError:
-        if named is None:
-            raise
-        return {".json": "tokenizer.json", ".txt": "vocab.txt"}.get(path.suffix) or next(iter(named))
-    if named is not None and found not in named:
-        raise FormatError(f"the name says {path.suffix} but the content is a {found} file (format= chooses "
-                          "how to read it)", path=str(path))
-    return found
 
 
 def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:

@@ -64,19 +64,6 @@ class TekkenSource:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def is_tekken_file(path: str | Path) -> bool:
-    """True for a JSON file named as mistral-common names them (*tekken*.json), or whose first
-    bytes hold tekken's config keys."""
-    if "tekken" in Path(path).name:
-        return True
-    try:
-        with open(path, "rb") as file:
-            head = file.read(4096).decode("utf-8", errors="ignore")
-    except OSError:
-        return False
-    return '"default_num_special_tokens"' in head and '"vocab"' in head
-
-
 # ----- reading ------------------------------------------------------------------------------
 
 def read_tekken(path: str | Path, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:

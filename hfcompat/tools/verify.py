@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import FormatError
+from ..formats.detect import DIRECTORY, detect_format
 from ..formats.load import load
-from ..formats.tekken import is_tekken_file
 from ..formats.tiktoken.ranks import rank_file_spec
 from ..tokenizer import Tokenizer
 
@@ -28,8 +28,19 @@ LIBRARIES = ("tokenizers", "sentencepiece", "tiktoken", "transformers", "mistral
 # original Hugging Face tokenizer gives each (what llama.cpp's own tokenizer must give).
 TEST_SEPARATOR = "\n__ggml_vocab_test__\n"
 DIVERGENCES_KEPT = 5
-TIKTOKEN_SUFFIXES = (".tiktoken",)
-SENTENCEPIECE_SUFFIXES = (".model",)
+# The library that owns each format `detect_format` tells apart (any other: tokenizers).
+OWNERS = {DIRECTORY: "transformers", "tekken.json": "mistral-common", "gguf": "llama.cpp-tests",
+          "sentencepiece": "sentencepiece", "tiktoken": "tiktoken"}
+# Sides that never add special tokens, because the file they run holds no post-processor: both
+# sides are then encoded without them (what the file could not say is not compared).
+NO_POST_PROCESSOR = {
+    "sentencepiece": "a SentencePiece model holds no post-processor",
+    "tiktoken": "a tiktoken rank file holds no post-processor",
+    "mistral-common": "a tekken.json holds no post-processor (Tekkenizer adds bos/eos only when asked)",
+    "llama.cpp-tests": "llama.cpp's recorded ids have no special tokens added",
+}
+GGUF_SUBJECT_NOTE = ("the GGUF is read by hfcompat (no llama.cpp runs here; hfcompat's GGUF reader is held to the ids "
+                     "llama.cpp's tests record)")
 
 Piece = tuple[int, str]  # (id, the token's text) as the side shows it
 
@@ -70,6 +81,8 @@ class VerifyReport:
     total: int = 0
     mismatches: int = 0
     first_divergences: list[Divergence] = field(default_factory=list)
+    add_special_tokens: bool = True  # whether both sides were asked to add their special tokens
+    notes: list[str] = field(default_factory=list)  # what the comparison left out, and why
     input_bytes: int = 0
     subject_seconds: float = 0.0
     reference_seconds: float = 0.0
@@ -103,6 +116,7 @@ class VerifyReport:
         return {
             "subject": self.subject, "reference": self.reference, "total": self.total,
             "identical": self.identical, "mismatches": self.mismatches,
+            "add_special_tokens": self.add_special_tokens, "notes": list(self.notes),
             "subject_mb_per_s": round(self.subject_mb_per_s, 4),
             "reference_mb_per_s": round(self.reference_mb_per_s, 4),
             "first_divergences": [
@@ -128,6 +142,7 @@ class Side:
     name: str
     encode: Callable[[str], list[Piece]]
     decode: Callable[[list[int]], str] | None  # None: the side has ids only (decoding not compared)
+    notes: list[str] = field(default_factory=list)  # what this side left out of its file, and why
 
 
 def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
@@ -143,35 +158,57 @@ def hfcompat_side(tokenizer: Tokenizer, add_special_tokens: bool) -> Side:
     return Side("hfcompat", encode, lambda ids: tokenizer.decode(ids, skip_special_tokens=False))
 
 
-def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lowercase: bool = True) -> Side:
+def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lowercase: bool = True,
+                    format: str | None = None, whole_inputs: bool = False) -> Side:
     """HF `tokenizers` on a tokenizer.json (or on hfcompat's tokenizer written as one), or on the
-    plain vocabulary files with the pipelines `tokenizers` builds for them."""
+    plain vocabulary files with the pipelines `tokenizers` builds for them (`format` as in `load`);
+    `whole_inputs` turns off the file's truncation and padding (the other side's file holds none)."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import tokenizers
 
     if isinstance(source, Tokenizer):
         official = tokenizers.Tokenizer.from_str(source.to_str())
     else:
-        official = _official_tokenizer(tokenizers, Path(source), lowercase)
+        official = official_tokenizer(Path(source), lowercase, format)
+    notes = _whole_inputs(official) if whole_inputs else []
 
     def encode(text: str) -> list[Piece]:
         encoding = official.encode(text, add_special_tokens=add_special_tokens)
         return list(zip(encoding.ids, encoding.tokens))
 
     return Side(f"tokenizers {tokenizers.__version__}", encode,
-                lambda ids: official.decode(ids, skip_special_tokens=False))
+                lambda ids: official.decode(ids, skip_special_tokens=False), notes)
 
 
-def _official_tokenizer(tokenizers: Any, path: Path, lowercase: bool) -> Any:
-    """`tokenizers` reading a tokenizer.json (or a directory's), a BERT vocab.txt or GPT-2 vocab.json."""
-    if path.is_dir():
-        path = path / "tokenizer.json"
-    if path.suffix == ".txt" and path.name != "merges.txt":
+def _whole_inputs(official: Any) -> list[str]:
+    """Turn off a `tokenizers` tokenizer's truncation and padding; a note naming what was on."""
+    dropped = []
+    if official.truncation is not None:
+        dropped.append(f"truncation (max_length {official.truncation['max_length']})")
+        official.no_truncation()
+    if official.padding is not None:
+        dropped.append("padding")
+        official.no_padding()
+    if not dropped:
+        return []
+    return [f"the tokenizers side runs without its {' and '.join(dropped)}: the other file holds none"]
+
+
+def official_tokenizer(path: Path, lowercase: bool = True, format: str | None = None) -> Any:
+    """`tokenizers` reading a tokenizer.json (or a directory's), a BERT vocab.txt or GPT-2 vocab.json
+    (told apart by content, as `load` tells them)."""
+    import tokenizers
+
+    kind = detect_format(path, format)
+    if kind == DIRECTORY:
+        path, kind = path / "tokenizer.json", "tokenizer.json"
+    if kind == "vocab.txt":
         from tokenizers.implementations import BertWordPieceTokenizer
         return BertWordPieceTokenizer(str(path), lowercase=lowercase)._tokenizer
-    if path.name in ("vocab.json", "merges.txt"):
+    if kind in ("vocab.json", "merges.txt"):
+        vocab, merges = (path, path.with_name("merges.txt")) if kind == "vocab.json" else (path.with_name("vocab.json"), path)
         from tokenizers.implementations import ByteLevelBPETokenizer
-        official = ByteLevelBPETokenizer(str(path.with_name("vocab.json")), str(path.with_name("merges.txt")))
+        official = ByteLevelBPETokenizer(str(vocab), str(merges))
         official.add_special_tokens(["<|endoftext|>"])
         return official._tokenizer
     return tokenizers.Tokenizer.from_file(str(path))
@@ -318,29 +355,19 @@ def llama_cpp_tests_side(path: str | Path) -> Side:
     return Side(f"llama.cpp tests ({Path(path).name}.out)", encode, None)
 
 
-def owner_library(path: str | Path) -> str:
-    """The library that owns a file's format: what `against="auto"` picks."""
-    path = Path(path)
-    if path.is_dir():
-        return "transformers"
-    if is_tekken_file(path):
-        return "mistral-common"
-    if path.suffix == ".gguf":
-        return "llama.cpp-tests"
-    if path.suffix in SENTENCEPIECE_SUFFIXES:
-        return "sentencepiece"
-    if path.suffix in TIKTOKEN_SUFFIXES:
-        return "tiktoken"
-    return "tokenizers"
+def owner_library(path: str | Path, format: str | None = None) -> str:
+    """The library that owns what a path holds (read by content, as `load` reads it): what
+    `against="auto"` picks."""
+    return OWNERS.get(detect_format(path, format), "tokenizers")
 
 
 def library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
-                 options: dict[str, Any]) -> Side:
+                 options: dict[str, Any], whole_inputs: bool = False) -> Side:
     """The side of `library` running `source` (a path; a Tokenizer only for `tokenizers`)."""
     if library not in LIBRARIES:
         raise ValueError(f"unknown library {library!r}: expected auto or one of {', '.join(LIBRARIES)}")
     try:
-        return _library_side(library, source, add_special_tokens, options)
+        return _library_side(library, source, add_special_tokens, options, whole_inputs)
     except (ValueError, FormatError):
         raise
     except Exception as error:  # noqa: BLE001 - the official library's own error, with the file named
@@ -349,10 +376,11 @@ def library_side(library: str, source: str | Path | Tokenizer, add_special_token
 
 
 def _library_side(library: str, source: str | Path | Tokenizer, add_special_tokens: bool,
-                  options: dict[str, Any]) -> Side:
+                  options: dict[str, Any], whole_inputs: bool) -> Side:
     """library_side without the error translation."""
     if library == "tokenizers":
-        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True))
+        return tokenizers_side(source, add_special_tokens, options.get("lowercase", True), options.get("format"),
+                               whole_inputs)
     if library == "transformers":
         return transformers_side(source, add_special_tokens)
     if isinstance(source, Tokenizer):
@@ -380,11 +408,23 @@ def verify(tokenizer_or_path: Tokenizer | str | Path, texts: Iterable[str], agai
     - `verify(tok_or_path, texts)`: hfcompat (the tokenizer, or `hfcompat.load(path, **load_options)`)
       against the owner library of the file (`against` names another library).
     - `verify(path, texts, reference=original)`: the file in its own library against the original
-      in its own (`against` picks the original's library): a conversion checked end to end.
-    A text agrees when the ids are equal and each side decodes them to the same text.
+      in its own (`against` picks the original's library; `format=` is the original's): a
+      conversion checked end to end.
+    A text agrees when the ids are equal and each side decodes them to the same text. Only what
+    both files can hold is compared, and the report's notes say what was left out: when a side runs
+    a file that holds no post-processor (a .model, a rank file, a tekken.json, llama.cpp's recorded
+    ids) both sides encode without special tokens; against such a file or a GGUF, the tokenizers
+    side runs without its truncation and padding. A converted GGUF is read by hfcompat (nothing
+    here runs llama.cpp).
     """
-    subject, reference_side = _sides(tokenizer_or_path, against, reference, add_special_tokens, load_options)
-    report = VerifyReport(subject.name, reference_side.name)
+    plan = _plan(tokenizer_or_path, against, reference, load_options.get("format"))
+    specials = add_special_tokens and not plan.plain
+    subject, reference_side = _sides(plan, tokenizer_or_path, reference, specials, load_options)
+    report = VerifyReport(subject.name, reference_side.name, add_special_tokens=specials,
+                          notes=[*plan.notes, *subject.notes, *reference_side.notes])
+    if add_special_tokens and plan.plain:
+        report.notes.append("special tokens not added on either side: "
+                            + "; ".join(NO_POST_PROCESSOR[library] for library in plan.plain))
     items = list(texts)
     for text in _with_progress(items, progress):
         report.total += 1
@@ -403,27 +443,55 @@ def verify(tokenizer_or_path: Tokenizer | str | Path, texts: Iterable[str], agai
     return report
 
 
-def _sides(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: str | Path | None,
-           add_special_tokens: bool, options: dict[str, Any]) -> tuple[Side, Side]:
-    """(subject, reference) for verify's arguments."""
+@dataclass
+class Plan:
+    """Which library runs each side (None: hfcompat itself), and the sides that add no special tokens."""
+
+    subject: str | None
+    reference: str
+    notes: list[str] = field(default_factory=list)  # why a side is not what the file's owner would run
+    gguf_subject: bool = False  # a GGUF read by hfcompat: it holds a post-processor, but no truncation or padding
+
+    @property
+    def whole_inputs(self) -> bool:
+        """True when a side's file holds no truncation or padding (every file but a tokenizer.json's)."""
+        return bool(self.plain) or self.gguf_subject
+
+    @property
+    def plain(self) -> list[str]:
+        """The sides' libraries whose files hold no post-processor, each named once."""
+        return list(dict.fromkeys(library for library in (self.subject, self.reference)
+                                  if library in NO_POST_PROCESSOR))
+
+
+def _plan(tokenizer_or_path: Tokenizer | str | Path, against: str, reference: str | Path | None,
+          format: str | None) -> Plan:
+    """The libraries of verify's two sides: the owners of the files (read by content) unless
+    `against` names the reference's."""
     if reference is not None:
-        library = owner_library(reference) if against == "auto" else against
-        reference_side = library_side(library, reference, add_special_tokens, options)
-        specials = add_special_tokens and reference_side.decode is not None  # recorded ids have none
-        if isinstance(tokenizer_or_path, Tokenizer):
-            subject = hfcompat_side(tokenizer_or_path, specials)
-        else:
-            subject = library_side(owner_library(tokenizer_or_path), tokenizer_or_path, specials, options)
-        return subject, reference_side
+        library = owner_library(reference, format) if against == "auto" else against
+        subject = None if isinstance(tokenizer_or_path, Tokenizer) else owner_library(tokenizer_or_path)
+        if subject == "llama.cpp-tests":  # ids recorded for llama.cpp's own texts only: nothing runs a GGUF here
+            return Plan(None, library, [GGUF_SUBJECT_NOTE], gguf_subject=True)
+        return Plan(subject, library)
     if isinstance(tokenizer_or_path, Tokenizer):
-        ours = tokenizer_or_path
-        library = "tokenizers" if against == "auto" else against
-        return hfcompat_side(ours, add_special_tokens), library_side(library, ours, add_special_tokens, options)
-    ours = load(tokenizer_or_path, **{k: v for k, v in options.items() if v is not None})
-    library = owner_library(tokenizer_or_path) if against == "auto" else against
-    reference_side = library_side(library, tokenizer_or_path, add_special_tokens, options)
-    # llama.cpp's recorded ids have no special tokens added
-    return hfcompat_side(ours, add_special_tokens and reference_side.decode is not None), reference_side
+        return Plan(None, "tokenizers" if against == "auto" else against)
+    return Plan(None, owner_library(tokenizer_or_path, format) if against == "auto" else against)
+
+
+def _sides(plan: Plan, tokenizer_or_path: Tokenizer | str | Path, reference: str | Path | None,
+           specials: bool, options: dict[str, Any]) -> tuple[Side, Side]:
+    """(subject, reference) as the plan says, each adding special tokens when `specials`."""
+    # with a reference, `format` is the original's
+    own = {k: v for k, v in options.items() if v is not None and (reference is None or k != "format")}
+    if plan.subject is not None:  # a converted file in its own library
+        subject = library_side(plan.subject, tokenizer_or_path, specials, own, plan.whole_inputs)
+    elif isinstance(tokenizer_or_path, Tokenizer):
+        subject = hfcompat_side(tokenizer_or_path, specials)
+    else:
+        subject = hfcompat_side(load(tokenizer_or_path, **own), specials)
+    source = tokenizer_or_path if reference is None else reference
+    return subject, library_side(plan.reference, source, specials, options, plan.whole_inputs)
 
 
 def _outcome(encode: Callable[[str], list[Piece]], text: str) -> list[Piece] | Exception:

@@ -22,7 +22,7 @@ MISTRAL_MODELS = sorted(path.name for path in (Path(mistral_common.__file__).par
 # A shared file, the name it is copied under, and a text to compare on.
 RENAMED = [("refs/gpt2/tokenizer.json", "gpt2.bin"), ("refs/llama2/tokenizer.model", "llama"),
            ("refs/tiktoken/cl100k_base.tiktoken", "cl100k.ranks"), ("refs/gguf/ggml-vocab-qwen2.gguf", "qwen2"),
-           ("refs/bert-base-uncased/vocab.txt", "bert-words")]
+           ("refs/bert-base-uncased/vocab.txt", "bert-words"), ("refs/tiktoken/cl100k_base.tiktoken", "vocab.txt")]
 
 
 def texts() -> list[str]:

@@ -10,6 +10,7 @@ import functools
 import os
 import struct
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,8 +30,12 @@ gguf = pytest.importorskip("gguf", reason="the gguf package (the extra hfcompat[
 pytestmark = pytest.mark.conformance
 
 SEPARATOR = "\n__ggml_vocab_test__\n"
-GGUF_NAMES = ["bert-bge", "deepseek-coder", "falcon", "gpt-2", "llama-bpe", "llama-spm", "phi-3", "qwen2",
-              "starcoder"]
+GGUF_NAMES = ["bert-bge", "command-r", "deepseek-coder", "deepseek-llm", "falcon", "gpt-2", "llama-bpe", "llama-spm",
+              "mpt", "phi-3", "qwen2", "qwen35", "refact", "starcoder"]
+# gpt2 files without test strings and without the pre key: llama.cpp reads them with its 'default' splits.
+NO_PRE_NAMES = ["aquila", "gpt-neox"]
+# Shared files of models hfcompat does not read yet.
+UNREAD_NAMES = ["baichuan", "gemma-4", "nomic-bert-moe"]
 # Tokenizers of ../shared/refs that GGUF holds, and what it refuses (with a word of the reason).
 WRITABLE = ["gpt2/tokenizer.json", "falcon/tokenizer.json", "llama2/tokenizer.model",
             "bert-base-uncased/vocab.txt", "t5/tokenizer.json"]
@@ -58,9 +63,10 @@ def loaded(name: str) -> hfcompat.Tokenizer:
 
 
 @pytest.mark.parametrize("name", GGUF_NAMES)
-def test_llama_cpp_test_strings(name: str) -> None:
-    """Every .inp string gives exactly its .out ids."""
-    tokenizer = loaded(name)
+def test_llama_cpp_test_strings(name: str, backend: str) -> None:
+    """Every .inp string gives exactly its .out ids, on each backend (a tokenizer loaded for each:
+    one backend's caches would answer for the other)."""
+    tokenizer = hfcompat.load(shared_file(f"refs/gguf/ggml-vocab-{name}.gguf"))
     for text, ids in cases_of(name):
         assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text
 
@@ -131,6 +137,46 @@ def test_what_gguf_cannot_hold_is_refused(reference: str, reason: str, tmp_path:
 def gpt2_data() -> gguf_read.GGUFTokenizerData:
     """The tokenizer keys of llama.cpp's GPT-2 test file."""
     return read_gguf_data(shared_file("refs/gguf/ggml-vocab-gpt-2.gguf"))
+
+
+@pytest.mark.parametrize("name", NO_PRE_NAMES)
+def test_a_missing_pre_name_reads_as_llama_cpp_default(name: str, tmp_path: Path) -> None:
+    """A gpt2 file without tokenizer.ggml.pre loads with a warning, as llama.cpp loads it: with the
+    pipeline of the name 'default' (which itself loads without one); `tokenizers` runs the
+    tokenizer.json alike, and the file is written back without the key."""
+    tokenizers = pytest.importorskip("tokenizers")
+    path = shared_file(f"refs/gguf/ggml-vocab-{name}.gguf")
+    with pytest.warns(UserWarning, match="no tokenizer.ggml.pre.*'default'"):
+        tokenizer = hfcompat.load(path)
+    named = tmp_path / "named.gguf"
+    write_gguf_data(dataclasses.replace(read_gguf_data(path), pre="default"), named)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert hfcompat.load(named).to_str() == tokenizer.to_str()
+    theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+    for text in corpus():
+        assert tokenizer.encode(text, add_special_tokens=False).ids == \
+            theirs.encode(text, add_special_tokens=False).ids, text
+    tokenizer.save(tmp_path / "again.gguf")
+    assert read_gguf_data(tmp_path / "again.gguf") == read_gguf_data(path)
+
+
+def test_llama3_names_add_the_bos_token_unless_the_file_says_not(tmp_path: Path) -> None:
+    """A Llama 3 file that does not say whether to add the bos token gets it, as llama.cpp adds it
+    for that `pre` name (and Llama 3's own template adds <|begin_of_text|>); with the flag off it
+    does not, and a tokenizer without it is written with the flag off."""
+    path = shared_file("refs/gguf/ggml-vocab-llama-bpe.gguf")
+    data = read_gguf_data(path)
+    assert "add_bos_token" not in data.flags
+    bos = data.special_ids["bos"]
+    for text, ids in cases_of("llama-bpe")[:10]:
+        assert loaded("llama-bpe").encode(text).ids == [bos, *ids], text
+    write_gguf_data(dataclasses.replace(data, flags={"add_bos_token": False}), tmp_path / "off.gguf")
+    off = hfcompat.load(tmp_path / "off.gguf")
+    assert off.encode("Hello world").ids == loaded("llama-bpe").encode("Hello world", add_special_tokens=False).ids
+    off.save(tmp_path / "tokenizer.json")
+    hfcompat.load(tmp_path / "tokenizer.json").save(tmp_path / "again.gguf")
+    assert read_gguf_data(tmp_path / "again.gguf").flags == {"add_bos_token": False}
 
 
 def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
@@ -235,11 +281,12 @@ def test_a_key_given_twice_and_a_huge_array_are_refused(tmp_path: Path) -> None:
 
 
 def test_shared_files_are_vocab_only() -> None:
-    """The shared files hold no tensors (what the reader reads is the metadata alone)."""
+    """The shared files hold no tensors (what the reader reads is the metadata alone), and each is
+    one the tests here know."""
     if not (SHARED / "refs" / "gguf").is_dir():
         pytest.skip("../shared/refs/gguf is absent")
     assert sorted(p for p in os.listdir(SHARED / "refs" / "gguf") if p.endswith(".gguf")) == \
-        [f"ggml-vocab-{name}.gguf" for name in GGUF_NAMES]
+        sorted(f"ggml-vocab-{name}.gguf" for name in GGUF_NAMES + NO_PRE_NAMES + UNREAD_NAMES)
 
 
 @pytest.mark.parametrize("name", ["gpt-2", "llama-spm", "bert-bge"])

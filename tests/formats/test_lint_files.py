@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 import tokenizers
 
 import hfcompat
-from hfcompat.tools.lint import has_errors, lint, merge_unreachable
+from hfcompat.tools.lint import CHECKS, has_errors, lint, merge_unreachable
+from hfcompat.tools.lint.pipeline import gguf_pre_name
 
 from conftest import shared_file
 from tiktoken_files import offline_cl100k
@@ -75,3 +78,17 @@ def test_cl100k_has_no_error_and_its_id_gaps() -> None:
     assert not has_errors(findings)
     gaps = next(f for f in findings if f.code == "id-gaps")
     assert gaps.details == ["ids 100256, 100261-100275"]
+
+
+@pytest.mark.parametrize("name, expected", [("aquila", ["gguf-pre-missing"]), ("gpt-neox", ["gguf-pre-missing"]),
+                                            ("gpt-2", []), ("llama-spm", [])])
+def test_a_gguf_without_pre_name_is_a_finding(name: str, expected: list[str]) -> None:
+    """A gpt2 GGUF without tokenizer.ggml.pre (which loads, with llama.cpp's default splits) is a
+    warning of lint's; one with a name, or another model, is not."""
+    assert gguf_pre_name in CHECKS
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the load's own warning about the missing name
+        tokenizer = hfcompat.load(shared_file(f"refs/gguf/ggml-vocab-{name}.gguf"))
+    findings = gguf_pre_name(tokenizer)
+    assert [found.code for found in findings] == expected
+    assert all(found.severity == "warning" for found in findings)

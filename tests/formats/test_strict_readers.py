@@ -445,6 +445,7 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["q Ġ"])), STRICTER),
     ("gpt2.gguf", "no merges", gguf_edit(lambda fields: fields.pop("tokenizer.ggml.merges")), STRICTER),
     ("gpt2.gguf", "unknown pre-tokenizer", gguf_edit(_gguf_set("tokenizer.ggml.pre", "nope")), STRICTER),
+    ("gpt2.gguf", "no pre-tokenizer", gguf_edit(lambda fields: fields.pop("tokenizer.ggml.pre")), BOTH_LOAD),
     # vocab.txt, vocab.json + merges.txt
     ("vocab.txt", "a token twice", text_edit(_replace_line(2000, "the")), BOTH_LOAD),
     ("vocab.txt", "no [UNK]", text_edit(lambda text: text.replace("[UNK]\n", "[UNQ]\n")), STRICTER),

@@ -98,3 +98,23 @@ def test_errors_on_both_sides_agree_and_unknown_library_is_refused() -> None:
         hfcompat.verify(tok, TEXTS, against="spacy")
     with pytest.raises(hfcompat.FormatError, match="missing.json"):
         hfcompat.verify(tok, TEXTS, reference="/nonexistent/missing.json")
+
+
+def test_a_side_without_post_processor_compares_without_special_tokens(tmp_path: Path) -> None:
+    """T5's tokenizer.json against its .model conversion: sentencepiece adds no `</s>` (a .model
+    holds no post-processor), so neither side adds special tokens and the report says so; ids and
+    decoded text agree, the unknown piece included (the .model keeps T5's "<unk>" surface)."""
+    original = shared_file("refs/t5/tokenizer.json")
+    converted = tmp_path / "spiece.model"
+    hfcompat.convert(original, converted)
+    texts = TEXTS + ["Hello world.", "a 東京 b"]
+    report = hfcompat.verify(converted, texts, reference=original)
+    assert report.subject.startswith("sentencepiece ") and report.reference.startswith("tokenizers ")
+    assert report.ok, [d.describe() for d in report.first_divergences]
+    assert not report.add_special_tokens and report.to_dict()["add_special_tokens"] is False
+    assert report.notes == ["special tokens not added on either side: a SentencePiece model holds no post-processor"]
+    assert report.to_dict()["notes"] == report.notes
+    asked = hfcompat.verify(converted, texts, reference=original, add_special_tokens=False)
+    assert asked.ok and asked.notes == []  # nothing was left out that was asked for
+    assert hfcompat.verify(original, texts).notes == []  # both sides run the post-processor
+    assert hfcompat.verify(original, texts).add_special_tokens

@@ -6,7 +6,8 @@ them without touching the tensors (and without the `gguf` package, which only wr
 the tokenizer.json pipeline that transformers' converters give the original:
 
 - `gpt2`: byte-level BPE; the pre-tokenizer (and normalizer) of the `pre` name, looked up in
-  pre_tokenizers.json (an unknown name is an error naming it, unless `pattern=` gives the split);
+  pre_tokenizers.json (an unknown name is an error naming it, unless `pattern=` gives the split;
+  a missing or empty name is llama.cpp's `default`, with a warning as llama.cpp gives);
 - `llama`: SentencePiece BPE with byte fallback as `LlamaTokenizerFast` runs it ("▁" prepended,
   spaces as "▁"), merges in the order transformers extracts them from the scores when the file
   has none;
@@ -14,7 +15,9 @@ the tokenizer.json pipeline that transformers' converters give the original:
   continuation as "word", which is turned back into "word" and "##word";
 - `t5`: Unigram with the precompiled charsmap, as `T5TokenizerFast` runs it.
 
-CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens. A token type
+CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens. The bos / eos
+tokens are added as the file's flags say; where a gpt2 file does not say, as llama.cpp adds them
+for its `pre` name (the bos token for Llama 3's names, tekken and chameleon). A token type
 outside 1..6 is what llama.cpp calls UNDEFINED: it encodes as a NORMAL token there, so it stays a
 plain vocabulary token (`lint` reports it); a t5 file with one is refused (llama.cpp's Unigram
 never matches it).
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import json
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +53,7 @@ LLAMA_CPP_DEFAULT_IDS: dict[str, dict[str, int]] = {
 NO_DEFAULT_BOS_PRES = ("chatglm-bpe", "glm4", "glm5")
 FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces")
 SPACE = "\u2581"
+DEFAULT_PRE = "default"  # what llama.cpp reads a gpt2 file's missing or empty `pre` as
 TABLE = json.loads((Path(__file__).with_name("pre_tokenizers.json")).read_text(encoding="utf-8"))
 
 
@@ -180,6 +185,10 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     `pattern` (a regex) replaces the pre-tokenizer of a `gpt2` file whose `pre` name is unknown.
     """
     data = read_gguf_data(path)
+    if data.model == "gpt2" and not data.pre and pattern is None:
+        warnings.warn(f"{path}: no {KEY}pre; read, as llama.cpp reads it, with llama.cpp's '{DEFAULT_PRE}' "
+                      "pre-tokenizer, which need not be the one the tokenizer was made with (llama.cpp warns "
+                      "that generation quality will be degraded)", UserWarning, stacklevel=2)
     try:
         tokenizer = tokenizer_from_dict(pipeline_from_gguf(data, str(path), pattern))
     except FormatError as error:
@@ -214,11 +223,22 @@ def added_tokens(data: GGUFTokenizerData) -> list[dict[str, Any]]:
             for i, (token, kind) in enumerate(zip(data.tokens, data.types)) if kind in (CONTROL, USER_DEFINED)]
 
 
+def flag_defaults(data: GGUFTokenizerData) -> dict[str, bool]:
+    """The flags llama.cpp sets for a file that does not give them: a gpt2 `pre` name's add_bos_token."""
+    if data.model != "gpt2":
+        return {}
+    entry = PRE_TOKENIZERS.get(data.pre or DEFAULT_PRE, {})
+    return {flag: entry[flag] for flag in FLAG_KEYS if flag in entry}
+
+
 def _bos_eos(data: GGUFTokenizerData) -> dict | None:
-    """A template adding the bos / eos tokens the file asks for (add_bos_token, add_eos_token)."""
+    """A template adding the bos / eos tokens the file asks for (add_bos_token, add_eos_token, or
+    llama.cpp's default for its `pre` name)."""
+    flags = {**flag_defaults(data), **data.flags}
+
     def token(flag: str, key: str) -> tuple[str, int] | None:
         token_id = data.special_ids.get(key)
-        return (data.tokens[token_id], token_id) if data.flags.get(flag) and token_id is not None else None
+        return (data.tokens[token_id], token_id) if flags.get(flag) and token_id is not None else None
 
     return processors.bos_eos_template(token("add_bos_token", "bos"), token("add_eos_token", "eos"))
 
@@ -230,7 +250,7 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
             {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}}
     else:
-        entry = PRE_TOKENIZERS.get(data.pre or "")
+        entry = PRE_TOKENIZERS.get(data.pre or DEFAULT_PRE)
         if entry is None:
             raise FormatError(f"pre-tokenizer {data.pre!r} is not one whose pipeline hfcompat knows (known: "
                               f"{', '.join(sorted(PRE_TOKENIZERS))}); pass pattern= with its split regex",

@@ -28,7 +28,7 @@ from ...files import atomic_target
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_to_dict
 from .read import (BYTE, CONTROL, KEY, NORMAL, SPACE, TABLE, UNKNOWN, UNUSED, USER_DEFINED, GGUFTokenizerData,
-                   pipeline_from_gguf, require_gguf)
+                   flag_defaults, pipeline_from_gguf, require_gguf)
 
 
 
@@ -90,6 +90,8 @@ def gguf_data(tokenizer: Tokenizer) -> GGUFTokenizerData:
                                     f"BERT's WordPiece and T5's Unigram; not this {kind}")
     data.chat_template = tokenizer.chat_template
     _check_post_processor(pipeline, data)
+    for flag in flag_defaults(data):  # not added, where llama.cpp would add it by default
+        data.flags.setdefault(flag, False)
     return data
 
 

@@ -233,7 +233,20 @@ def proto_from_pipeline(data: dict) -> Any:
             raise _refuse("model", f"piece {piece!r} has a non-finite score")
         proto.pieces.add(piece=piece, score=score, type=piece_type)
     _fill_specs(proto, kind, model, flags, vocab, types)
+    surface = _unknown_surface(data.get("decoder"), vocab[types.index(spm.UNKNOWN)])
+    if surface != proto.trainer_spec.unk_surface:
+        proto.trainer_spec.unk_surface = surface
     return proto
+
+
+def _unknown_surface(decoder: Any, unknown: str) -> str:
+    """What the decoder turns the unknown piece into: the content of its `Replace(Regex("\\A<unk>\\z"))`
+    step (a pipeline read from a .model has one), else the piece itself, as `tokenizers` shows it."""
+    for step in _flatten(decoder, "decoders"):
+        pattern = step.get("pattern", {}).get("Regex", "") if step.get("type") == "Replace" else ""
+        if pattern.startswith(r"\A") and pattern.endswith(r"\z") and _unescape(pattern[2:-2]) == unknown:
+            return step["content"]
+    return unknown
 
 
 def _check_post_processor(processor: Any) -> None:

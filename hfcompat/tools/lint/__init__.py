@@ -39,6 +39,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   `tokenizers` gives them on load (it ignores the written ids).
 - `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
   exact (the reasons `hfcompat.convert` refuses with).
+- `gguf-pre-missing`: a byte-level GGUF without a `tokenizer.ggml.pre` name, which llama.cpp (and
+  hfcompat) reads with its 'default' splits.
 
 A GGUF's `tokenizer.ggml.pre` name is not checked against its tokens: the file ties the name to
 nothing else, and what a vocabulary "looks like" would be a guess.
@@ -52,8 +54,8 @@ from typing import Any, Callable, Iterable
 from ...formats.load import load
 from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
-from .pipeline import (added_token_ids, normalizer_idempotence, regex_patterns, sentencepiece_conversion,
-                       shadowed_tokens, special_tokens)
+from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
+                       sentencepiece_conversion, shadowed_tokens, special_tokens)
 from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
                          merges_before_parts, missing_unknown_piece, repeated_rank_lines,
                          undefined_token_types, unreachable_bytes, unreachable_tokens)
@@ -62,8 +64,8 @@ __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachab
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
-    undefined_token_types, dead_gguf_merges, missing_unknown_piece, shadowed_tokens, regex_patterns, normalizer_idempotence,
-    sentencepiece_conversion,
+    undefined_token_types, dead_gguf_merges, missing_unknown_piece, shadowed_tokens, regex_patterns,
+    normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
 )
 
 
@@ -78,8 +80,8 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
         tokenizer, path = load(tokenizer_or_path, **{"strict": False, **load_options}), Path(tokenizer_or_path)
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
-        findings += added_token_ids(path, tokenizer) + repeated_rank_lines(path, tokenizer) + \
-            ignored_gguf_values(path, tokenizer)
+        findings += added_token_ids(path, tokenizer, load_options.get("format")) + \
+            repeated_rank_lines(path, tokenizer) + ignored_gguf_values(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
 

@@ -1,5 +1,6 @@
 """Lint checks of the pipeline around the model: added and special tokens, split patterns, the
-normalizer, and what a SentencePiece model's tokenizer.json form cannot say."""
+normalizer, what a SentencePiece model's tokenizer.json form cannot say, and a GGUF that names
+no pre-tokenizer."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Callable
 import regex
 
 from ...errors import UnsupportedConversion
+from ...formats.detect import detect_format
 from ...formats.tokenizer_json import check_json_expressible
 from ...models.unigram import Unigram
 from ...pipeline.bytelevel import chars_to_bytes
@@ -167,9 +169,9 @@ def _unknown_token(tokenizer: Tokenizer) -> list[Finding]:
                    "the first char (or word) outside the vocabulary makes encode fail", count=1)
 
 
-def added_token_ids(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+def added_token_ids(path: Path, tokenizer: Tokenizer, format: str | None = None) -> list[Finding]:
     """A tokenizer.json's written added-token ids against the ids `tokenizers` assigns on load."""
-    if not path.is_file() or path.suffix != ".json":
+    if detect_format(path, format) != "tokenizer.json":
         return []
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -236,3 +238,14 @@ def sentencepiece_conversion(tokenizer: Tokenizer) -> list[Finding]:
                        "a converted tokenizer.json (transformers' fast tokenizer) encodes some text differently "
                        "from sentencepiece", count=1, details=[str(error)])
     return []
+
+
+def gguf_pre_name(tokenizer: Tokenizer) -> list[Finding]:
+    """A gpt2 GGUF without a `tokenizer.ggml.pre` name, read (as llama.cpp reads it) with the default splits."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None or source.model != "gpt2" or source.pre:
+        return []
+    return finding("gguf-pre-missing", "warning", "this GGUF names no pre-tokenizer (tokenizer.ggml.pre)",
+                   "llama.cpp splits its text with its 'default' regexes, and hfcompat with it, which need not "
+                   "be the ones the tokenizer was made with (llama.cpp warns that generation quality will be "
+                   "degraded)", count=1)
