@@ -127,7 +127,8 @@ def _config(config: Any, where: str | None) -> dict[str, Any]:
                               field=f"config.{key}")
     if config["default_vocab_size"] < config["default_num_special_tokens"] + 256:
         raise FormatError("default_vocab_size leaves fewer than the 256 byte tokens after the "
-                          "special tokens", path=where, field="config.default_vocab_size")
+                          "special tokens (mistral-common loads it and panics on text holding a byte it lacks)",
+                          path=where, field="config.default_vocab_size")
     return config
 
 
@@ -162,7 +163,8 @@ def _listed_special_tokens(listed: Any, where: str | None) -> list[SpecialToken]
                 or not isinstance(entry.get("is_control", True), bool):
             raise FormatError("expected {rank, token_str, is_control}", path=where, field=name)
         if entry.get("rank") != index:
-            raise FormatError(f"rank {entry.get('rank')!r} where {index} is expected", path=where,
+            raise FormatError(f"rank {entry.get('rank')!r} where {index} is expected (mistral-common loads it and "
+                              "gives a special token the id of another)", path=where,
                               field=f"{name}.rank")
         tokens.append(SpecialToken(index, entry["token_str"], entry.get("is_control", True)))
     return tokens

@@ -164,13 +164,15 @@ def check_unique_ids(vocab: dict[str, Any], field: str) -> None:
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys all differ (tokenizers refuses a repeated field in most objects and
-    keeps the last in the others; hfcompat refuses it everywhere unless strict=False)."""
+    """A JSON object whose keys all differ (tokenizers refuses a repeated field in some objects, an
+    added token's, and keeps the last in others, the top level's, a pre-tokenizer's, a BPE model's;
+    hfcompat refuses it everywhere unless strict=False)."""
     data = dict(pairs)
     if len(data) != len(pairs):
         seen: set[str] = set()
         twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise FormatError(f"key {twice!r} appears twice in one object", field=twice)
+        raise FormatError(f"key {twice!r} appears twice in one object (tokenizers refuses that in some objects and "
+                          "keeps the last in others; strict=False keeps the last)", field=twice)
     return data
 
 

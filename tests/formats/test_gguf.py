@@ -212,9 +212,9 @@ def test_unknown_pre_name_is_an_error_or_a_pattern(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("change, key", [
     ({"model": "made-up"}, "tokenizer.ggml.model"),
-    ({"types": [9] * 50257}, "tokenizer.ggml.token_type"),
+    ({"model": "t5", "types": [9] * 50257}, "tokenizer.ggml.token_type"),  # UNDEFINED: refused in t5 only
     ({"types": [1] * 10}, "tokenizer.ggml.token_type"),
-    ({"special_ids": {"bos": 99999}}, "tokenizer.ggml.bos_token_id"),
+    ({"scores": [0.0] * 10}, "tokenizer.ggml.scores"),  # fewer than the tokens (a bad special id loads: lint)
     ({"merges": None}, "tokenizer.ggml.merges"),
 ])
 def test_malformed_keys_name_the_key(change: dict, key: str, tmp_path: Path) -> None:
@@ -227,11 +227,12 @@ def test_malformed_keys_name_the_key(change: dict, key: str, tmp_path: Path) -> 
 
 
 def test_a_bad_merge_names_its_gguf_key(tmp_path: Path) -> None:
-    """A merge of a token the vocabulary lacks is named by its GGUF key and index, not by the
-    tokenizer.json field the pipeline is built into."""
+    """A merge llama.cpp applies that makes a string the vocabulary lacks is named by its GGUF key
+    and index, not by the tokenizer.json field the pipeline is built into."""
     data = gpt2_data()
     path = tmp_path / "bad.gguf"
-    write_gguf_data(dataclasses.replace(data, merges=[*data.merges, "zq q"]), path)
+    assert "qĠ" not in data.tokens
+    write_gguf_data(dataclasses.replace(data, merges=[*data.merges, "q Ġ"]), path)
     with pytest.raises(FormatError) as error:
         hfcompat.load(path)
     assert error.value.field == f"tokenizer.ggml.merges[{len(data.merges)}]" and str(path) in str(error.value)

@@ -19,8 +19,10 @@ import pytest
 
 import hfcompat
 from hfcompat.errors import FormatError
+from hfcompat.tools.lint import lint
 
-from owner_outcomes import (KINDS, SHARED, Kind, b64, gguf_fields, our_outcome, owner_outcome, write_files,
+from conftest import corpus_sample
+from owner_outcomes import (KINDS, PROBES, SHARED, Kind, b64, gguf_fields, our_outcome, owner_outcome, write_files,
                             write_gguf)
 
 pytestmark = pytest.mark.conformance
@@ -235,6 +237,31 @@ def _tekken_vocab(index: int, **values: Any) -> Callable[[Any], None]:
     return lambda data: data["vocab"][index].update(values)
 
 
+# Token types llama.cpp reads as UNDEFINED (any value outside 1..6): a normal token for encoding.
+UNDEFINED_TYPE_EDITS = {
+    "token_type 0": _gguf_map("tokenizer.ggml.token_type", lambda v: [0] + v[1:]),
+    "token_type 7": _gguf_map("tokenizer.ggml.token_type", lambda v: v[:9] + [7] + v[10:-1] + [-3]),
+}
+# GGUF edits llama.cpp reads as the file before them (llama-vocab.cpp), with the lint finding
+# that reports each and its count.
+AS_BEFORE_IN_LLAMA_CPP = {
+    "token_type 0": (UNDEFINED_TYPE_EDITS["token_type 0"], "undefined-token-type", 1),
+    "token_type 7": (UNDEFINED_TYPE_EDITS["token_type 7"], "undefined-token-type", 2),
+    "a score too many": (_gguf_map("tokenizer.ggml.scores", lambda v: v + [0.5]), "gguf-surplus-values", 1),
+    "types and scores too many": (lambda fields: [_gguf_map(key, lambda v: v + v[:3])(fields) for key in
+                                                 ("tokenizer.ggml.scores", "tokenizer.ggml.token_type")],
+                                  "gguf-surplus-values", 2),
+    # llama.cpp keeps its own bos (1 for llama, as this file's) and unk (0)
+    "bos id past the tokens": (_gguf_set("tokenizer.ggml.bos_token_id", 10**6), "gguf-special-id-outside", 1),
+    "bos and unk ids past the tokens": (lambda fields: [_gguf_set(f"tokenizer.ggml.{name}_token_id", 1500)(fields)
+                                                         for name in ("bos", "unknown")],
+                                         "gguf-special-id-outside", 2),
+}
+AS_BEFORE_IN_LLAMA_CPP_GPT2 = {  # merges of strings no merge forms, with or without a space
+    "dead merges": (_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q", "q zqx", "zq", " zq", "Ġ "]),
+                    "gguf-dead-merges", 5),
+}
+
 # (kind, case, mutation, expected)
 CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     # tokenizer.json, any model
@@ -331,12 +358,14 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      BOTH_LOAD),
     # tiktoken rank files
     ("r50k.tiktoken", "a rank twice", text_edit(_replace_line(300, b64(b"zq") + " 5")), BOTH_REFUSE),
-    ("r50k.tiktoken", "a token twice", text_edit(_replace_line(300, b64(b"a") + " 300")), STRICTER),
+    ("r50k.tiktoken", "a token twice", text_edit(_replace_line(300, b64(b"a") + " 300")), BOTH_LOAD),
+    ("r50k.tiktoken", "a token twice, its last rank another's",
+     text_edit(lambda text: text + b64(b"a") + " 5\n"), BOTH_REFUSE),
     ("r50k.tiktoken", "bad base64", text_edit(_replace_line(300, "a*b 300")), BOTH_REFUSE),
     ("r50k.tiktoken", "rank not an integer", text_edit(_replace_line(300, b64(b"zq") + " 3x")), BOTH_REFUSE),
     ("r50k.tiktoken", "rank negative", text_edit(_replace_line(300, b64(b"zq") + " -300")), BOTH_REFUSE),
     ("r50k.tiktoken", "a token ranked before one of its parts",
-     text_edit(lambda text: _swap_ranks(text, b" s")), STRICTER),
+     text_edit(lambda text: _swap_ranks(text, b" s")), BOTH_LOAD),
     ("r50k.tiktoken", "three fields", text_edit(_replace_line(300, b64(b"zq") + " 300 1")), BOTH_REFUSE),
     ("r50k.tiktoken", "one field", text_edit(_replace_line(300, b64(b"zq"))), BOTH_REFUSE),
     ("r50k.tiktoken", "a blank line", text_edit(_replace_line(300, "")), BOTH_LOAD),
@@ -346,7 +375,8 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("r50k.tiktoken", "empty file", raw_edit(lambda data: b""), BOTH_REFUSE),
     # SentencePiece
     ("llama.model", "two unknown pieces", proto_edit(_set_piece(5, type=2)), BOTH_REFUSE),
-    ("llama.model", "no unknown piece", proto_edit(_set_piece(0, type=1)), STRICTER),
+    ("llama.model", "no unknown piece (byte fallback)", proto_edit(_set_piece(0, type=1)), BOTH_LOAD),
+    ("albert.model", "no unknown piece (no byte fallback)", proto_edit(_set_piece(1, type=1)), BOTH_REFUSE),
     ("llama.model", "a piece twice", proto_edit(_set_piece(600, piece="▁t")), BOTH_REFUSE),
     ("llama.model", "an empty piece", proto_edit(_set_piece(600, piece="")), BOTH_REFUSE),
     ("llama.model", "a piece of type 9", raw_edit(lambda data: data + _field(1, _field(1, b"zqzq") + b"\x18\x09")),
@@ -390,16 +420,15 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
      json_edit(tekken_listed(setter("special_tokens", 3, "token_str", value="<s>"))), BOTH_REFUSE),
     ("tekken.json", "a byte rank replaced", json_edit(_tekken_vocab(20, token_bytes=b64(b"zq"))), BOTH_REFUSE),
     # GGUF
-    ("llama.gguf", "token_type 0", gguf_edit(_gguf_map("tokenizer.ggml.token_type", lambda v: [0] + v[1:])),
-     STRICTER),
-    ("llama.gguf", "token_type 7", gguf_edit(_gguf_map("tokenizer.ggml.token_type", lambda v: v[:9] + [7] + v[10:])),
-     STRICTER),
+    ("llama.gguf", "token_type 0", gguf_edit(UNDEFINED_TYPE_EDITS["token_type 0"]), BOTH_LOAD),
+    ("llama.gguf", "token_type 7", gguf_edit(UNDEFINED_TYPE_EDITS["token_type 7"]), BOTH_LOAD),
     ("llama.gguf", "one score missing", gguf_edit(_gguf_map("tokenizer.ggml.scores", lambda v: v[:-1])), STRICTER),
+    ("llama.gguf", "a score too many", gguf_edit(AS_BEFORE_IN_LLAMA_CPP["a score too many"][0]), BOTH_LOAD),
     ("llama.gguf", "token_type as floats",
      gguf_edit(_gguf_retype("tokenizer.ggml.token_type", "FLOAT32", float)), STRICTER),
     ("llama.gguf", "tokens as integers",
      gguf_edit(_gguf_retype("tokenizer.ggml.tokens", "INT32", len)), STRICTER),
-    ("llama.gguf", "bos id past the tokens", gguf_edit(_gguf_set("tokenizer.ggml.bos_token_id", 10**6)), STRICTER),
+    ("llama.gguf", "bos id past the tokens", gguf_edit(AS_BEFORE_IN_LLAMA_CPP["bos id past the tokens"][0]), BOTH_LOAD),
     ("llama.gguf", "unknown tokenizer model", gguf_edit(_gguf_set("tokenizer.ggml.model", "rwkv9")), STRICTER),
     ("llama.gguf", "a token twice", gguf_edit(_gguf_map("tokenizer.ggml.tokens", lambda v: v[:600] + [v[601]] + v[601:])),
      STRICTER),
@@ -411,7 +440,9 @@ CASES: list[tuple[str, str, Callable[[Files], Files], str]] = [
     ("llama.gguf", "with tensors", _with_tensors(lambda data: data), BOTH_LOAD),
     ("llama.gguf", "a tensor's data cut", _with_tensors(lambda data: data[:-40]), BOTH_REFUSE),
     ("gpt2.gguf", "merge of a token not in the vocab",
-     gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q"])), STRICTER),
+     gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["zq q"])), BOTH_LOAD),
+    ("gpt2.gguf", "a merge llama.cpp applies, making no token",
+     gguf_edit(_gguf_map("tokenizer.ggml.merges", lambda v: v + ["q Ġ"])), STRICTER),
     ("gpt2.gguf", "no merges", gguf_edit(lambda fields: fields.pop("tokenizer.ggml.merges")), STRICTER),
     ("gpt2.gguf", "unknown pre-tokenizer", gguf_edit(_gguf_set("tokenizer.ggml.pre", "nope")), STRICTER),
     ("gpt2.gguf", "no pre-tokenizer", gguf_edit(lambda fields: fields.pop("tokenizer.ggml.pre")), BOTH_LOAD),
@@ -472,6 +503,72 @@ def test_a_gguf_count_past_the_end_is_refused_before_reading(tmp_path: Path) -> 
     path.write_bytes(bytes(data))
     with pytest.raises(FormatError, match=r"huge\.gguf"):
         hfcompat.load(path)
+
+
+@pytest.mark.parametrize("case", sorted([*AS_BEFORE_IN_LLAMA_CPP, *AS_BEFORE_IN_LLAMA_CPP_GPT2]))
+def test_gguf_edits_llama_cpp_ignores_encode_as_before(case: str, tmp_path: Path) -> None:
+    """A token type outside 1..6 is llama.cpp's UNDEFINED, which its SPM, BPE and WPM tokenizers
+    match as a NORMAL token (llama-vocab.cpp looks tokens up by text alone); values past the
+    tokens' count are never read, a merge of strings no merge forms never applies, a special id
+    outside the vocabulary leaves llama.cpp's own in place. The ids (special tokens added) are
+    those of the file before the edit; `lint` reports it."""
+    edit, code, count = {**AS_BEFORE_IN_LLAMA_CPP, **AS_BEFORE_IN_LLAMA_CPP_GPT2}[case]
+    kind = KINDS["gpt2.gguf" if case in AS_BEFORE_IN_LLAMA_CPP_GPT2 else "llama.gguf"]
+    (tmp_path / "edited").mkdir()
+    (tmp_path / "original").mkdir()
+    edited = write_files(tmp_path / "edited", gguf_edit(edit)(kind.files()))
+    original = write_files(tmp_path / "original", kind.files())
+    texts = [*PROBES, *corpus_sample("botchan", 40), *corpus_sample("pku_test", 40)]
+    ours, before = hfcompat.load(edited), hfcompat.load(original)
+    assert [ours.encode_ids(text) for text in texts] == [before.encode_ids(text) for text in texts]
+    if kind.name == "llama.gguf":  # it adds bos: the special ids count
+        assert ours.encode_ids("x") == before.encode_ids("x") != before.encode_ids("x", add_special_tokens=False)
+    found = [f for f in lint(edited) if f.code == code]
+    assert found and found[0].count == count
+
+
+def test_undefined_gguf_token_type_in_a_t5_file_is_refused(tmp_path: Path) -> None:
+    """llama.cpp's Unigram (UGM) never matches an UNDEFINED piece, which a Unigram model cannot
+    follow: a t5 file with one is refused, naming the key and what llama.cpp does."""
+    def t5_with_undefined(fields: dict) -> None:
+        _gguf_set("tokenizer.ggml.model", "t5")(fields)
+        UNDEFINED_TYPE_EDITS["token_type 0"](fields)
+
+    path = write_files(tmp_path, gguf_edit(t5_with_undefined)(KINDS["llama.gguf"].files()))
+    with pytest.raises(FormatError, match="UNDEFINED") as raised:
+        hfcompat.load(path)
+    assert raised.value.field == "tokenizer.ggml.token_type"
+
+
+def _without_unknown(as_unigram: bool) -> Callable[[Any], None]:
+    """A ModelProto edit: the UNKNOWN piece made NORMAL (and the model made Unigram if asked)."""
+    def edit(proto: Any) -> None:
+        proto.pieces[0].type = 1
+        if as_unigram:
+            proto.trainer_spec.model_type = 1
+    return edit
+
+
+def test_a_byte_fallback_bpe_model_without_unknown_piece_runs_as_sentencepiece(tmp_path: Path) -> None:
+    """sentencepiece loads a byte-fallback model without an UNKNOWN piece (unk_id -1: every unknown
+    char is spelled in bytes); hfcompat loads the BPE one too and gives the same ids and decoded
+    text (`lint` reports it). The Unigram one stays refused: hfcompat's Unigram, as tokenizers',
+    needs the piece."""
+    import sentencepiece
+
+    path = write_files(tmp_path, proto_edit(_without_unknown(False))(KINDS["llama.model"].files()))
+    owner = sentencepiece.SentencePieceProcessor(model_file=str(path))
+    ours = hfcompat.load(path)
+    texts = [*PROBES, "x ① y", "🙂🙂 ①②", *corpus_sample("botchan", 40), *corpus_sample("wagahaiwa", 40),
+             *corpus_sample("pku_test", 40)]
+    assert owner.unk_id() == -1
+    assert [ours.encode_ids(text) for text in texts] == [owner.encode(text) for text in texts]
+    assert [ours.decode(owner.encode(text)) for text in texts] == [owner.decode(owner.encode(text)) for text in texts]
+    assert "unknown-piece-missing" in {found.code for found in lint(ours)}
+    unigram = write_files(tmp_path, proto_edit(_without_unknown(True))(KINDS["llama.model"].files()))
+    assert sentencepiece.SentencePieceProcessor(model_file=str(unigram)).unk_id() == -1
+    with pytest.raises(FormatError, match="sentencepiece loads it"):
+        hfcompat.load(unigram)
 
 
 def table() -> str:

@@ -358,7 +358,8 @@ def test_non_byte_level_bpe_is_refused(tmp_path) -> None:
     (b"IQ== 0\nIg= 1\n", "line 2"),
     (b"IQ== 0\nIg== 1 2\n", "line 2"),
     (b"IQ== 0\nIg== x\n", "line 2"),
-    (b"IQ== 0\nIQ== 1\n", "line 2"),
+    (b"IQ== 0\nIg== 0\n", "line 2"),  # a rank given to two tokens, which tiktoken refuses
+    (b"IQ== 0\nIg== 1\nIQ== 1\n", "line 3"),  # the same once "!" takes its last rank
 ])
 def test_malformed_rank_file(tmp_path, content: bytes, field: str) -> None:
     """A bad line is a FormatError naming the file and the line."""
@@ -367,6 +368,24 @@ def test_malformed_rank_file(tmp_path, content: bytes, field: str) -> None:
     with pytest.raises(FormatError) as raised:
         read_tiktoken(path, pattern=r"\S+")
     assert raised.value.field == field and raised.value.path == str(path)
+
+
+def test_a_token_listed_twice_keeps_its_last_rank(tiktoken_offline, hfcompat_cache, tmp_path) -> None:
+    """r50k with "a" listed again at the end: tiktoken keeps the last rank (its first is a hole);
+    hfcompat loads it, gives tiktoken's ids, and `lint` reports the repeated token."""
+    from hfcompat.formats.tiktoken.ranks import read_ranks
+    from hfcompat.tools.lint import lint
+    from tiktoken.load import load_tiktoken_bpe
+
+    path = tmp_path / "twice.tiktoken"
+    path.write_bytes(rank_file("r50k_base").read_bytes() + b"YQ== 70000\n")
+    theirs = tiktoken_offline.Encoding("twice", pat_str=tiktoken_offline.get_encoding("r50k_base")._pat_str,
+                                       mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={})
+    ours = read_tiktoken(path, encoding="r50k_base")
+    assert read_ranks(path)[b"a"] == 70000
+    assert_same_ids(ours, theirs, sample_texts(60) + ["a", "banana a"])
+    found = [f for f in lint(path, encoding="r50k_base") if f.code == "repeated-rank-token"]
+    assert found and found[0].details == ["b'a': ranks 64, 70000"]
 
 
 def test_unknown_encoding_name(tmp_path) -> None:

@@ -32,7 +32,10 @@ tokenizer) and `test` (llama.cpp's synthetic test vocabulary).
 
 CONTROL tokens become special added tokens, USER_DEFINED ones plain added tokens. The bos / eos
 tokens are added as the file's flags say; where a gpt2 file does not say, as llama.cpp adds them
-for its `pre` name (the bos token for Llama 3's names, tekken and chameleon).
+for its `pre` name (the bos token for Llama 3's names, tekken and chameleon). A token type
+outside 1..6 is what llama.cpp calls UNDEFINED: it encodes as a NORMAL token there, so it stays a
+plain vocabulary token (`lint` reports it); a t5 file with one is refused (llama.cpp's Unigram
+never matches it).
 """
 
 from __future__ import annotations
@@ -63,6 +66,20 @@ REFUSED_MODELS = {
 }
 KEY = "tokenizer.ggml."
 SPECIAL_ID_KEYS = ("bos", "eos", "unknown", "seperator", "padding", "cls", "mask")
+# llama.cpp's own special ids per tokenizer model (llama-vocab.cpp), which an id outside the
+# vocabulary leaves in place; it reads no cls key. The chatglm family's pre names have no bos.
+LLAMA_CPP_DEFAULT_IDS: dict[str, dict[str, int]] = {
+    "llama": {"bos": 1, "eos": 2, "unknown": 0},
+    "bert": {"bos": 101, "unknown": 100, "seperator": 102, "padding": 0, "mask": 103},
+    "gpt2": {"bos": 11, "eos": 11},
+    "t5": {"eos": 1, "unknown": 2, "padding": 0},
+    "whitespace": {"bos": 11, "eos": 11},
+    "hybriddna": {"bos": 11, "eos": 11},
+    "plamo2": {"bos": 1, "eos": 2, "unknown": 0, "padding": 3},
+    "gemma4": {},
+    "rwkv": {},
+}
+NO_DEFAULT_BOS_PRES = ("chatglm-bpe", "glm4", "glm5")
 FLAG_KEYS = ("add_bos_token", "add_eos_token", "add_space_prefix", "remove_extra_whitespaces", "normalizer.lowercase")
 DNA_TOKENS = ("<dna>", "</dna>", "<oov>")  # with all three, llama.cpp cuts DNA between the tags into k-mers
 SPACE = "\u2581"
@@ -137,31 +154,41 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     tokens = value(KEY + "tokens", list, required=True)
     if not all(isinstance(token, str) for token in tokens):
         raise FormatError("expected strings (UTF-8)", path=where, field=KEY + "tokens")
-    types = value(KEY + "token_type", list) or [NORMAL] * len(tokens)
-    _check_list(types, len(tokens), int, KEY + "token_type", where)
-    bad = next((t for t in types if not NORMAL <= t <= BYTE), None)
-    if bad is not None:
-        raise FormatError(f"token type {bad} is out of range (1..6)", path=where, field=KEY + "token_type")
+    types = _per_token(value(KEY + "token_type", list) or [NORMAL] * len(tokens), len(tokens), int,
+                       KEY + "token_type", where)
+    undefined = next((t for t in types if not NORMAL <= t <= BYTE), None)
+    if undefined is not None and model == "t5":
+        raise FormatError(f"token type {undefined} is out of range (1..6): llama.cpp reads it as UNDEFINED and never "
+                          "matches such a piece in a t5 vocabulary, which a Unigram model cannot follow", path=where,
+                          field=KEY + "token_type")
     scores = value(KEY + "scores", list)
     if scores is not None:
-        _check_list(scores, len(tokens), (int, float), KEY + "scores", where)
+        scores = _per_token(scores, len(tokens), (int, float), KEY + "scores", where)
     merges = value(KEY + "merges", list)
-    if merges is not None and not all(isinstance(m, str) and " " in m for m in merges):
+    if merges is not None and not all(isinstance(m, str) for m in merges):
         raise FormatError('expected "left right" strings', path=where, field=KEY + "merges")
+    pre = value(KEY + "pre", str)
     special_ids = {}
     for name in SPECIAL_ID_KEYS:
         token_id = value(f"{KEY}{name}_token_id", int)
-        if token_id is not None:
-            if not 0 <= token_id < len(tokens):
-                raise FormatError(f"id {token_id} is outside the {len(tokens)} tokens", path=where,
-                                  field=f"{KEY}{name}_token_id")
+        if token_id is not None and not 0 <= token_id < len(tokens):
+            token_id = llama_cpp_default_id(model, pre, name)  # llama.cpp warns and keeps it (`lint` reports it)
+        if token_id is not None and token_id < len(tokens):
             special_ids[name] = token_id
     flags = {name: flag for name in FLAG_KEYS if (flag := value(KEY + name, bool)) is not None}
     charsmap = value(KEY + "precompiled_charsmap", list)
     return GGUFTokenizerData(
-        model, value(KEY + "pre", str), tokens, list(types), scores, merges, special_ids, flags,
+        model, pre, tokens, list(types), scores, merges, special_ids, flags,
         bytes(b & 0xFF for b in charsmap) if charsmap is not None else None,
         value("tokenizer.chat_template", str))
+
+
+def llama_cpp_default_id(model: str, pre: str | None, name: str) -> int | None:
+    """The id llama.cpp gives a special token of this tokenizer model before it reads the file's
+    key, and keeps when the key's id is outside the vocabulary (None: no such token)."""
+    if name == "bos" and pre in NO_DEFAULT_BOS_PRES:
+        return None
+    return LLAMA_CPP_DEFAULT_IDS[model].get(name)
 
 
 def _tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -174,12 +201,15 @@ def _kind_names(kinds: type | tuple[type, ...]) -> str:
     return " or ".join(kind.__name__ for kind in _tuple(kinds))
 
 
-def _check_list(values: list, length: int, kinds: type | tuple[type, ...], name: str, where: str) -> None:
-    """A per-token list: one value of the right kind per token."""
-    if len(values) != length:
-        raise FormatError(f"{len(values)} values for {length} tokens", path=where, field=name)
+def _per_token(values: list, length: int, kinds: type | tuple[type, ...], name: str, where: str) -> list:
+    """A per-token list's first `length` values, each of the right kind; more values than tokens
+    are ignored, as llama.cpp reads one per token (`lint` reports them)."""
+    if len(values) < length:
+        raise FormatError(f"{len(values)} values for {length} tokens (llama.cpp refuses fewer values than tokens)",
+                          path=where, field=name)
     if not all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
         raise FormatError(f"expected {_kind_names(kinds)} values", path=where, field=name)
+    return values[:length]
 
 
 # ----- the tokenizer -------------------------------------------------------------------------
@@ -281,7 +311,7 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
                   "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": byte_fallback,
                   "byte_fallback": byte_fallback,
                   "ignore_merges": entry.get("ignore_merges", False), "vocab": _vocab(data, where),
-                  "merges": [merge.split(" ", 1) for merge in data.merges]},
+                  "merges": _applicable_merges(data, where)},
     }
 
 
@@ -323,8 +353,58 @@ def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_tokens == 256,
-                  "ignore_merges": False, "vocab": vocab, "merges": [merge.split(" ", 1) for merge in data.merges]},
+                  "ignore_merges": False, "vocab": vocab, "merges": _applicable_merges(data, where)},
     }
+
+
+def merge_pair(merge: str) -> tuple[str, str]:
+    """A merge string split as llama.cpp splits it: at the first space after its first char
+    (without one, two empty parts: a merge that never applies)."""
+    cut = merge.find(" ", 1)
+    return (merge[:cut], merge[cut + 1:]) if cut != -1 else ("", "")
+
+
+def dead_merges(merges: list[str], vocab: dict[str, int]) -> list[int]:
+    """The indices of the merges llama.cpp can never apply that tokenizers' BPE would refuse (a
+    part or the result is no token): a part is neither one char nor the result of a merge that
+    applies. llama.cpp merges strings, from the single chars of a word up."""
+    pairs = [merge_pair(merge) for merge in merges]
+    users: dict[str, list[int]] = {}
+    for index, pair in enumerate(pairs):
+        for part in set(pair):
+            users.setdefault(part, []).append(index)
+    formed: set[str] = set()
+
+    def applies(index: int) -> bool:
+        return all(len(part) == 1 or part in formed for part in pairs[index])
+
+    waiting = [index for index in range(len(pairs)) if applies(index)]
+    while waiting:
+        joined = "".join(pairs[waiting.pop()])
+        if joined not in formed:
+            formed.add(joined)
+            waiting += [index for index in users.get(joined, ()) if applies(index)]
+    return [index for index, (left, right) in enumerate(pairs) if not applies(index)
+            and not (left in vocab and right in vocab and left + right in vocab)]
+
+
+def _applicable_merges(data: GGUFTokenizerData, where: str | None) -> list[list[str]]:
+    """The merges as [left, right], less those llama.cpp never applies and tokenizers would refuse
+    (`lint` reports them); one it applies with a part or result that is no token is an error."""
+    vocab = {token: i for i, token in enumerate(data.tokens)}
+    dead = set(dead_merges(data.merges, vocab))
+    kept = []
+    for index, merge in enumerate(data.merges):
+        if index in dead:
+            continue
+        left, right = merge_pair(merge)
+        missing = next((token for token in (left, right, left + right) if token not in vocab), None)
+        if missing is not None:
+            raise FormatError(f"merge {left!r} {right!r} needs {missing!r}, which is no token (llama.cpp joins it "
+                              "anyway and spells what no token holds in single bytes; tokenizers refuses it)",
+                              path=where, field=f"{KEY}merges[{index}]")
+        kept.append([left, right])
+    return kept
 
 
 def _sentencepiece_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
@@ -473,5 +553,6 @@ def _vocab(data: GGUFTokenizerData, where: str | None, tokens: list[str] | None 
     if len(vocab) != len(tokens):
         seen: set[str] = set()
         twice = next(t for t in tokens if t in seen or seen.add(t))
-        raise FormatError(f"token {twice!r} appears twice", path=where, field=KEY + "tokens")
+        raise FormatError(f"token {twice!r} appears twice (llama.cpp aborts: its token map is then shorter than "
+                          "its token list)", path=where, field=KEY + "tokens")
     return vocab

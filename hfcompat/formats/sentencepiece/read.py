@@ -107,8 +107,10 @@ def check_model(proto: Any) -> None:
         if piece.type == spm.BYTE:
             _check_byte_piece(piece.piece, byte_fallback, f"pieces[{index}]")
             byte_pieces += 1
-    if unknowns != 1:
-        raise FormatError(f"expected exactly one UNKNOWN piece, found {unknowns}", field="pieces")
+    if unknowns > 1 or not (unknowns or byte_fallback):
+        said = "unk is already defined" if unknowns else "unk is not defined"
+        raise FormatError(f"expected exactly one UNKNOWN piece, found {unknowns} (sentencepiece refuses it: {said!r}; "
+                          "a byte-fallback model may have none)", field="pieces")
     if byte_fallback and byte_pieces != 256:
         raise FormatError(f"{byte_pieces} byte pieces although byte_fallback is true (sentencepiece needs all 256)",
                           field="trainer_spec.byte_fallback")
@@ -123,16 +125,23 @@ def check_model(proto: Any) -> None:
 def _check_model_type_runs(proto: Any, model_type: int) -> None:
     """Refuse what hfcompat would run otherwise than sentencepiece: a CHAR model with a normal piece
     of several chars (sentencepiece never uses it; hfcompat's Unigram would), a WORD model with byte
-    fallback (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk)."""
+    fallback (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk), a
+    Unigram or CHAR model without an unknown piece (sentencepiece spells unknown chars in bytes;
+    hfcompat's Unigram, like tokenizers', needs the unknown piece in its lattice)."""
     if model_type == spm.CHAR:
         long = next((i for i, p in enumerate(proto.pieces) if p.type == spm.NORMAL and len(p.piece) > 1), None)
         if long is not None:
             raise FormatError(f"a CHAR model with the piece {proto.pieces[long].piece!r} of several chars (a "
-                              "trained CHAR model has none; sentencepiece would never use it)",
-                              field=f"pieces[{long}].piece")
+                              "trained CHAR model has none; sentencepiece loads it and never uses it, hfcompat's "
+                              "Unigram would)", field=f"pieces[{long}].piece")
+    if model_type in (spm.UNIGRAM, spm.CHAR) and not any(p.type == spm.UNKNOWN for p in proto.pieces):
+        raise FormatError("a Unigram model without an UNKNOWN piece (sentencepiece loads it with byte fallback and "
+                          "spells unknown chars in bytes; hfcompat's Unigram, as tokenizers', needs the piece)",
+                          field="pieces")
     if model_type == spm.WORD and proto.trainer_spec.byte_fallback:
-        raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (its WordLevel model "
-                          "gives the unknown piece, not bytes)", field="trainer_spec.byte_fallback")
+        raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (sentencepiece spells an "
+                          "unknown word in bytes; hfcompat's WordLevel gives the unknown piece)",
+                          field="trainer_spec.byte_fallback")
 
 
 def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:
@@ -302,8 +311,9 @@ def _decoder(proto: Any) -> dict:
     controls = [p.piece for p in proto.pieces if p.type == spm.CONTROL]
     if controls:
         steps.append(_replace(r"\A(?:" + "|".join(map(_escape, controls)) + r")\z", "", regex=True))
-    unknown = next(p.piece for p in proto.pieces if p.type == spm.UNKNOWN)
-    steps.append(_replace(r"\A" + _escape(unknown) + r"\z", trainer.unk_surface, regex=True))
+    unknown = next((p.piece for p in proto.pieces if p.type == spm.UNKNOWN), None)
+    if unknown is not None:  # a byte-fallback model may have none: its unknown chars are bytes
+        steps.append(_replace(r"\A" + _escape(unknown) + r"\z", trainer.unk_surface, regex=True))
     if trainer.byte_fallback:
         steps.append({"type": "ByteFallback"})
     steps.append({"type": "Fuse"})
@@ -317,7 +327,7 @@ def _decoder(proto: Any) -> dict:
 def _model(proto: Any) -> dict:
     """The Unigram or BPE model of the pieces (CHAR as Unigram, WORD as WordLevel)."""
     model_type = proto.trainer_spec.model_type
-    unknown = next(i for i, p in enumerate(proto.pieces) if p.type == spm.UNKNOWN)
+    unknown = next((i for i, p in enumerate(proto.pieces) if p.type == spm.UNKNOWN), None)
     if model_type == spm.BPE:
         return _bpe_model(proto, unknown)
     if model_type == spm.WORD:
@@ -376,11 +386,11 @@ def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     return levels
 
 
-def _bpe_model(proto: Any, unknown: int) -> dict:
+def _bpe_model(proto: Any, unknown: int | None) -> dict:
     """BPE with a merge for every split of every mergeable piece, best piece score first."""
     ranked = _ranked_merges(proto)
     return {
-        "type": "BPE", "dropout": None, "unk_token": proto.pieces[unknown].piece,
+        "type": "BPE", "dropout": None, "unk_token": None if unknown is None else proto.pieces[unknown].piece,
         "continuing_subword_prefix": None, "end_of_word_suffix": None,
         # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
         "fuse_unk": not proto.trainer_spec.byte_fallback,

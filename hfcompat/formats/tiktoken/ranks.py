@@ -5,10 +5,11 @@ pattern (rewritten for Oniguruma), ByteLevel without its own regex, a byte-level
 `ignore_merges` (tiktoken looks a whole piece up in the ranks first), the ByteLevel decoder,
 and the special tokens as added tokens. tiktoken keeps no merge list: it merges any two parts
 whose concatenation has a rank, the lowest rank first. The merge list is derived from the ranks
-(tiktoken_merges.py): for each token, the two parts that tiktoken's own merging joins last when
-it builds that token from its bytes. In any text, two parts side by side that concatenate to a token were built exactly that
-way (the bytes of a token evolve as in the token alone), so the one merge per token is enough
-and gives tiktoken's result.
+(merges.py): for each token, the two parts that tiktoken's own merging joins last when it
+builds that token from its bytes, listed at the token's rank even when a part ranks after it.
+In any text, two parts side by side that concatenate to a token were built exactly that way
+(the bytes of a token evolve as in the token alone), so the one merge per token is enough and
+gives tiktoken's result.
 
 Writing goes the other way for any byte-level BPE whose merges are exactly those derived merges
 in rank order. The pattern does not travel in a rank file: a known encoding is recognised by the
@@ -39,9 +40,9 @@ from ...pre_tokenizers.tiktoken_pattern import from_oniguruma, to_oniguruma
 from ...specials import TiktokenSpecials
 from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
-from .merges import cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
+from .merges import NO_RANK, cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
-RANK_MAX = 2**32 - 1  # tiktoken's Rank is a u32
+RANK_MAX = NO_RANK  # tiktoken's Rank is a u32; this one it never joins
 _CLEAN_RANKS = regex.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
 _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
 # \p or \P and a class: a name in braces, or one letter, which fancy-regex takes only for the
@@ -145,13 +146,14 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
 
 
 def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
-    """Parse rank-file bytes as tiktoken does (two fields per non-blank line); ranks must be unique."""
+    """Parse rank-file bytes as tiktoken does (two fields per non-blank line; a token listed
+    again takes its last rank, as in tiktoken's dict); each rank must then be one token's."""
     try:
         return _parse_clean_ranks(data)
     except (ValueError, binascii.Error):
         pass  # find the faulty line below, for the message
     ranks: dict[bytes, int] = {}
-    seen: set[int] = set()
+    lines: dict[bytes, int] = {}
     for number, line in enumerate(data.splitlines(), 1):
         if not line:
             continue  # tiktoken skips empty lines only: one of blanks is an error there
@@ -166,12 +168,30 @@ def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
         if not 0 <= rank <= RANK_MAX:
             raise FormatError(f"rank {rank} is outside 0..{RANK_MAX} (tiktoken's ranks are u32)", path=where,
                               field=f"line {number}")
-        if token in ranks or rank in seen:
-            raise FormatError(f"token {token!r} or rank {rank} appears twice", path=where,
-                              field=f"line {number}")
         ranks[token] = rank
-        seen.add(rank)
+        lines[token] = number
+    holders: dict[int, bytes] = {}
+    for token, rank in ranks.items():
+        if rank in holders:
+            raise FormatError(f"rank {rank} is given to {holders[rank]!r} and to {token!r} (tiktoken refuses "
+                              "a rank given to two tokens)", path=where,
+                              field=f"line {max(lines[token], lines[holders[rank]])}")
+        holders[rank] = token
     return ranks
+
+
+def repeated_tokens(data: bytes) -> dict[bytes, list[int]]:
+    """The tokens that rank-file bytes list more than once, with their ranks in file order (the
+    last is the one tiktoken keeps); lines that do not parse are skipped."""
+    seen: dict[bytes, list[int]] = {}
+    for line in data.splitlines():
+        fields = line.split()
+        try:
+            token, rank = base64.b64decode(fields[0]), int(fields[1])
+        except (IndexError, ValueError, binascii.Error):
+            continue
+        seen.setdefault(token, []).append(rank)
+    return {token: ranks for token, ranks in seen.items() if len(ranks) > 1}
 
 
 def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
@@ -183,9 +203,9 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     if len(fields) != 2 * lines:  # also when a line is blank: the careful parser takes over
         raise ValueError("a line without exactly two fields")
     tokens = list(map(binascii.a2b_base64, fields[0::2]))  # lenient, as b64decode below and tiktoken
-    ranks = dict(zip(tokens, map(int, fields[1::2])))
-    if len(ranks) != len(tokens) or len(set(ranks.values())) != len(tokens):
-        raise ValueError("a token or rank appears twice")
+    ranks = dict(zip(tokens, map(int, fields[1::2])))  # a token listed again keeps its last rank
+    if len(set(ranks.values())) != len(ranks):
+        raise ValueError("a rank given to two tokens")
     if ranks and not 0 <= min(ranks.values()) <= max(ranks.values()) <= RANK_MAX:
         raise ValueError("a rank out of range")
     return ranks
@@ -212,7 +232,6 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
         vocab[content] = token_id
         used.add(token_id)
     cuts = cached_merge_cuts(ordered, ranks, digest) if digest else merge_cuts(ordered, ranks)
-    _check_joins_in_order(ordered, ranks, cuts, where)
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
@@ -232,24 +251,6 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
-
-
-def _check_joins_in_order(ordered: list[bytes], ranks: Mapping[bytes, int], cuts: list[int],
-                          where: str | None) -> None:
-    """Refuse a token that no join of lower-ranked tokens builds but that two tokens spell: tiktoken
-    joins any two neighbours by the rank of their bytes, so it builds such a token once its
-    later-ranked parts exist, which merges in rank order cannot follow (a damaged or hand-edited
-    file; the published rank files have no such token)."""
-    for token, cut in zip(ordered, cuts):
-        if cut or len(token) < 2:
-            continue
-        for split in range(1, len(token)):
-            left, right = token[:split], token[split:]
-            if left in ranks and right in ranks:
-                raise FormatError(
-                    f"token {token!r} (rank {ranks[token]}) is {left!r} (rank {ranks[left]}) joined to "
-                    f"{right!r} (rank {ranks[right]}): ranks out of merge order, which tiktoken follows "
-                    "and merges cannot", path=where, field="ranks")
 
 
 def _check_pattern(pattern: str, where: str | None) -> None:
@@ -298,7 +299,7 @@ def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:
     if len(ranks) < 256 or any(bytes([byte]) not in ranks for byte in range(256)):
         missing = [byte for byte in range(256) if bytes([byte]) not in ranks]
         raise FormatError(f"{len(missing)} single bytes have no rank (the first: {bytes(missing[:1])!r}); "
-                          "tiktoken cannot encode text holding them", path=where, field="ranks")
+                          "tiktoken loads such a file and panics on text holding them", path=where, field="ranks")
 
 
 def _byte_level_strings(tokens: list[bytes]) -> list[str]:

@@ -67,9 +67,10 @@ def bert_tokenizer(vocab_path: str | Path, lowercase: bool = True, *, tokenize_c
                    strip_accents: bool | None = None) -> Tokenizer:
     """BERT's WordPiece pipeline over a vocab.txt, as BertTokenizer builds it (defaults: uncased)."""
     vocab = read_vocab_txt(vocab_path)
-    for token in ("[UNK]", "[CLS]", "[SEP]"):
+    for token, owner in (("[UNK]", "loads it and fails on the first unknown word"), ("[CLS]", "refuses it"),
+                         ("[SEP]", "refuses it")):
         if token not in vocab:
-            raise FormatError(f"a BERT vocabulary needs {token}", path=str(vocab_path))
+            raise FormatError(f"a BERT vocabulary needs {token} (BertWordPieceTokenizer {owner})", path=str(vocab_path))
     tokenizer = Tokenizer(
         WordPiece(vocab, unk_token="[UNK]", continuing_subword_prefix="##",
                   max_input_chars_per_word=100),

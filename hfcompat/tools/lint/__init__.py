@@ -22,6 +22,19 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   the `regex` module read differently (`hfcompat.pipeline.oniguruma.differences`).
 - `normalizer-not-idempotent`: normalize(normalize(x)) != normalize(x) on a probe string.
 - `duplicate-ids`, `duplicate-tokens`, `id-gaps`: the id space.
+- `merge-before-part`: the merges of a rank file listed before the merge that builds one of
+  their parts (tokens ranked before a half: tiktoken builds them once the later part exists, and
+  so do hfcompat and tokenizers on the converted file).
+- `unknown-piece-missing`: a byte-fallback SentencePiece model without an UNKNOWN piece
+  (sentencepiece loads it; its unk_id() is -1).
+- `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
+  normal tokens, dropped by its detokenizer).
+- `gguf-dead-merges`: GGUF merges naming a string that is no token and that no merge forms
+  (llama.cpp never applies them; tokenizers would refuse them).
+- `gguf-surplus-values`, `gguf-special-id-outside`: GGUF token types or scores with more values
+  than tokens (llama.cpp reads one per token), special ids outside the vocabulary (llama.cpp
+  keeps its own id).
+- `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
 - `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
@@ -43,13 +56,16 @@ from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
                        sentencepiece_conversion, shadowed_tokens, special_tokens)
-from .vocabulary import byte_coverage, id_space, merge_unreachable, unreachable_bytes, unreachable_tokens
+from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
+                         merges_before_parts, missing_unknown_piece, repeated_rank_lines,
+                         undefined_token_types, unreachable_bytes, unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
-    special_tokens, byte_coverage, id_space, unreachable_tokens, unreachable_bytes, shadowed_tokens,
-    regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
+    special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
+    undefined_token_types, dead_gguf_merges, missing_unknown_piece, shadowed_tokens, regex_patterns,
+    normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
 )
 
 
@@ -64,7 +80,8 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
         tokenizer, path = load(tokenizer_or_path, **{"strict": False, **load_options}), Path(tokenizer_or_path)
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
-        findings += added_token_ids(path, tokenizer, load_options.get("format"))
+        findings += added_token_ids(path, tokenizer, load_options.get("format")) + \
+            repeated_rank_lines(path, tokenizer) + ignored_gguf_values(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
 

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import codecs
 from collections import defaultdict
+from pathlib import Path
 from typing import Callable
 
+from ...formats.gguf.metadata import read_metadata
+from ...formats.gguf.read import dead_merges
+from ...formats.tiktoken.ranks import repeated_tokens
 from ...models.bpe import BPE
-from ...pipeline.bytelevel import BYTE_TO_CHAR, chars_to_bytes
+from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
 from ...tokenizer import Tokenizer
 from .base import SAMPLE, UTF8_BYTES, Finding, finding, is_byte_level, vocab_pairs
 
-NORMAL = 1  # SentencePiece's type of the pieces its model merges
+GGUF_KEY = "tokenizer.ggml."
+GGUF_PER_TOKEN_KEYS = (GGUF_KEY + "token_type", GGUF_KEY + "scores")
+NORMAL, UNKNOWN = 1, 2  # SentencePiece's types of the pieces its model merges, and of its unknown piece
 # Lead bytes that accept any continuation byte next, with 0, 1 or 2 continuation bytes already
 # read: what may stand before a token that starts inside a char.
 LEADS = (b"", b"\xc2", b"\xe1", b"\xe1\x80", b"\xf1", b"\xf1\x80", b"\xf1\x80\x80")
@@ -83,6 +89,92 @@ def _readings(token: str, prefix: str, suffix: str) -> list[list[str]]:
                 pieces[-1] += suffix
             readings.append(pieces)
     return readings
+
+
+def merges_before_parts(tokenizer: Tokenizer) -> list[Finding]:
+    """The merges of a rank file (tiktoken, tekken) listed before the merge that builds one of
+    their parts: tokens ranked before one of their halves."""
+    model = tokenizer.model
+    if tokenizer.tiktoken is None or not isinstance(model, BPE):
+        return []  # SentencePiece orders merges by score, which often puts a piece before a part
+    merges = model.merges
+    built_at: dict[str, int] = {}
+    for index, (left, right) in enumerate(merges):
+        built_at.setdefault(left + right, index)
+    early = [(left + right, model.vocab[left + right]) for index, (left, right) in enumerate(merges)
+             if max(built_at.get(left, -1), built_at.get(right, -1)) > index]
+    return finding("merge-before-part", "warning",
+                   f"{len(early)} merges come before the merge that builds one of their parts (tokens ranked "
+                   "before a half)",
+                   "each applies as soon as its later part exists (tiktoken and tokenizers both do so), but the "
+                   "ids no longer give the order of merging: a tool that rebuilds merges from lower-ranked "
+                   "parts only encodes these tokens otherwise", sorted(early, key=lambda pair: pair[1]))
+
+
+def repeated_rank_lines(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+    """Tokens a tiktoken rank file lists more than once (tiktoken keeps each one's last rank)."""
+    if tokenizer.tiktoken is None or not path.is_file() or path.suffix == ".json":
+        return []
+    repeated = repeated_tokens(path.read_bytes())
+    return finding("repeated-rank-token", "warning", f"{len(repeated)} tokens are listed more than once in the rank file",
+                   "tiktoken (and hfcompat) keep each one's last rank; the earlier ranks belong to no token",
+                   [(bytes_to_chars(token), ranks[-1]) for token, ranks in repeated.items()],
+                   details=[f"{token!r}: ranks {', '.join(map(str, ranks))}" for token, ranks in repeated.items()])
+
+
+def undefined_token_types(tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF tokens whose type is outside 1..6 (llama.cpp's UNDEFINED)."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None:
+        return []
+    odd = [(token, i) for i, (token, kind) in enumerate(zip(source.tokens, source.types)) if not 1 <= kind <= 6]
+    return finding("undefined-token-type", "warning", f"{len(odd)} GGUF tokens have a token type outside 1..6",
+                   "llama.cpp reads them as UNDEFINED: they encode as normal tokens, but its detokenizer drops "
+                   "them, while hfcompat and a converted tokenizer.json decode their text", odd,
+                   details=[f"{token!r}: type {source.types[i]}" for token, i in odd])
+
+
+def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
+    """A SentencePiece model without an UNKNOWN piece (sentencepiece loads it when it has byte fallback)."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    if source is None or any(piece.type == UNKNOWN for piece in source.proto.pieces):
+        return []
+    return finding("unknown-piece-missing", "warning", "the SentencePiece model has no UNKNOWN piece",
+                   "sentencepiece and hfcompat spell every unknown char in bytes, but its unk_id() is -1, which "
+                   "tools that expect an unknown id refuse", count=1)
+
+
+def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF merges that llama.cpp never applies and tokenizers would refuse (a part is no token)."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None or source.model != "gpt2" or source.merges is None:
+        return []
+    dead = dead_merges(source.merges, {token: i for i, token in enumerate(source.tokens)})
+    return finding("gguf-dead-merges", "warning", f"{len(dead)} merges name a string that is no token and that no "
+                   "merge forms", "llama.cpp never applies them and hfcompat leaves them out; tokenizers refuses a "
+                   "tokenizer.json holding them", count=len(dead),
+                   details=[f"merges[{index}]: {source.merges[index]!r}" for index in dead])
+
+
+def ignored_gguf_values(path: Path, tokenizer: Tokenizer) -> list[Finding]:
+    """GGUF values llama.cpp reads past: per-token arrays (token types, scores) with more values
+    than tokens, and special ids outside the vocabulary."""
+    source = getattr(tokenizer, "gguf_source", None)
+    if source is None or not path.is_file():
+        return []
+    fields, count = read_metadata(path), len(source.tokens)
+    surplus = [f"{key}: {len(values)} values for {count} tokens" for key in GGUF_PER_TOKEN_KEYS
+               if isinstance(values := fields.get(key), list) and len(values) > count]
+    outside = [f"{key} = {value}, kept as {source.special_ids.get(key[len(GGUF_KEY):-len('_token_id')])}"
+               for key, value in fields.items() if key.startswith(GGUF_KEY) and key.endswith("_token_id")
+               and isinstance(value, int) and not 0 <= value < count]
+    return [
+        *finding("gguf-surplus-values", "warning", f"{len(surplus)} per-token arrays hold more values than tokens",
+                 "llama.cpp and hfcompat read one value per token and ignore the rest; a tool that takes the "
+                 "arrays whole may refuse the file", count=len(surplus), details=surplus),
+        *finding("gguf-special-id-outside", "warning", f"{len(outside)} special token ids are outside the vocabulary",
+                 "llama.cpp warns and keeps its own id for that token (hfcompat likewise); other readers refuse "
+                 "the file or take another token", count=len(outside), details=outside)]
 
 
 def unreachable_bytes(tokenizer: Tokenizer) -> list[Finding]:
