@@ -38,6 +38,27 @@ FROM_JSON = {
     "whisper-as-is": ("whisper-large-v3/tokenizer.json", {"tokenizer_class": "TokenizersBackend"}),
     "roberta-json": ("roberta-base/tokenizer.json", {"tokenizer_class": "RobertaTokenizerFast",
                                                      "trim_offsets": False}),
+    # transformers loads a byte-level tokenizer.json under LlamaTokenizer as it is (TokenizersBackend).
+    "phi-2-llama-byte-level": ("phi-2/tokenizer.json", {"tokenizer_class": "LlamaTokenizerFast",
+                                                        "bos_token": "<|endoftext|>"}),
+    # A class transformers does not know: TokenizersBackend, the file as it is.
+    "falcon-unknown-class": ("falcon/tokenizer.json", {"tokenizer_class": "GPT3_5Tokenizer"}),
+    "phi-3-code-llama": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "CodeLlamaTokenizerFast"}),
+    "phi-3-code-llama-no-prefix": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "CodeLlamaTokenizer",
+                                                                "add_prefix_space": False, "fill_token": None}),
+    "phi-3-gemma": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "GemmaTokenizerFast", "bos_token": "<s>",
+                                                  "eos_token": "</s>", "pad_token": "<unk>", "mask_token": None}),
+    "phi-3-siglip2": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "Siglip2Tokenizer"}),
+    "phi-3-llama-legacy": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "LlamaTokenizer", "legacy": True}),
+    "gpt2-qwen2": ("gpt2/tokenizer.json", {"tokenizer_class": "Qwen2TokenizerFast"}),
+    "gpt2-qwen2-prefix": ("gpt2/tokenizer.json", {"tokenizer_class": "Qwen2Tokenizer", "add_prefix_space": True}),
+    "falcon-qwen3_5": ("falcon/tokenizer.json", {"tokenizer_class": "Qwen3_5Tokenizer"}),
+    "gpt2-cohere": ("gpt2/tokenizer.json", {"tokenizer_class": "CohereTokenizerFast"}),
+    "falcon-cohere-prefix": ("falcon/tokenizer.json", {"tokenizer_class": "CohereTokenizer", "add_prefix_space": True,
+                                                      "bos_token": ">>ABSTRACT<<", "eos_token": "<|endoftext|>"}),
+    "falcon-gpt-neox": ("falcon/tokenizer.json", {"tokenizer_class": "GPTNeoXTokenizerFast"}),
+    "gpt2-gpt-neox-options": ("gpt2/tokenizer.json", {"tokenizer_class": "GPTNeoXTokenizer", "add_prefix_space": True,
+                                                      "trim_offsets": False, "add_bos_token": True}),
 }
 
 

@@ -10,14 +10,11 @@ dict of the pipeline that class builds. Nothing here calls transformers.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 Config = dict[str, Any]
 Data = dict[str, Any]
-
-# Classes that take tokenizer.json as it is.
-AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer"}
-
 
 def token_text(value: Any) -> str | None:
     """A special token of tokenizer_config.json: a string or an AddedToken dict."""
@@ -93,16 +90,45 @@ def bert(config: Config, data: Data) -> Data:
     return data
 
 
+def _bpe_model(data: Data, **options: Any) -> Data:
+    """A BPE model dict over the file's vocabulary and merges; `options` differ from tokenizers' defaults."""
+    model = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False}
+    model.update(options)
+    model["vocab"] = vocab_ids(data)
+    model["merges"] = data["model"].get("merges", [])
+    return model
+
+
+# The decoder of the SentencePiece-style BPE classes (Llama, CodeLlama, Gemma): "▁" back to spaces, bytes fused.
+_SPACE_BYTES_DECODERS = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"},
+                         {"type": "Fuse"}]
+_STRIP_ONE_SPACE = {"type": "Strip", "content": " ", "start": 1, "stop": 0}
+
+
+def _add_prefix_space(config: Config, default: bool) -> bool:
+    """The config's add_prefix_space; a missing or null one is the class default."""
+    value = config.get("add_prefix_space")
+    return default if value is None else bool(value)
+
+
+def _byte_level_dict(add_prefix_space: bool, use_regex: bool = True, trim_offsets: bool = True) -> Data:
+    """A ByteLevel pre-tokenizer or decoder dict."""
+    return {"type": "ByteLevel", "add_prefix_space": add_prefix_space, "trim_offsets": trim_offsets,
+            "use_regex": use_regex}
+
+
+def _plain_byte_level_bpe(data: Data) -> Data:
+    """The BPE model the byte-level classes build: no unknown token, empty prefix and suffix."""
+    return _bpe_model(data, continuing_subword_prefix="", end_of_word_suffix="")
+
+
 def _byte_level_bpe(config: Config, data: Data) -> Data:
     """GPT-2's byte-level BPE components (shared by GPT2Tokenizer and RobertaTokenizer)."""
-    model = data["model"]
-    data["model"] = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
-                     "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False,
-                     "ignore_merges": False, "vocab": vocab_ids(data), "merges": model.get("merges", [])}
+    data["model"] = _plain_byte_level_bpe(data)
     data["normalizer"] = None
-    data["pre_tokenizer"] = {"type": "ByteLevel", "add_prefix_space": bool(config.get("add_prefix_space", False)),
-                             "trim_offsets": True, "use_regex": True}
-    data["decoder"] = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    data["pre_tokenizer"] = _byte_level_dict(bool(config.get("add_prefix_space", False)))
+    data["decoder"] = _byte_level_dict(True)
     return data
 
 
@@ -126,20 +152,76 @@ def roberta(config: Config, data: Data) -> Data:
 
 def llama(config: Config, data: Data) -> Data:
     """LlamaTokenizer: BPE with byte fallback, Metaspace without split, Llama's decoder."""
-    model = data["model"]
-    add_prefix_space = config.get("add_prefix_space")
-    add_prefix_space = True if add_prefix_space is None else add_prefix_space
+    add_prefix_space = _add_prefix_space(config, True)
     scheme = ("always" if config.get("legacy", False) else "first") if add_prefix_space else "never"
-    data["model"] = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                     "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True,
-                     "ignore_merges": False, "vocab": vocab_ids(data), "merges": model.get("merges", [])}
+    data["model"] = _bpe_model(data, fuse_unk=True, byte_fallback=True)
     data["normalizer"] = None
     data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": False}
-    steps = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"},
-             {"type": "Fuse"}]
-    if add_prefix_space:
-        steps.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+    steps = list(_SPACE_BYTES_DECODERS) + ([_STRIP_ONE_SPACE] if add_prefix_space else [])
     data["decoder"] = {"type": "Sequence", "decoders": steps}
+    return data
+
+
+def code_llama(config: Config, data: Data) -> Data:
+    """CodeLlamaTokenizer: Llama's pipeline without `legacy` (prepend "first"), a named unk, always the strip."""
+    scheme = "first" if _add_prefix_space(config, True) else "never"
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True,
+                               byte_fallback=True)
+    data["normalizer"] = None
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": False}
+    data["decoder"] = {"type": "Sequence", "decoders": [*_SPACE_BYTES_DECODERS, _STRIP_ONE_SPACE]}
+    return data
+
+
+def gemma(config: Config, data: Data, lowercase: bool = False) -> Data:
+    """GemmaTokenizer (Siglip2Tokenizer adds lowercasing): spaces become "▁" before a split after each one."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True,
+                               byte_fallback=True)
+    replace = {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}
+    data["normalizer"] = {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, replace]} if lowercase \
+        else replace
+    data["pre_tokenizer"] = {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious",
+                             "invert": False}
+    data["decoder"] = {"type": "Sequence", "decoders": list(_SPACE_BYTES_DECODERS)}
+    return data
+
+
+# The split patterns of transformers' Qwen classes (their PRETOKENIZE_REGEX).
+QWEN2_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                 r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+QWEN3_5_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"
+                   r"| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+def qwen(config: Config, data: Data, pattern: str = QWEN2_PATTERN) -> Data:
+    """Qwen2Tokenizer, Qwen3_5Tokenizer: NFC, their split pattern, then ByteLevel without its own regex."""
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFC"}
+    split = {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        split, _byte_level_dict(_add_prefix_space(config, False), use_regex=False)]}
+    data["decoder"] = _byte_level_dict(True)
+    return data
+
+
+def cohere(config: Config, data: Data) -> Data:
+    """CohereTokenizer: NFC, single digits, then GPT-2's ByteLevel."""
+    add_prefix_space = _add_prefix_space(config, False)
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFC"}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Digits", "individual_digits": True}, _byte_level_dict(add_prefix_space)]}
+    data["decoder"] = _byte_level_dict(add_prefix_space)
+    return data
+
+
+def gpt_neox(config: Config, data: Data) -> Data:
+    """GPTNeoXTokenizer: NFC, then GPT-2's ByteLevel (add_prefix_space, trim_offsets from the config)."""
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFC"}
+    data["pre_tokenizer"] = _byte_level_dict(_add_prefix_space(config, False),
+                                             trim_offsets=bool(config.get("trim_offsets", True)))
+    data["decoder"] = _byte_level_dict(True)
     return data
 
 
@@ -184,27 +266,104 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
     return next((n for n in inner if n.get("type") == "Precompiled" and n.get("precompiled_charsmap")), None)
 
 
-# class name (without a "Fast" suffix) -> the pipeline it builds
+# ---------------------------------------------------------------- the table of classes
+
+# class name (without a "Fast" suffix) -> the pipeline it builds; classes that build the same share a builder.
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
-    "BertTokenizer": bert,
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LayoutLMv2Tokenizer", "LxmertTokenizer",
+                     "MobileBertTokenizer"), bert),
     "GPT2Tokenizer": gpt2,
-    "RobertaTokenizer": roberta,
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "LlamaTokenizer": llama,
+    "CodeLlamaTokenizer": code_llama,
+    "GemmaTokenizer": gemma,
+    "Siglip2Tokenizer": partial(gemma, lowercase=True),
+    "Qwen2Tokenizer": qwen,
+    "Qwen3_5Tokenizer": partial(qwen, pattern=QWEN3_5_PATTERN),
+    "CohereTokenizer": cohere,
+    "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
 }
+# Classes that take tokenizer.json as it is: the base classes, and subclasses without a constructor of
+# their own (transformers hands them the file). A class transformers does not know at all is loaded as
+# TokenizersBackend, so it takes the file as it is too.
+AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer", "FNetTokenizer",
+                 "ParakeetTokenizer", "BloomTokenizer"}
+# The class whose directory transformers loads as TokenizersBackend when tokenizer.json is byte-level
+# (its text holds "ByteLevel" anywhere): the class hard-codes Metaspace, which such a file never meant.
+BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
+# Classes that always rebuild the bos/eos template, and the add_bos_token/add_eos_token they assume
+# (transformers drops the config's flags when tokenizer.json is there).
+TEMPLATE_FLAGS: dict[str, tuple[bool, bool]] = {"CodeLlamaTokenizer": (True, False), "GPTNeoXTokenizer": (False, False)}
+# Special tokens a class adds besides its roles: config key -> the class default (a null in the config: none).
+CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
+    "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
+                           "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
+}
+
+_BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
+               "mask_token": "[MASK]"}
+_ROBERTA_ROLES = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
+                  "pad_token": "<pad>", "cls_token": "<s>", "mask_token": "<mask>"}
+_LLAMA_ROLES = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
+_GEMMA_ROLES = {"bos_token": "<bos>", "eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>",
+                "mask_token": "<mask>"}
+_QWEN_ROLES = {"eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>", "pad_token": "<|endoftext|>"}
+_ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>", "sep_token": "[SEP]",
+                 "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"}
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
-    "BertTokenizer": {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
-                      "mask_token": "[MASK]"},
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LayoutLMv2Tokenizer", "LxmertTokenizer",
+                     "MobileBertTokenizer"), _BERT_ROLES),
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
-    "RobertaTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
-                         "pad_token": "<pad>", "cls_token": "<s>", "mask_token": "<mask>"},
-    "LlamaTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"},
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), _ROBERTA_ROLES),
+    "LlamaTokenizer": _LLAMA_ROLES,
+    "CodeLlamaTokenizer": _LLAMA_ROLES,
+    "GemmaTokenizer": _GEMMA_ROLES,
+    "Siglip2Tokenizer": _GEMMA_ROLES,
+    "Qwen2Tokenizer": _QWEN_ROLES,
+    "Qwen3_5Tokenizer": _QWEN_ROLES,
+    "CohereTokenizer": {"bos_token": "<BOS_TOKEN>", "eos_token": "<|END_OF_TURN_TOKEN|>", "unk_token": "<UNK>",
+                        "sep_token": "<SEP>", "pad_token": "<PAD>", "cls_token": "<CLS>", "mask_token": "<MASK_TOKEN>"},
+    "GPTNeoXTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
+                         "pad_token": "<|padding|>"},
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
-    "AlbertTokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>", "sep_token": "[SEP]",
-                        "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"},
+    "AlbertTokenizer": _ALBERT_ROLES,
+    "FNetTokenizer": _ALBERT_ROLES,
     "XLNetTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                        "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
+}
+
+# Classes of transformers' auto mapping whose pipeline hfcompat does not build, by what transformers does
+# instead of taking tokenizer.json as it is.
+_REBUILDS = ("rebuilds the pipeline from the file's vocabulary with components of its own (normalizer, "
+             "pre-tokenizer, decoder or post-processor)")
+_PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never tokenizer.json"
+_SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
+_BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
+NOT_BUILT: dict[str, str] = {
+    **dict.fromkeys((
+        "AlbertTokenizer", "BarthezTokenizer", "BigBirdTokenizer", "BlenderbotTokenizer", "CLIPTokenizer",
+        "CamembertTokenizer", "DebertaTokenizer", "DebertaV2Tokenizer", "EsmcTokenizer", "FunnelTokenizer",
+        "HerbertTokenizer", "LasrTokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "LukeTokenizer",
+        "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer", "MarkupLMTokenizer",
+        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer", "ReformerTokenizer",
+        "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
+        "UdopTokenizer", "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer", "XLMRobertaTokenizer",
+        "XLNetTokenizer"), _REBUILDS),
+    **dict.fromkeys((
+        "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
+        "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
+        "GPTNeoXJapaneseTokenizer", "M2M100Tokenizer", "MarianTokenizer", "MgpstrTokenizer", "PhobertTokenizer",
+        "ProphetNetTokenizer", "RoCBertTokenizer", "Speech2TextTokenizer", "TapasTokenizer", "VitsTokenizer",
+        "Wav2Vec2CTCTokenizer", "Wav2Vec2PhonemeCTCTokenizer", "XLMTokenizer"), _PYTHON),
+    **dict.fromkeys((
+        "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
+        "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
+    **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
+                    _BY_RULE),
+    "MistralCommonBackend": "reads tekken.json with mistral-common, not tokenizer.json",
+    "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
 }
 
 
@@ -226,7 +385,28 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {"BertTokenizer", "RobertaTokenizer", "T5Tokenizer", "AlbertTokenizer", "XLNetTokenizer"}
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5)} | {
+    "AlbertTokenizer", "XLNetTokenizer"}
+
+
+def class_extra_tokens(config: Config, name: str | None) -> list[str]:
+    """The special tokens a class adds besides its roles (CodeLlama's infilling tokens), in its order."""
+    defaults = CLASS_EXTRA_TOKENS.get(name or "", {})
+    found = [token_text(config[key]) if key in config else default for key, default in defaults.items()]
+    return [token for token in found if token]
+
+
+def template_flags(config: Config, name: str | None, from_tokenizer_json: bool) -> tuple[bool, bool] | None:
+    """(add_bos_token, add_eos_token) of the bos/eos template the class builds whatever the file holds, or None.
+
+    transformers drops the config's flags beside a tokenizer.json, so the class's own defaults hold there.
+    """
+    if name not in TEMPLATE_FLAGS:
+        return None
+    bos, eos = TEMPLATE_FLAGS[name]
+    if from_tokenizer_json:
+        return bos, eos
+    return bool(config.get("add_bos_token", bos)), bool(config.get("add_eos_token", eos))
 
 
 def class_name(config: Config) -> str | None:

@@ -342,10 +342,16 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     config = read_config(directory)
     name = classes.class_name(config)
     data, source = _pipeline_data(directory, name, config)
+    name = _class_auto_loads(directory, name, source, config)
     data, name = _class_pipeline(directory, name, source, config, data)
+    roles = classes.class_roles(config, name, SPECIAL_ROLES)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
-    if name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
+    flags = classes.template_flags(config, name, source == TOKENIZER_FILE)
+    if flags is not None:
+        flagged = {**config, **roles, "add_bos_token": flags[0], "add_eos_token": flags[1]}
+        data["post_processor"] = classes.bos_eos_template(flagged, data)
+    elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
     # Only hfcompat's own file may hold hfcompat's components (read with the files beside it).
     own_file = (directory / HFCOMPAT_FILE).exists()
@@ -357,17 +363,39 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
-    roles = classes.class_roles(config, name, SPECIAL_ROLES)
-    _add_config_tokens(tokenizer, config, roles)
+    _add_config_tokens(tokenizer, config, roles, classes.class_extra_tokens(config, name))
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
     return tokenizer
 
 
+def _class_auto_loads(directory: Path, name: str | None, source: str, config: dict[str, Any]) -> str | None:
+    """The class AutoTokenizer loads for the named one: TokenizersBackend (the file as it is) when the class
+    hard-codes a Metaspace pipeline and tokenizer.json's text mentions "ByteLevel" anywhere."""
+    if name not in classes.BYTE_LEVEL_MEANS_AS_IS or source != TOKENIZER_FILE or _auto_tokenizer_map(config):
+        return name
+    path = directory / TOKENIZER_FILE
+    if path.is_file() and '"ByteLevel"' in path.read_text(encoding="utf-8", errors="replace"):
+        return "TokenizersBackend"
+    return name
+
+
+def _auto_tokenizer_map(config: dict[str, Any]) -> Any:
+    """The config's auto_map entry for AutoTokenizer (remote code), or None."""
+    auto_map = config.get("auto_map")
+    if isinstance(auto_map, (list, tuple)):
+        return auto_map
+    return auto_map.get("AutoTokenizer") if isinstance(auto_map, dict) else None
+
+
 def _class_pipeline(directory: Path, name: str | None, source: str, config: dict[str, Any],
                     data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The tokenizer.json dict of the pipeline the class builds, and the class that built it."""
+    """The tokenizer.json dict of the pipeline the class builds, and the class that built it.
+
+    A class transformers does not know is loaded as TokenizersBackend, which takes tokenizer.json as it
+    is; a known class hfcompat cannot build is followed by a warning saying what transformers does.
+    """
 
     if source == SENTENCEPIECE:
         if name in classes.SENTENCEPIECE_POST_PROCESSORS:
@@ -381,9 +409,9 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
             _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
                   f"it builds {fallback}'s from these files")
         return classes.CLASSES[fallback](config, data), fallback
-    if name is not None and name not in classes.AS_IS_CLASSES:
-        _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
-              "it follows tokenizer.json as it is")
+    if name in classes.NOT_BUILT:
+        _warn(f"{directory}: transformers' {name} {classes.NOT_BUILT[name]}; hfcompat does not build that "
+              "pipeline and follows tokenizer.json as it is, so its ids may differ from AutoTokenizer's")
     return data, name
 
 
@@ -442,8 +470,10 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
               "hfcompat follows sentencepiece")
 
 
-def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str]) -> None:
-    """Add the config's added_tokens_decoder, then its named and extra special tokens, as transformers does."""
+def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str],
+                       class_tokens: list[str]) -> None:
+    """Add the config's added_tokens_decoder, then its named and extra special tokens and the class's own
+    (`class_tokens`), as transformers does."""
     decoder = config.get("added_tokens_decoder") or {}
     if isinstance(decoder, dict):
         entries = sorted(decoder.items(), key=lambda item: int(item[0]))
@@ -454,6 +484,7 @@ def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict
     for key in EXTRA_SPECIALS:
         extra = config.get(key) or []
         wanted += [token_text(t) for t in (extra.values() if isinstance(extra, dict) else extra)]
+    wanted += class_tokens
     new = [t for t in dict.fromkeys(wanted) if t and t not in known]
     if new:
         tokenizer.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in new])
