@@ -270,8 +270,8 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
 
 # class name (without a "Fast" suffix) -> the pipeline it builds; classes that build the same share a builder.
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
-    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LayoutLMv2Tokenizer", "LxmertTokenizer",
-                     "MobileBertTokenizer"), bert),
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
+                    bert),
     "GPT2Tokenizer": gpt2,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "LlamaTokenizer": llama,
@@ -288,7 +288,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
 # their own (transformers hands them the file). A class transformers does not know at all is loaded as
 # TokenizersBackend, so it takes the file as it is too.
 AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer", "FNetTokenizer",
-                 "ParakeetTokenizer", "BloomTokenizer"}
+                 "BloomTokenizer"}
 # The class whose directory transformers loads as TokenizersBackend when tokenizer.json is byte-level
 # (its text holds "ByteLevel" anywhere): the class hard-codes Metaspace, which such a file never meant.
 BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
@@ -313,8 +313,8 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
                  "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"}
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
-    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LayoutLMv2Tokenizer", "LxmertTokenizer",
-                     "MobileBertTokenizer"), _BERT_ROLES),
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
+                    _BERT_ROLES),
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), _ROBERTA_ROLES),
     "LlamaTokenizer": _LLAMA_ROLES,
@@ -334,22 +334,24 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                        "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
 }
 
-# Classes of transformers' auto mapping whose pipeline hfcompat does not build, by what transformers does
-# instead of taking tokenizer.json as it is.
+# Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
+# does not (it follows tokenizer.json as it is, with a warning saying this).
 _REBUILDS = ("rebuilds the pipeline from the file's vocabulary with components of its own (normalizer, "
              "pre-tokenizer, decoder or post-processor)")
 _PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never tokenizer.json"
 _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
+_LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
+           "hfcompat's encode does not take")
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "AlbertTokenizer", "BarthezTokenizer", "BigBirdTokenizer", "BlenderbotTokenizer", "CLIPTokenizer",
         "CamembertTokenizer", "DebertaTokenizer", "DebertaV2Tokenizer", "EsmcTokenizer", "FunnelTokenizer",
-        "HerbertTokenizer", "LasrTokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "LukeTokenizer",
-        "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer", "MarkupLMTokenizer",
+        "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
+        "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
         "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer", "ReformerTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
-        "UdopTokenizer", "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer", "XLMRobertaTokenizer",
+        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer", "XLMRobertaTokenizer",
         "XLNetTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
@@ -362,6 +364,10 @@ NOT_BUILT: dict[str, str] = {
         "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
     **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
                     _BY_RULE),
+    **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
+                     "UdopTokenizer"), _LAYOUT),
+    "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
+                          "and the pad token is dropped"),
     "MistralCommonBackend": "reads tekken.json with mistral-common, not tokenizer.json",
     "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
 }

@@ -410,8 +410,8 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
                   f"it builds {fallback}'s from these files")
         return classes.CLASSES[fallback](config, data), fallback
     if name in classes.NOT_BUILT:
-        _warn(f"{directory}: transformers' {name} {classes.NOT_BUILT[name]}; hfcompat does not build that "
-              "pipeline and follows tokenizer.json as it is, so its ids may differ from AutoTokenizer's")
+        _warn(f"{directory}: transformers' {name} {classes.NOT_BUILT[name]}; hfcompat does not do that and "
+              "follows tokenizer.json as it is, so AutoTokenizer's results may differ")
     return data, name
 
 

@@ -1,0 +1,143 @@
+"""transformers' tokenizer classes one by one: hfcompat.load(dir) against AutoTokenizer on corpus lines.
+
+Each class hfcompat builds (formats/transformers/classes.py) is named in a tokenizer_config.json beside
+a tokenizer.json of the kind the class is made for; both libraries load the directory, and ids, tokens
+and decoded text must agree on every line. The table must also know every class of the installed
+transformers' auto mapping, and a class it cannot build must say what transformers does.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+import hfcompat
+from hfcompat.formats.transformers import classes
+from tests.conftest import corpus_sample, fixture_lines, shared_dir
+
+from .auto_harness import auto_tokenizer, transformers
+
+pytestmark = pytest.mark.conformance
+
+# Where each kind of tokenizer.json comes from: a ../shared/refs file, or a file hfcompat writes.
+BERT_JSON = "written from bert-base-uncased/vocab.txt"
+SOURCES = {
+    "wordpiece": BERT_JSON,
+    "byte-level": "gpt2/tokenizer.json",
+    "roberta": "roberta-base/tokenizer.json",
+    "metaspace": "phi-3-mini/tokenizer.json",
+    "unigram": "t5/tokenizer.json",
+    "falcon": "falcon/tokenizer.json",
+}
+# Each class hfcompat builds, with the kind of tokenizer.json it is checked on.
+CHECKED_ON = {
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
+                    "wordpiece"),
+    **dict.fromkeys(("GPT2Tokenizer", "Qwen2Tokenizer", "Qwen3_5Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"),
+                    "byte-level"),
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
+    **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
+    "T5Tokenizer": "unigram",
+}
+# Classes that take tokenizer.json as it is (falcon's has its own pre-tokenizer, so a rebuild would show).
+AS_IS = sorted(classes.AS_IS_CLASSES - {"HfcompatTokenizer"}) + ["GPT3_5Tokenizer"]
+
+
+def corpus_texts() -> list[str]:
+    """English, Japanese and Chinese corpus lines and the fixture's lines (30 in all)."""
+    return (corpus_sample("botchan", 10) + corpus_sample("wagahaiwa", 5) + corpus_sample("pku_test", 5)
+            + list(fixture_lines())[:10])
+
+
+@pytest.fixture(scope="module")
+def bert_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """BERT uncased as a tokenizer.json hfcompat writes."""
+    path = tmp_path_factory.mktemp("bert") / "tokenizer.json"
+    hfcompat.load(shared_dir() / "refs" / "bert-base-uncased" / "vocab.txt").save(path)
+    return path
+
+
+def class_directory(directory: Path, tokenizer_json: Path, config: dict) -> Path:
+    """tokenizer.json and a tokenizer_config.json naming a class."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shutil.copy(tokenizer_json, directory / "tokenizer.json")
+    (directory / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    return directory
+
+
+def source_file(kind: str, bert_json: Path) -> Path:
+    """The tokenizer.json of a kind."""
+    return bert_json if SOURCES[kind] == BERT_JSON else shared_dir() / "refs" / SOURCES[kind]
+
+
+def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
+    """Lines whose ids, tokens or decode differ between AutoTokenizer and hfcompat.load; the line count; warnings."""
+    auto = auto_tokenizer(directory)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    # transformers applies a file's truncation and padding only when a call asks for them.
+    ours.no_truncation()
+    ours.no_padding()
+    texts = corpus_texts()
+    differing = []
+    for text in texts:
+        result = auto(text)
+        ids = result["input_ids"]
+        encoding = ours.encode(text)
+        expected = (ids, result.tokens(), auto.decode(ids, skip_special_tokens=False))
+        actual = (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False))
+        if expected != actual:
+            differing.append(f"{text[:60]!r}:\n    transformers {expected!r:.300}\n    hfcompat     {actual!r:.300}")
+    return differing, len(texts), [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("name", sorted(CHECKED_ON))
+def test_built_class_matches_auto(tmp_path: Path, bert_json: Path, name: str) -> None:
+    """A class hfcompat rebuilds: the same ids, tokens and decode as AutoTokenizer on every line, no warning."""
+    directory = class_directory(tmp_path / name, source_file(CHECKED_ON[name], bert_json),
+                                {"tokenizer_class": name + "Fast"})
+    differing, total, messages = differing_lines(directory)
+    assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+    assert messages == []
+
+
+@pytest.mark.parametrize("name", AS_IS)
+def test_as_is_class_matches_auto(tmp_path: Path, name: str) -> None:
+    """A class that takes tokenizer.json as it is, or one transformers does not know: the file, no warning."""
+    directory = class_directory(tmp_path / name, shared_dir() / "refs" / SOURCES["falcon"], {"tokenizer_class": name})
+    differing, total, messages = differing_lines(directory)
+    assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+    assert messages == []
+
+
+def test_every_built_class_is_checked() -> None:
+    """A class added to hfcompat's table comes with its check here."""
+    assert set(classes.CLASSES) == set(CHECKED_ON)
+
+
+def test_table_knows_every_auto_class() -> None:
+    """Every class transformers' auto mapping names is built, taken as it is, or announced by hfcompat."""
+    from transformers.models.auto.tokenization_auto import TOKENIZER_MAPPING_NAMES
+
+    known = set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT)
+    named = {classes.class_name({"tokenizer_class": name}) for name in TOKENIZER_MAPPING_NAMES.values() if name}
+    assert sorted(named - known) == [], f"transformers {transformers.__version__}"
+
+
+@pytest.mark.parametrize("name", sorted(classes.NOT_BUILT))
+def test_class_not_built_says_what_transformers_does(tmp_path: Path, name: str) -> None:
+    """A known class hfcompat cannot build: a warning naming it and what transformers does instead."""
+    data = {"model": {"type": "WordLevel", "vocab": {"<unk>": 0, "a": 1}, "unk_token": "<unk>"},
+            "pre_tokenizer": {"type": "WhitespaceSplit"}}
+    (tmp_path / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name}), encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hfcompat.load(tmp_path)
+    messages = [str(w.message) for w in caught]
+    assert any(name in m and classes.NOT_BUILT[name] in m for m in messages), messages
