@@ -141,3 +141,16 @@ def test_class_not_built_says_what_transformers_does(tmp_path: Path, name: str) 
         hfcompat.load(tmp_path)
     messages = [str(w.message) for w in caught]
     assert any(name in m and classes.NOT_BUILT[name] in m for m in messages), messages
+
+
+def test_class_that_does_not_read_the_vocab_files_says_so(tmp_path: Path) -> None:
+    """vocab.json + merges.txt under a class without them in its vocab_files_names: a warning says
+    transformers builds the class from its special tokens alone (AutoTokenizer encodes nothing here)."""
+    for name in ("vocab.json", "merges.txt"):
+        shutil.copy(shared_dir() / "refs" / "gpt2" / name, tmp_path / name)
+    (tmp_path / "tokenizer_config.json").write_text('{"tokenizer_class": "Qwen3_5Tokenizer"}', encoding="utf-8")
+    assert auto_tokenizer(tmp_path)("Hello world")["input_ids"] == []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hfcompat.load(tmp_path)
+    assert any("Qwen3_5Tokenizer does not read vocab.json" in str(w.message) for w in caught)

@@ -284,6 +284,15 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
 }
+# The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
+# vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
+VOCAB_FILES: dict[str, str] = {
+    **dict.fromkeys((name for name, build in CLASSES.items() if build is bert), "vocab.txt"),
+    **dict.fromkeys(("GPT2Tokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+                     "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
+}
+# Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
+SENTENCEPIECE_SPACING_CLASSES = {"LlamaTokenizer", "CodeLlamaTokenizer", "T5Tokenizer"}
 # Classes that take tokenizer.json as it is: the base classes, and subclasses without a constructor of
 # their own (transformers hands them the file). A class transformers does not know at all is loaded as
 # TokenizersBackend, so it takes the file as it is too.

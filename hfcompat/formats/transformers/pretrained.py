@@ -402,6 +402,8 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
             data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
         return data, name
     if name in classes.CLASSES:
+        if source == SLOW_FILES:
+            _warn_if_files_unread(directory, name, data)
         return classes.CLASSES[name](config, data), name
     if source == SLOW_FILES:
         fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
@@ -413,6 +415,14 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
         _warn(f"{directory}: transformers' {name} {classes.NOT_BUILT[name]}; hfcompat does not do that and "
               "follows tokenizer.json as it is, so AutoTokenizer's results may differ")
     return data, name
+
+
+def _warn_if_files_unread(directory: Path, name: str, data: dict[str, Any]) -> None:
+    """Say so when the class does not read the directory's classic vocabulary files (not in its vocab_files_names)."""
+    files = "vocab.txt" if data["model"]["type"] == "WordPiece" else "vocab.json"
+    if classes.VOCAB_FILES.get(name) != files:
+        _warn(f"{directory}: transformers' {name} does not read {files}, so AutoTokenizer builds it with its "
+              f"special tokens alone; hfcompat builds {name}'s pipeline over these files")
 
 
 def read_config(directory: Path) -> dict[str, Any]:
@@ -462,7 +472,11 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
     against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
     quote replacement). hfcompat follows sentencepiece.
     """
-    if type(tokenizer.model).__name__ == "BPE":
+    if name in classes.CLASSES and name not in classes.SENTENCEPIECE_SPACING_CLASSES:
+        _warn(f"{path}: transformers' {name} builds its own pipeline over this SentencePiece model's vocabulary "
+              "(its normalizer, pre-tokenizer and decoder, not the model's), which encodes differently; "
+              "hfcompat follows sentencepiece")
+    elif type(tokenizer.model).__name__ == "BPE":
         _warn(f"{path}: transformers' {name or 'tokenizer'} converts this SentencePiece BPE model "
               "inexactly (runs of spaces split differently); hfcompat follows sentencepiece")
     elif name not in (None, "T5Tokenizer", "TokenizersBackend", "PreTrainedTokenizerFast"):
