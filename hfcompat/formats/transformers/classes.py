@@ -258,6 +258,24 @@ def xlnet_post_processor(config: Config, data: Data) -> Data:
     return data
 
 
+def backend_sentencepiece(data: Data, byte_fallback: bool, dummy_prefix: bool, specials: dict[str, int]) -> Data:
+    """What TokenizersBackend (transformers 5.24) keeps of a SentencePiece model beside its encoding: a plain
+    decoder ("▁" to spaces, bytes, one leading space stripped) and the model's bos, eos and unk pieces
+    (`specials`, token -> id) as special added tokens, so decode shows "<unk>" and skip_special_tokens drops them."""
+    steps = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}]
+    steps += [{"type": "ByteFallback"}] if byte_fallback else []
+    if dummy_prefix:
+        steps += [{"type": "Fuse"}, _STRIP_ONE_SPACE]
+    elif byte_fallback:
+        steps.append({"type": "Fuse"})
+    data["decoder"] = {"type": "Sequence", "decoders": steps}
+    added = data.setdefault("added_tokens", [])
+    present = {entry["content"] for entry in added}
+    added += [{"id": token_id, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+               "normalized": False, "special": True} for token, token_id in specials.items() if token not in present]
+    return data
+
+
 def _precompiled_only(normalizer: Data | None) -> Data | None:
     """The first Precompiled normalizer of a normalizer dict (T5 keeps only that), or None."""
     if not normalizer:
@@ -422,6 +440,12 @@ def template_flags(config: Config, name: str | None, from_tokenizer_json: bool) 
     if from_tokenizer_json:
         return bos, eos
     return bool(config.get("add_bos_token", bos)), bool(config.get("add_eos_token", eos))
+
+
+def is_rebuilt_by_class(name: str | None) -> bool:
+    """False when transformers loads the directory as TokenizersBackend: no class, an as-is one, or one it
+    does not know (from a SentencePiece model, transformers 5.24 then follows the model's own settings)."""
+    return name in CLASSES or name in NOT_BUILT
 
 
 def class_name(config: Config) -> str | None:

@@ -449,9 +449,21 @@ def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) ->
         if (directory / file_name).exists():
             tokenizer = read_sentencepiece(directory / file_name)
             _warn_if_transformers_differs(directory / file_name, tokenizer, name)
-            return tokenizer_to_dict(tokenizer), SENTENCEPIECE
+            data = tokenizer_to_dict(tokenizer)
+            if not classes.is_rebuilt_by_class(name):
+                data = _as_backend_reads(data, tokenizer.sentencepiece_source.proto)
+            return data, SENTENCEPIECE
     raise FormatError("no tokenizer.json, vocab.txt, vocab.json + merges.txt or SentencePiece model "
                       f"({', '.join(SENTENCEPIECE_FILES)}) in this directory", path=str(directory))
+
+
+def _as_backend_reads(data: dict[str, Any], proto: Any) -> dict[str, Any]:
+    """A SentencePiece pipeline with what TokenizersBackend adds to it: its decoder and special pieces."""
+    trainer = proto.trainer_spec
+    specials = {proto.pieces[index].piece: index for index in (trainer.bos_id, trainer.eos_id, trainer.unk_id)
+                if 0 <= index < len(proto.pieces)}
+    return classes.backend_sentencepiece(data, trainer.byte_fallback, proto.normalizer_spec.add_dummy_prefix,
+                                         specials)
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -472,6 +484,8 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
     against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
     quote replacement). hfcompat follows sentencepiece.
     """
+    if not classes.is_rebuilt_by_class(name):
+        return
     if name in classes.CLASSES and name not in classes.SENTENCEPIECE_SPACING_CLASSES:
         _warn(f"{path}: transformers' {name} builds its own pipeline over this SentencePiece model's vocabulary "
               "(its normalizer, pre-tokenizer and decoder, not the model's), which encodes differently; "
@@ -479,7 +493,7 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
     elif type(tokenizer.model).__name__ == "BPE":
         _warn(f"{path}: transformers' {name or 'tokenizer'} converts this SentencePiece BPE model "
               "inexactly (runs of spaces split differently); hfcompat follows sentencepiece")
-    elif name not in (None, "T5Tokenizer", "TokenizersBackend", "PreTrainedTokenizerFast"):
+    elif name != "T5Tokenizer":
         _warn(f"{path}: transformers' {name} adds its own normalization to this SentencePiece model; "
               "hfcompat follows sentencepiece")
 
