@@ -103,7 +103,26 @@ def test_built_class_matches_auto(tmp_path: Path, bert_json: Path, name: str) ->
                                 {"tokenizer_class": name + "Fast"})
     differing, total, messages = differing_lines(directory)
     assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
-    assert messages == []
+    rule = classes.call_rule({}, name)
+    assert messages == ([] if rule is None else [f"{directory}: transformers' {name} {rule}; hfcompat encodes "
+                                                 "such a text as it is"])
+
+
+def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
+    """CodeLlama's fill token: AutoTokenizer encodes the text in its infilling layout, hfcompat does not,
+    and the warning says so; with fill_token null, both encode the text as it is and nothing is said."""
+    source = shared_dir() / "refs" / SOURCES["metaspace"]
+    text = "def f(x):<FILL_ME>    return x"
+    directory = class_directory(tmp_path / "fill", source, {"tokenizer_class": "CodeLlamaTokenizer"})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    assert any("infilling" in str(w.message) for w in caught)
+    assert auto_tokenizer(directory)(text)["input_ids"] != ours.encode(text).ids
+    directory = class_directory(tmp_path / "off", source, {"tokenizer_class": "CodeLlamaTokenizer", "fill_token": None})
+    differing, _, messages = differing_lines(directory)
+    assert messages == [] and differing == []
+    assert auto_tokenizer(directory)(text)["input_ids"] == hfcompat.load(directory).encode(text).ids
 
 
 @pytest.mark.parametrize("name", AS_IS)

@@ -1,11 +1,16 @@
-"""The pipelines transformers 5.x tokenizer classes build, as tokenizer.json dicts.
+"""The pipelines transformers 5.x tokenizer classes build, as tokenizer.json dicts, and the table of classes.
 
 AutoTokenizer does not always take tokenizer.json as it is: a class with its own constructor
-(BertTokenizer, GPT2Tokenizer, LlamaTokenizer, T5Tokenizer, ...) keeps only the vocabulary (and
-merges) of the file and builds its normalizer, pre-tokenizer, decoder and often its
-post-processor itself, from tokenizer_config.json's options. Each function here takes the
-tokenizer.json dict (the file's, or one made from slow files) and the config, and returns the
-dict of the pipeline that class builds. Nothing here calls transformers.
+(BertTokenizer, GPT2Tokenizer, LlamaTokenizer, GemmaTokenizer, Qwen2Tokenizer, T5Tokenizer, ...) keeps
+only the vocabulary (and merges) and the post-processor of the file and builds its normalizer,
+pre-tokenizer, decoder and sometimes its post-processor itself, from tokenizer_config.json's options.
+Each builder here takes the tokenizer.json dict (the file's, or one made from slow files) and the
+config, and returns the dict of the pipeline that class builds; classes that build the same share one
+(CLASSES). A class without a constructor of its own, or one transformers does not know, is loaded as
+TokenizersBackend and takes the file as it is (AS_IS_CLASSES); so is a LlamaTokenizer directory whose
+tokenizer.json is byte-level (BYTE_LEVEL_MEANS_AS_IS). The other classes of transformers' auto mapping
+are named in NOT_BUILT with what transformers does that hfcompat does not. Nothing here calls
+transformers; tests/pretrained/test_class_table.py holds each entry to AutoTokenizer.
 """
 
 from __future__ import annotations
@@ -328,6 +333,13 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
 }
 
+# What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
+# it off (null there), and what transformers does.
+CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
+    "CodeLlamaTokenizer": ("fill_token", "splits a text holding its fill token into a prefix and a suffix "
+                                         "and encodes them in its infilling layout"),
+}
+
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
 _ROBERTA_ROLES = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
@@ -420,6 +432,14 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5)} | {
     "AlbertTokenizer", "XLNetTokenizer"}
+
+
+def call_rule(config: Config, name: str | None) -> str | None:
+    """What the class does on some texts that hfcompat does not, unless the config turns it off."""
+    if name not in CLASS_CALL_RULES:
+        return None
+    key, what = CLASS_CALL_RULES[name]
+    return what if key not in config or config[key] is not None else None
 
 
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:

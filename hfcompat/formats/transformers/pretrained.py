@@ -404,6 +404,9 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
     if name in classes.CLASSES:
         if source == SLOW_FILES:
             _warn_if_files_unread(directory, name, data)
+        rule = classes.call_rule(config, name)
+        if rule:
+            _warn(f"{directory}: transformers' {name} {rule}; hfcompat encodes such a text as it is")
         return classes.CLASSES[name](config, data), name
     if source == SLOW_FILES:
         fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
