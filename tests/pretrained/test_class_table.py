@@ -17,6 +17,7 @@ import pytest
 
 import hfcompat
 from hfcompat.formats.transformers import classes
+from hfcompat.formats.transformers.auto_class import auto_class, model_types
 from tests.conftest import corpus_sample, fixture_lines, shared_dir
 
 from .auto_harness import auto_tokenizer, transformers
@@ -173,3 +174,45 @@ def test_class_that_does_not_read_the_vocab_files_says_so(tmp_path: Path) -> Non
         warnings.simplefilter("always")
         hfcompat.load(tmp_path)
     assert any("Qwen3_5Tokenizer does not read vocab.json" in str(w.message) for w in caught)
+
+
+# config.json's model type against tokenizer_config.json's class: (kind of tokenizer.json, model config,
+# tokenizer config). The class AutoTokenizer loads is in the comment.
+MODEL_TYPE_CASES = {
+    # the model type's class is TokenizersBackend: the file as it is, not GPT2Tokenizer's pipeline
+    "olmo2-names-gpt2": ("falcon", {"model_type": "olmo2"}, {"tokenizer_class": "GPT2TokenizerFast"}),
+    # a model type whose hub class transformers overrules: Qwen2Tokenizer, not LlamaTokenizer
+    "qwen2-names-llama": ("byte-level", {"model_type": "qwen2"}, {"tokenizer_class": "LlamaTokenizerFast"}),
+    # another model type: the hub's class wins (LlamaTokenizer, not GemmaTokenizer)
+    "gemma-names-llama": ("metaspace", {"model_type": "gemma"}, {"tokenizer_class": "LlamaTokenizer"}),
+    # no class named anywhere: the model type's (GPTNeoXTokenizer)
+    "gpt-neox-no-class": ("falcon", {"model_type": "gpt_neox"}, {}),
+    # config.json's own tokenizer_class when tokenizer_config.json names none (CohereTokenizer)
+    "class-in-model-config": ("byte-level", {"model_type": "cohere", "tokenizer_class": "CohereTokenizerFast"}, {}),
+    # Mistral without tekken.json, named LlamaTokenizer over a byte-level file: TokenizersBackend
+    "mistral-names-llama": ("falcon", {"model_type": "mistral"}, {"tokenizer_class": "LlamaTokenizerFast"}),
+}
+
+
+@pytest.mark.parametrize("name", list(MODEL_TYPE_CASES))
+def test_model_type_picks_the_class(tmp_path: Path, bert_json: Path, name: str) -> None:
+    """config.json beside the tokenizer: hfcompat picks the class AutoTokenizer picks, and encodes alike."""
+    kind, model_config, config = MODEL_TYPE_CASES[name]
+    directory = class_directory(tmp_path / name, source_file(kind, bert_json), config)
+    (directory / "config.json").write_text(json.dumps(model_config), encoding="utf-8")
+    assert auto_class(directory, config) == type(auto_tokenizer(directory)).__name__
+    differing, total, _ = differing_lines(directory)
+    assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+
+
+def test_model_types_are_transformers_own() -> None:
+    """model_types.json is the installed transformers' auto mapping (when it is the release it was read from)."""
+    from transformers.models.auto.tokenization_auto import (MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS,
+                                                            TOKENIZER_MAPPING_NAMES)
+
+    recorded = model_types()
+    if recorded["transformers"] != transformers.__version__:
+        pytest.skip(f"model_types.json was read from transformers {recorded['transformers']}, "
+                    f"{transformers.__version__} is installed")
+    assert recorded["tokenizer_class"] == {k: v for k, v in TOKENIZER_MAPPING_NAMES.items() if v}
+    assert recorded["hub_class_overruled"] == sorted(MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS)

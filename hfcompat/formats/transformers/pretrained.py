@@ -27,6 +27,7 @@ from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
 from ..tokenizer_json import check_unique_ids, tokenizer_from_dict, tokenizer_to_dict, tokenizer_to_json
 from . import classes
+from .auto_class import auto_class
 from .classes import token_text
 
 BERT_SPECIALS = ("[UNK]", "[SEP]", "[CLS]", "[PAD]", "[MASK]")
@@ -340,9 +341,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
 
     directory = Path(directory)
     config = read_config(directory)
-    name = classes.class_name(config)
+    name = auto_class(directory, config)
     data, source = _pipeline_data(directory, name, config)
-    name = _class_auto_loads(directory, name, source, config)
     data, name = _class_pipeline(directory, name, source, config, data)
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
@@ -368,25 +368,6 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
     return tokenizer
-
-
-def _class_auto_loads(directory: Path, name: str | None, source: str, config: dict[str, Any]) -> str | None:
-    """The class AutoTokenizer loads for the named one: TokenizersBackend (the file as it is) when the class
-    hard-codes a Metaspace pipeline and tokenizer.json's text mentions "ByteLevel" anywhere."""
-    if name not in classes.BYTE_LEVEL_MEANS_AS_IS or source != TOKENIZER_FILE or _auto_tokenizer_map(config):
-        return name
-    path = directory / TOKENIZER_FILE
-    if path.is_file() and '"ByteLevel"' in path.read_text(encoding="utf-8", errors="replace"):
-        return "TokenizersBackend"
-    return name
-
-
-def _auto_tokenizer_map(config: dict[str, Any]) -> Any:
-    """The config's auto_map entry for AutoTokenizer (remote code), or None."""
-    auto_map = config.get("auto_map")
-    if isinstance(auto_map, (list, tuple)):
-        return auto_map
-    return auto_map.get("AutoTokenizer") if isinstance(auto_map, dict) else None
 
 
 def _class_pipeline(directory: Path, name: str | None, source: str, config: dict[str, Any],
