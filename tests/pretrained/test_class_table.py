@@ -24,10 +24,14 @@ from .auto_harness import auto_tokenizer, transformers
 
 pytestmark = pytest.mark.conformance
 
-# Where each kind of tokenizer.json comes from: a ../shared/refs file, or a file hfcompat writes.
-BERT_JSON = "written from bert-base-uncased/vocab.txt"
+# Where each kind of tokenizer.json comes from: a ../shared/refs file, or a file hfcompat or transformers
+# writes (MADE).
+MADE = {
+    "wordpiece": "hfcompat's BERT from bert-base-uncased/vocab.txt",
+    "albert": "transformers' save_pretrained of albert/spiece.model",
+    "xlnet": "transformers' save_pretrained of xlnet/spiece.model",
+}
 SOURCES = {
-    "wordpiece": BERT_JSON,
     "byte-level": "gpt2/tokenizer.json",
     "roberta": "roberta-base/tokenizer.json",
     "metaspace": "phi-3-mini/tokenizer.json",
@@ -43,6 +47,13 @@ CHECKED_ON = {
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
     **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
     "T5Tokenizer": "unigram",
+    "XLMRobertaTokenizer": "xlnet",
+    "AlbertTokenizer": "albert",
+}
+# Classes checked again with options of their config (more are in directories.FROM_JSON).
+VARIANTS = {
+    "albert-cased-accents": ("AlbertTokenizer", {"do_lower_case": False, "keep_accents": True}),
+    "albert-no-prefix": ("AlbertTokenizer", {"add_prefix_space": False}),
 }
 # Classes that take tokenizer.json as it is (falcon's has its own pre-tokenizer, so a rebuild would show).
 AS_IS = sorted(classes.AS_IS_CLASSES - {"HfcompatTokenizer"}) + ["GPT3_5Tokenizer"]
@@ -55,11 +66,20 @@ def corpus_texts() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def bert_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """BERT uncased as a tokenizer.json hfcompat writes."""
-    path = tmp_path_factory.mktemp("bert") / "tokenizer.json"
-    hfcompat.load(shared_dir() / "refs" / "bert-base-uncased" / "vocab.txt").save(path)
-    return path
+def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The tokenizer.json files MADE names, written once for the module."""
+    refs = shared_dir() / "refs"
+    root = tmp_path_factory.mktemp("made")
+    files = {"wordpiece": root / "bert.json"}
+    hfcompat.load(refs / "bert-base-uncased" / "vocab.txt").save(files["wordpiece"])
+    for kind in ("albert", "xlnet"):
+        source = root / f"{kind}-model"
+        source.mkdir()
+        shutil.copy(refs / kind / "spiece.model", source / "tokenizer.model")
+        (source / "tokenizer_config.json").write_text("{}", encoding="utf-8")
+        auto_tokenizer(source).save_pretrained(str(root / kind))
+        files[kind] = root / kind / "tokenizer.json"
+    return files
 
 
 def class_directory(directory: Path, tokenizer_json: Path, config: dict) -> Path:
@@ -70,9 +90,9 @@ def class_directory(directory: Path, tokenizer_json: Path, config: dict) -> Path
     return directory
 
 
-def source_file(kind: str, bert_json: Path) -> Path:
+def source_file(kind: str, made: dict[str, Path]) -> Path:
     """The tokenizer.json of a kind."""
-    return bert_json if SOURCES[kind] == BERT_JSON else shared_dir() / "refs" / SOURCES[kind]
+    return made[kind] if kind in MADE else shared_dir() / "refs" / SOURCES[kind]
 
 
 def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
@@ -98,9 +118,9 @@ def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
 
 
 @pytest.mark.parametrize("name", sorted(CHECKED_ON))
-def test_built_class_matches_auto(tmp_path: Path, bert_json: Path, name: str) -> None:
+def test_built_class_matches_auto(tmp_path: Path, made: dict[str, Path], name: str) -> None:
     """A class hfcompat rebuilds: the same ids, tokens and decode as AutoTokenizer on every line, no warning."""
-    directory = class_directory(tmp_path / name, source_file(CHECKED_ON[name], bert_json),
+    directory = class_directory(tmp_path / name, source_file(CHECKED_ON[name], made),
                                 {"tokenizer_class": name + "Fast"})
     differing, total, messages = differing_lines(directory)
     assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
@@ -124,6 +144,16 @@ def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
     differing, _, messages = differing_lines(directory)
     assert messages == [] and differing == []
     assert auto_tokenizer(directory)(text)["input_ids"] == hfcompat.load(directory).encode(text).ids
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_class_options_match_auto(tmp_path: Path, made: dict[str, Path], variant: str) -> None:
+    """A class with options in its config (add_prefix_space, casing, roles): identical to AutoTokenizer."""
+    name, options = VARIANTS[variant]
+    directory = class_directory(tmp_path / variant, source_file(CHECKED_ON[name], made),
+                                {"tokenizer_class": name, **options})
+    differing, total, _ = differing_lines(directory)
+    assert differing == [], f"{variant}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
 
 
 @pytest.mark.parametrize("name", AS_IS)
@@ -195,10 +225,10 @@ MODEL_TYPE_CASES = {
 
 
 @pytest.mark.parametrize("name", list(MODEL_TYPE_CASES))
-def test_model_type_picks_the_class(tmp_path: Path, bert_json: Path, name: str) -> None:
+def test_model_type_picks_the_class(tmp_path: Path, made: dict[str, Path], name: str) -> None:
     """config.json beside the tokenizer: hfcompat picks the class AutoTokenizer picks, and encodes alike."""
     kind, model_config, config = MODEL_TYPE_CASES[name]
-    directory = class_directory(tmp_path / name, source_file(kind, bert_json), config)
+    directory = class_directory(tmp_path / name, source_file(kind, made), config)
     (directory / "config.json").write_text(json.dumps(model_config), encoding="utf-8")
     assert auto_class(directory, config) == type(auto_tokenizer(directory)).__name__
     differing, total, _ = differing_lines(directory)

@@ -230,15 +230,47 @@ def gpt_neox(config: Config, data: Data) -> Data:
     return data
 
 
-def t5(config: Config, data: Data) -> Data:
-    """T5Tokenizer: Unigram (unk id 2), the file's Precompiled map, Metaspace, "$A </s>" template."""
-    model = data["model"]
-    data["model"] = {"type": "Unigram", "unk_id": 2, "vocab": model.get("vocab", []), "byte_fallback": False}
-    data["normalizer"] = _precompiled_only(data.get("normalizer"))
-    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+def _sentencepiece_unigram(config: Config, data: Data, unk_id: int, normalizer: Data | None) -> Data:
+    """The Unigram classes' shared parts: a fixed unk id, WhitespaceSplit then Metaspace (prepending "▁"
+    unless add_prefix_space is off), and Metaspace's decoder."""
+    scheme = "always" if config.get("add_prefix_space", True) else "never"
+    data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
+                     "byte_fallback": False}
+    data["normalizer"] = normalizer
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
     data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]}
     data["decoder"] = dict(metaspace)
+    return data
+
+
+def t5(config: Config, data: Data) -> Data:
+    """T5Tokenizer: Unigram (unk id 2), the file's Precompiled map, Metaspace always, "$A </s>" template."""
+    data = _sentencepiece_unigram({}, data, 2, _precompiled_only(data.get("normalizer")))
     return t5_post_processor(config, data)
+
+
+def xlm_roberta(config: Config, data: Data) -> Data:
+    """XLMRobertaTokenizer: Unigram (unk id 3), the file's Precompiled map, "<s> $A </s>" and
+    "<s> $A </s> </s> $B </s>" (every type id 0) with the config's bos and eos."""
+    data = _sentencepiece_unigram(config, data, 3, _precompiled_only(data.get("normalizer")))
+    bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
+    data["post_processor"] = template([bos, "$A", eos], [bos, "$A", eos, eos, "$B", eos], [bos, eos], data)
+    return data
+
+
+def albert(config: Config, data: Data) -> Data:
+    """AlbertTokenizer: Unigram (unk id 1) after quote folding, accent stripping (unless keep_accents),
+    lowercasing (do_lower_case) and the file's Precompiled map; the file's post-processor stays, and
+    only a file without one gets "[CLS] $A [SEP]"."""
+    steps: list[Data] = [{"type": "Replace", "pattern": {"String": quotes}, "content": '"'} for quotes in ("``", "''")]
+    if not config.get("keep_accents", False):
+        steps += [{"type": "NFKD"}, {"type": "StripAccents"}]
+    if config.get("do_lower_case", True):
+        steps.append({"type": "Lowercase"})
+    precompiled = _precompiled_only(data.get("normalizer"))
+    steps += [precompiled] if precompiled else []
+    data = _sentencepiece_unigram(config, data, 1, {"type": "Sequence", "normalizers": steps})
+    return data if data.get("post_processor") else albert_post_processor(config, data)
 
 
 def t5_post_processor(config: Config, data: Data) -> Data:
@@ -306,6 +338,8 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "CohereTokenizer": cohere,
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
+    "XLMRobertaTokenizer": xlm_roberta,
+    "AlbertTokenizer": albert,
 }
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
@@ -367,6 +401,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "GPTNeoXTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
                          "pad_token": "<|padding|>"},
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "XLMRobertaTokenizer": _ROBERTA_ROLES,
     "AlbertTokenizer": _ALBERT_ROLES,
     "FNetTokenizer": _ALBERT_ROLES,
     "XLNetTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
@@ -384,13 +419,13 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
-        "AlbertTokenizer", "BarthezTokenizer", "BigBirdTokenizer", "BlenderbotTokenizer", "CLIPTokenizer",
+        "BarthezTokenizer", "BigBirdTokenizer", "BlenderbotTokenizer", "CLIPTokenizer",
         "CamembertTokenizer", "DebertaTokenizer", "DebertaV2Tokenizer", "EsmcTokenizer", "FunnelTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
         "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer", "ReformerTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
-        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer", "XLMRobertaTokenizer",
+        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer",
         "XLNetTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
@@ -430,8 +465,8 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5)} | {
-    "AlbertTokenizer", "XLNetTokenizer"}
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5, xlm_roberta, albert)} | {
+    "XLNetTokenizer"}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
