@@ -49,11 +49,14 @@ CHECKED_ON = {
     "T5Tokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
     "AlbertTokenizer": "albert",
+    "DebertaV2Tokenizer": "albert",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
     "albert-cased-accents": ("AlbertTokenizer", {"do_lower_case": False, "keep_accents": True}),
     "albert-no-prefix": ("AlbertTokenizer", {"add_prefix_space": False}),
+    "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
+                                                  "add_prefix_space": False, "unk_token": "<unk>"}),
 }
 # Classes that take tokenizer.json as it is (falcon's has its own pre-tokenizer, so a rebuild would show).
 AS_IS = sorted(classes.AS_IS_CLASSES - {"HfcompatTokenizer"}) + ["GPT3_5Tokenizer"]

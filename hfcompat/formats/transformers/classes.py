@@ -258,6 +258,27 @@ def xlm_roberta(config: Config, data: Data) -> Data:
     return data
 
 
+def deberta_v2(config: Config, data: Data) -> Data:
+    """DebertaV2Tokenizer: Unigram (the unk id of the piece "[UNK]" scored 0, else the config's unk_id), runs
+    of whitespace to one space, NFC and a right strip (no Precompiled map), optional lowercasing and
+    punctuation split, Metaspace ("always", or "first" without add_prefix_space), "[CLS] $A [SEP]"."""
+    unk = role(config, "unk_token", "[UNK]")
+    scored = [i for i, entry in enumerate(data["model"].get("vocab", [])) if list(entry) == [unk, 0.0]]
+    unk_id = scored[0] if scored else int(config.get("unk_id", 1))
+    steps: list[Data] = [{"type": "Lowercase"}] if config.get("do_lower_case", False) else []
+    steps += [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "}, {"type": "NFC"},
+              {"type": "Strip", "strip_left": False, "strip_right": True}]
+    scheme = "always" if config.get("add_prefix_space", True) else "first"
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
+    split = [{"type": "Punctuation", "behavior": "Isolated"}] if config.get("split_by_punct", False) else []
+    data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
+                     "byte_fallback": False}
+    data["normalizer"] = {"type": "Sequence", "normalizers": steps}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [*split, metaspace]}
+    data["decoder"] = dict(metaspace)
+    return albert_post_processor(config, data)
+
+
 def albert(config: Config, data: Data) -> Data:
     """AlbertTokenizer: Unigram (unk id 1) after quote folding, accent stripping (unless keep_accents),
     lowercasing (do_lower_case) and the file's Precompiled map; the file's post-processor stays, and
@@ -280,7 +301,7 @@ def t5_post_processor(config: Config, data: Data) -> Data:
 
 
 def albert_post_processor(config: Config, data: Data) -> Data:
-    """ALBERT's "[CLS] $A [SEP]" / "... $B:1 [SEP]:1"."""
+    """ALBERT's (and DeBERTa-v2's) "[CLS] $A [SEP]" / "... $B:1 [SEP]:1"."""
     cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
     data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"],
                                       [f"{cls}:0", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
@@ -340,6 +361,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "T5Tokenizer": t5,
     "XLMRobertaTokenizer": xlm_roberta,
     "AlbertTokenizer": albert,
+    "DebertaV2Tokenizer": deberta_v2,
 }
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
@@ -403,6 +425,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "XLMRobertaTokenizer": _ROBERTA_ROLES,
     "AlbertTokenizer": _ALBERT_ROLES,
+    "DebertaV2Tokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
+                           "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
     "FNetTokenizer": _ALBERT_ROLES,
     "XLNetTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                        "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
@@ -420,7 +444,7 @@ _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BarthezTokenizer", "BigBirdTokenizer", "BlenderbotTokenizer", "CLIPTokenizer",
-        "CamembertTokenizer", "DebertaTokenizer", "DebertaV2Tokenizer", "EsmcTokenizer", "FunnelTokenizer",
+        "CamembertTokenizer", "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
         "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer", "ReformerTokenizer",
@@ -465,7 +489,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5, xlm_roberta, albert)} | {
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5, xlm_roberta, albert, deberta_v2)} | {
     "XLNetTokenizer"}
 
 
