@@ -33,11 +33,6 @@ def model_types() -> dict[str, Any]:
     return json.loads(MODEL_TYPES_FILE.read_text(encoding="utf-8"))
 
 
-def strip_fast(name: str) -> str:
-    """A class name without the "Fast" suffix transformers 5 folds into one class."""
-    return name[:-4] if name.endswith("Fast") and name != "PreTrainedTokenizerFast" else name
-
-
 def read_model_config(directory: Path) -> dict[str, Any]:
     """config.json's fields that pick the tokenizer (model_type, model_name, tokenizer_class), {} when absent
     or unreadable (transformers then goes on without it)."""
@@ -59,13 +54,13 @@ def auto_class(directory: Path, config: dict[str, Any]) -> str | None:
     wrong_hub_class = model_type in overruled or model.get("model_name") in overruled
     registered = model_types()["tokenizer_class"].get(model_type or "")
     hub_class = _text(config.get("tokenizer_class")) or _text(model.get("tokenizer_class"))
-    if hub_class and strip_fast(hub_class) in classes.BYTE_LEVEL_MEANS_AS_IS and registered != MISTRAL \
+    if hub_class and classes.strip_fast(hub_class) in classes.BYTE_LEVEL_MEANS_AS_IS and registered != MISTRAL \
             and not wrong_hub_class and _byte_level_file(directory):
         return AS_IS
-    if hub_class and registered and strip_fast(registered) != strip_fast(hub_class):
-        return _overruled(directory, strip_fast(registered), strip_fast(hub_class), wrong_hub_class)
+    if hub_class and registered and classes.strip_fast(registered) != classes.strip_fast(hub_class):
+        return _overruled(directory, classes.strip_fast(registered), classes.strip_fast(hub_class), wrong_hub_class)
     if hub_class:
-        return strip_fast(hub_class)
+        return classes.strip_fast(hub_class)
     if registered:
         return AS_IS if registered == MISTRAL and not (directory / MISTRAL_FILE).exists() else registered
     return None

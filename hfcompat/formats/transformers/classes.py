@@ -527,9 +527,12 @@ def is_rebuilt_by_class(name: str | None) -> bool:
     return name in CLASSES or name in NOT_BUILT
 
 
+def strip_fast(name: str) -> str:
+    """A class name without the "Fast" suffix transformers 5 folds into one class."""
+    return name[:-4] if name.endswith("Fast") and name not in AS_IS_CLASSES else name
+
+
 def class_name(config: Config) -> str | None:
     """tokenizer_class without the "Fast" suffix transformers 5 folds into one class."""
     name = config.get("tokenizer_class")
-    if not isinstance(name, str):
-        return None
-    return name[:-4] if name.endswith("Fast") and name not in AS_IS_CLASSES else name
+    return strip_fast(name) if isinstance(name, str) else None
