@@ -30,6 +30,7 @@ MADE = {
     "wordpiece": "hfcompat's BERT from bert-base-uncased/vocab.txt",
     "albert": "transformers' save_pretrained of albert/spiece.model",
     "xlnet": "transformers' save_pretrained of xlnet/spiece.model",
+    "metaspace-charsmap": "phi-3-mini/tokenizer.json with t5/tokenizer.json's Precompiled normalizer",
 }
 SOURCES = {
     "byte-level": "gpt2/tokenizer.json",
@@ -42,10 +43,11 @@ SOURCES = {
 CHECKED_ON = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     "wordpiece"),
-    **dict.fromkeys(("GPT2Tokenizer", "Qwen2Tokenizer", "Qwen3_5Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"),
-                    "byte-level"),
+    **dict.fromkeys(("GPT2Tokenizer", "Qwen2Tokenizer", "Qwen3_5Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer",
+                     "BlenderbotTokenizer"), "byte-level"),
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
     **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
+    "ReformerTokenizer": "metaspace-charsmap",
     "T5Tokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
     "AlbertTokenizer": "albert",
@@ -82,6 +84,10 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         (source / "tokenizer_config.json").write_text("{}", encoding="utf-8")
         auto_tokenizer(source).save_pretrained(str(root / kind))
         files[kind] = root / kind / "tokenizer.json"
+    phi3 = json.loads((refs / SOURCES["metaspace"]).read_text(encoding="utf-8"))
+    phi3["normalizer"] = json.loads((refs / SOURCES["unigram"]).read_text(encoding="utf-8"))["normalizer"]
+    files["metaspace-charsmap"] = root / "metaspace-charsmap.json"
+    files["metaspace-charsmap"].write_text(json.dumps(phi3), encoding="utf-8")
     return files
 
 

@@ -128,18 +128,20 @@ def _plain_byte_level_bpe(data: Data) -> Data:
     return _bpe_model(data, continuing_subword_prefix="", end_of_word_suffix="")
 
 
-def _byte_level_bpe(config: Config, data: Data) -> Data:
-    """GPT-2's byte-level BPE components (shared by GPT2Tokenizer and RobertaTokenizer)."""
+def _byte_level_bpe(config: Config, data: Data, prefix_space: bool = False) -> Data:
+    """GPT-2's byte-level BPE components (shared by GPT2Tokenizer, RobertaTokenizer, BlenderbotTokenizer);
+    `prefix_space`: the class's default add_prefix_space."""
     data["model"] = _plain_byte_level_bpe(data)
     data["normalizer"] = None
-    data["pre_tokenizer"] = _byte_level_dict(bool(config.get("add_prefix_space", False)))
+    data["pre_tokenizer"] = _byte_level_dict(bool(config.get("add_prefix_space", prefix_space)))
     data["decoder"] = _byte_level_dict(True)
     return data
 
 
-def gpt2(config: Config, data: Data) -> Data:
-    """GPT2Tokenizer: byte-level BPE; the file's post-processor stays."""
-    return _byte_level_bpe(config, data)
+def gpt2(config: Config, data: Data, prefix_space: bool = False) -> Data:
+    """GPT2Tokenizer (BlenderbotTokenizer adds a prefix space by default): byte-level BPE; the file's
+    post-processor stays."""
+    return _byte_level_bpe(config, data, prefix_space)
 
 
 def roberta(config: Config, data: Data) -> Data:
@@ -239,6 +241,19 @@ def _sentencepiece_unigram(config: Config, data: Data, unk_id: int, normalizer: 
     data["normalizer"] = normalizer
     metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
     data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]}
+    data["decoder"] = dict(metaspace)
+    return data
+
+
+def reformer(config: Config, data: Data) -> Data:
+    """ReformerTokenizer: BPE with a named unk, the file's Precompiled map then runs of spaces folded (no
+    normalizer without a map), Metaspace always; the file's post-processor stays."""
+    precompiled = _precompiled_only(data.get("normalizer"))
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True)
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        precompiled, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]} if precompiled else None
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+    data["pre_tokenizer"] = metaspace
     data["decoder"] = dict(metaspace)
     return data
 
@@ -349,6 +364,8 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     bert),
     "GPT2Tokenizer": gpt2,
+    "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
+    "ReformerTokenizer": reformer,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "LlamaTokenizer": llama,
     "CodeLlamaTokenizer": code_llama,
@@ -411,7 +428,9 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     _BERT_ROLES),
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
-    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), _ROBERTA_ROLES),
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
+                    _ROBERTA_ROLES),
+    "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
     "LlamaTokenizer": _LLAMA_ROLES,
     "CodeLlamaTokenizer": _LLAMA_ROLES,
     "GemmaTokenizer": _GEMMA_ROLES,
@@ -443,11 +462,11 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
-        "BarthezTokenizer", "BigBirdTokenizer", "BlenderbotTokenizer", "CLIPTokenizer",
+        "BarthezTokenizer", "BigBirdTokenizer", "CLIPTokenizer",
         "CamembertTokenizer", "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
-        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer", "ReformerTokenizer",
+        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
         "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer",
         "XLNetTokenizer"), _REBUILDS),
