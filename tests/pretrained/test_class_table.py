@@ -113,7 +113,8 @@ def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
     # transformers applies a file's truncation and padding only when a call asks for them.
     ours.no_truncation()
     ours.no_padding()
-    texts = corpus_texts()
+    specials = [token for token in auto.all_special_tokens if token][:6]
+    texts = corpus_texts() + [f"Hello {token}world{token} x  {token} " for token in specials]
     differing = []
     for text in texts:
         result = auto(text)

@@ -413,6 +413,12 @@ CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
                                          "and encodes them in its infilling layout"),
 }
 
+# Classes that add their special tokens again after loading (_post_init): an added token of the file that is
+# one of them loses its own lstrip, rstrip and normalized flags.
+READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
+# Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
+LSTRIP_ROLES: dict[str, tuple[str, ...]] = {"BlenderbotTokenizer": ("mask_token",), "MPNetTokenizer": ("mask_token",)}
+
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
 _ROBERTA_ROLES = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
@@ -518,6 +524,22 @@ def call_rule(config: Config, name: str | None) -> str | None:
         return None
     key, what = CLASS_CALL_RULES[name]
     return what if key not in config or config[key] is not None else None
+
+
+def readd_specials(data: Data, name: str | None, tokens: list[str]) -> Data:
+    """The file's added tokens as a class that adds its special `tokens` again leaves them (plain flags)."""
+    if name not in READDS_SPECIALS:
+        return data
+    wanted = set(tokens)
+    for entry in data.get("added_tokens") or []:
+        if entry.get("content") in wanted:
+            entry.update(lstrip=False, rstrip=False, normalized=False, special=True)
+    return data
+
+
+def lstrip_tokens(name: str | None, roles: dict[str, str]) -> frozenset[str]:
+    """The role tokens the class adds with lstrip (Blenderbot's and MPNet's mask)."""
+    return frozenset(roles[key] for key in LSTRIP_ROLES.get(name or "", ()) if key in roles)
 
 
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:

@@ -353,6 +353,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         data["post_processor"] = classes.bos_eos_template(flagged, data)
     elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
+    extra_tokens = classes.class_extra_tokens(config, name)
+    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
     # Only hfcompat's own file may hold hfcompat's components (read with the files beside it).
     own_file = (directory / HFCOMPAT_FILE).exists()
     extensions = SideFiles(directory=directory) if own_file else None
@@ -363,7 +365,7 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
-    _add_config_tokens(tokenizer, config, roles, classes.class_extra_tokens(config, name))
+    _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
@@ -482,24 +484,29 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
               "hfcompat follows sentencepiece")
 
 
+def _config_extra_tokens(config: dict[str, Any]) -> list[str]:
+    """The config's additional/extra special tokens, in order."""
+    found: list[str] = []
+    for key in EXTRA_SPECIALS:
+        extra = config.get(key) or []
+        found += [t for t in map(token_text, extra.values() if isinstance(extra, dict) else extra) if t]
+    return found
+
+
 def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str],
-                       class_tokens: list[str]) -> None:
+                       class_tokens: list[str], lstrip: frozenset[str] = frozenset()) -> None:
     """Add the config's added_tokens_decoder, then its named and extra special tokens and the class's own
-    (`class_tokens`), as transformers does."""
+    (`class_tokens`), as transformers does; a new token in `lstrip` takes the spaces before it."""
     decoder = config.get("added_tokens_decoder") or {}
     if isinstance(decoder, dict):
         entries = sorted(decoder.items(), key=lambda item: int(item[0]))
         tokenizer.add_tokens([AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
                               for _, entry in entries if isinstance(entry, dict)])
     known = tokenizer.added_vocabulary.token_to_id
-    wanted = list(roles.values())
-    for key in EXTRA_SPECIALS:
-        extra = config.get(key) or []
-        wanted += [token_text(t) for t in (extra.values() if isinstance(extra, dict) else extra)]
-    wanted += class_tokens
+    wanted = [*roles.values(), *_config_extra_tokens(config), *class_tokens]
     new = [t for t in dict.fromkeys(wanted) if t and t not in known]
     if new:
-        tokenizer.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in new])
+        tokenizer.add_special_tokens([AddedToken(t, lstrip=t in lstrip, normalized=False, special=True) for t in new])
 
 
 def _warn(message: str) -> None:
