@@ -44,8 +44,6 @@ FROM_JSON = {
     # transformers loads a byte-level tokenizer.json under LlamaTokenizer as it is (TokenizersBackend).
     "phi-2-llama-byte-level": ("phi-2/tokenizer.json", {"tokenizer_class": "LlamaTokenizerFast",
                                                         "bos_token": "<|endoftext|>"}),
-    # A class transformers does not know: TokenizersBackend, the file as it is.
-    "falcon-unknown-class": ("falcon/tokenizer.json", {"tokenizer_class": "GPT3_5Tokenizer"}),
     "phi-3-code-llama-no-prefix": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "CodeLlamaTokenizer",
                                                                 "add_prefix_space": False, "fill_token": None}),
     "phi-3-gemma": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "GemmaTokenizerFast", "bos_token": "<s>",
@@ -57,7 +55,6 @@ FROM_JSON = {
     "falcon-qwen3_5": ("falcon/tokenizer.json", {"tokenizer_class": "Qwen3_5Tokenizer"}),
     "falcon-cohere-prefix": ("falcon/tokenizer.json", {"tokenizer_class": "CohereTokenizer", "add_prefix_space": True,
                                                       "bos_token": ">>ABSTRACT<<", "eos_token": "<|endoftext|>"}),
-    "falcon-gpt-neox": ("falcon/tokenizer.json", {"tokenizer_class": "GPTNeoXTokenizerFast"}),
     "gpt2-gpt-neox-options": ("gpt2/tokenizer.json", {"tokenizer_class": "GPTNeoXTokenizer", "add_prefix_space": True,
                                                       "trim_offsets": False, "add_bos_token": True}),
 }
