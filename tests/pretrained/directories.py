@@ -50,6 +50,8 @@ FROM_JSON = {
                                                   "eos_token": "</s>", "pad_token": "<unk>", "mask_token": None}),
     "t5-xlm-roberta-no-prefix": ("t5/tokenizer.json", {"tokenizer_class": "XLMRobertaTokenizerFast",
                                                       "add_prefix_space": False, "bos_token": "<pad>"}),
+    # "<s>" is not in t5's file: transformers adds it, then XLM-R's template takes its new id.
+    "t5-xlm-roberta-new-bos": ("t5/tokenizer.json", {"tokenizer_class": "XLMRobertaTokenizerFast"}),
     "phi-3-llama-legacy": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "LlamaTokenizer", "legacy": True}),
     "gpt2-qwen2-prefix": ("gpt2/tokenizer.json", {"tokenizer_class": "Qwen2Tokenizer", "add_prefix_space": True}),
     "falcon-qwen3_5": ("falcon/tokenizer.json", {"tokenizer_class": "Qwen3_5Tokenizer"}),

@@ -15,6 +15,7 @@ transformers; tests/pretrained/test_class_table.py holds each entry to AutoToken
 
 from __future__ import annotations
 
+import copy
 from functools import partial
 from typing import Any, Callable
 
@@ -42,7 +43,9 @@ def vocab_ids(data: Data) -> dict[str, int]:
 
 
 def template(single: list[str], pair: list[str], specials: list[str], data: Data) -> Data:
-    """A TemplateProcessing dict from transformers' string items ("$A:0", "[CLS]:0", "</s>")."""
+    """A TemplateProcessing dict from transformers' string items ("$A:0", "[CLS]:0", "</s>"); a token
+    not in the file yet has the id None until transformers' adding of special tokens gives it one
+    (fill_ids)."""
     ids = vocab_ids(data)
     for entry in data.get("added_tokens") or []:
         ids.setdefault(entry["content"], entry["id"])
@@ -59,8 +62,37 @@ def template(single: list[str], pair: list[str], specials: list[str], data: Data
         return out
 
     return {"type": "TemplateProcessing", "single": items(single), "pair": items(pair),
-            "special_tokens": {name: {"id": name, "ids": [ids[name]], "tokens": [name]}
-                               for name in sorted(set(specials)) if name in ids}}
+            "special_tokens": {name: {"id": name, "ids": [ids.get(name)], "tokens": [name]}
+                               for name in sorted(set(specials))}}
+
+
+def _pairs_of(processor: Data) -> list[list]:
+    """The [token, id] pairs and the TemplateProcessing special-token entries of a post-processor dict."""
+    kind = processor.get("type")
+    if kind == "Sequence":
+        return [pair for inner in processor.get("processors", []) for pair in _pairs_of(inner)]
+    if kind in ("RobertaProcessing", "BertProcessing"):
+        return [processor[key] for key in ("sep", "cls") if isinstance(processor.get(key), list)]
+    if kind == "TemplateProcessing":
+        return [[entry["tokens"][0], entry["ids"]] for entry in processor.get("special_tokens", {}).values()
+                if len(entry.get("ids") or []) == 1 and len(entry.get("tokens") or []) == 1]
+    return []
+
+
+def has_unknown_ids(processor: Data | None) -> bool:
+    """True when a post-processor dict names a token whose id is not known yet (None)."""
+    return bool(processor) and any(pair[1] is None or pair[1] == [None] for pair in _pairs_of(processor))
+
+
+def fill_ids(processor: Data, token_to_id: Callable[[str], int | None]) -> Data:
+    """The post-processor dict with each unknown id looked up (after the special tokens were added)."""
+    processor = copy.deepcopy(processor)
+    for pair in _pairs_of(processor):
+        if pair[1] == [None]:
+            pair[1][0] = token_to_id(pair[0])
+        elif pair[1] is None:
+            pair[1] = token_to_id(pair[0])
+    return processor
 
 
 def bos_eos_template(config: Config, data: Data) -> Data:

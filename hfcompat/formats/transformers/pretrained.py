@@ -355,17 +355,27 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
     data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+    # A post-processor naming a special token the file lacks waits until the tokens are added.
+    deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
+    if deferred:
+        data["post_processor"] = None
     # Only hfcompat's own file may hold hfcompat's components (read with the files beside it).
     own_file = (directory / HFCOMPAT_FILE).exists()
     extensions = SideFiles(directory=directory) if own_file else None
+    where = str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))
     try:
         tokenizer = tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
-        raise error.at(path=error.path or str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))) from None
+        raise error.at(path=error.path or where) from None
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    if deferred:
+        try:
+            tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
+        except FormatError as error:
+            raise error.at(path=error.path or where) from None
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
