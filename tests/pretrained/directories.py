@@ -26,6 +26,9 @@ SLOW = {
                         {"tokenizer_class": "GPT2TokenizerFast", "add_prefix_space": True,
                          "add_bos_token": True, "bos_token": "<|endoftext|>"}),
     "roberta": (["roberta-base/vocab.json", "roberta-base/merges.txt"], {"tokenizer_class": "RobertaTokenizer"}),
+    "qwen2": (["gpt2/vocab.json", "gpt2/merges.txt"], {"tokenizer_class": "Qwen2TokenizerFast"}),
+    "gpt-neox-bos-eos": (["gpt2/vocab.json", "gpt2/merges.txt"],
+                         {"tokenizer_class": "GPTNeoXTokenizer", "add_bos_token": True, "add_eos_token": True}),
     "llama": (["llama2/tokenizer.model"], {"tokenizer_class": "LlamaTokenizer", "add_bos_token": True}),
     "albert": (["albert/spiece.model"], {"tokenizer_class": "AlbertTokenizer"}),
     "xlnet": (["xlnet/spiece.model"], {"tokenizer_class": "XLNetTokenizer"}),
@@ -38,6 +41,24 @@ FROM_JSON = {
     "whisper-as-is": ("whisper-large-v3/tokenizer.json", {"tokenizer_class": "TokenizersBackend"}),
     "roberta-json": ("roberta-base/tokenizer.json", {"tokenizer_class": "RobertaTokenizerFast",
                                                      "trim_offsets": False}),
+    # transformers loads a byte-level tokenizer.json under LlamaTokenizer as it is (TokenizersBackend).
+    "phi-2-llama-byte-level": ("phi-2/tokenizer.json", {"tokenizer_class": "LlamaTokenizerFast",
+                                                        "bos_token": "<|endoftext|>"}),
+    "phi-3-code-llama-no-prefix": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "CodeLlamaTokenizer",
+                                                                "add_prefix_space": False, "fill_token": None}),
+    "phi-3-gemma": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "GemmaTokenizerFast", "bos_token": "<s>",
+                                                  "eos_token": "</s>", "pad_token": "<unk>", "mask_token": None}),
+    "t5-xlm-roberta-no-prefix": ("t5/tokenizer.json", {"tokenizer_class": "XLMRobertaTokenizerFast",
+                                                      "add_prefix_space": False, "bos_token": "<pad>"}),
+    # "<s>" is not in t5's file: transformers adds it, then XLM-R's template takes its new id.
+    "t5-xlm-roberta-new-bos": ("t5/tokenizer.json", {"tokenizer_class": "XLMRobertaTokenizerFast"}),
+    "phi-3-llama-legacy": ("phi-3-mini/tokenizer.json", {"tokenizer_class": "LlamaTokenizer", "legacy": True}),
+    "gpt2-qwen2-prefix": ("gpt2/tokenizer.json", {"tokenizer_class": "Qwen2Tokenizer", "add_prefix_space": True}),
+    "falcon-qwen3_5": ("falcon/tokenizer.json", {"tokenizer_class": "Qwen3_5Tokenizer"}),
+    "falcon-cohere-prefix": ("falcon/tokenizer.json", {"tokenizer_class": "CohereTokenizer", "add_prefix_space": True,
+                                                      "bos_token": ">>ABSTRACT<<", "eos_token": "<|endoftext|>"}),
+    "gpt2-gpt-neox-options": ("gpt2/tokenizer.json", {"tokenizer_class": "GPTNeoXTokenizer", "add_prefix_space": True,
+                                                      "trim_offsets": False, "add_bos_token": True}),
 }
 
 

@@ -18,7 +18,7 @@ import hfcompat
 from hfcompat.errors import FormatError
 from tests.conftest import shared_dir
 
-from .auto_harness import auto_tokenizer, compare_auto
+from .auto_harness import auto_tokenizer, compare_auto, transformers
 from .directories import FROM_JSON, SLOW, json_directory, saved_by_transformers, slow_directory
 from .test_save_pretrained import sample_texts
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.conformance
 SENTENCEPIECE_SLOW = {"llama", "albert", "xlnet"}
 WORD_SLOW = [name for name in SLOW if name not in SENTENCEPIECE_SLOW]
 # Classes whose pipeline hfcompat does not rebuild: it follows tokenizer.json and says so.
-FOLLOWS_FILE = {"albert", "xlnet"}
+FOLLOWS_FILE = {"xlnet"}
 
 
 def load_quietly(directory: Path) -> tuple[hfcompat.Tokenizer, list[str]]:
@@ -94,6 +94,27 @@ def test_sentencepiece_directory_follows_sentencepiece(tmp_path: Path, name: str
     differing = [t for t in texts if ours.encode(t, add_special_tokens=False).ids != processor.encode(t)]
     assert differing == [], differing[:3]
     assert messages, "transformers' conversion differs from sentencepiece here: a warning must say so"
+
+
+# A SentencePiece model under no class, TokenizersBackend, or a class transformers does not know: it loads
+# TokenizersBackend, whose conversion follows the model's own settings since transformers 5.24.
+AS_IS_MODELS = {
+    "llama2-no-class": ("llama2/tokenizer.model", {}),
+    "albert-backend": ("albert/spiece.model", {"tokenizer_class": "TokenizersBackend"}),
+    "xlnet-unknown-class": ("xlnet/spiece.model", {"tokenizer_class": "MadeUpTokenizerFast"}),
+}
+BEFORE_5_24 = tuple(int(part) for part in transformers.__version__.split(".")[:2]) < (5, 24)
+
+
+@pytest.mark.skipif(BEFORE_5_24, reason="transformers 5.23 converts a .model under TokenizersBackend without "
+                    "its normalizer spec (1-2 lines of 124 as sentencepiece); 5.24 follows the model")
+@pytest.mark.parametrize("name", list(AS_IS_MODELS))
+def test_sentencepiece_model_without_a_class(tmp_path: Path, name: str) -> None:
+    """A .model transformers loads as TokenizersBackend: identical to AutoTokenizer, and no warning."""
+    relative, config = AS_IS_MODELS[name]
+    tmp_path.joinpath("tokenizer.model").write_bytes((shared_dir() / "refs" / relative).read_bytes())
+    tmp_path.joinpath("tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    assert check_same_as_auto(tmp_path, name) == []
 
 
 def test_directory_without_tokenizer_files(tmp_path: Path) -> None:

@@ -1,23 +1,26 @@
-"""The pipelines transformers 5.x tokenizer classes build, as tokenizer.json dicts.
+"""The pipelines transformers 5.x tokenizer classes build, as tokenizer.json dicts, and the table of classes.
 
 AutoTokenizer does not always take tokenizer.json as it is: a class with its own constructor
-(BertTokenizer, GPT2Tokenizer, LlamaTokenizer, T5Tokenizer, ...) keeps only the vocabulary (and
-merges) of the file and builds its normalizer, pre-tokenizer, decoder and often its
-post-processor itself, from tokenizer_config.json's options. Each function here takes the
-tokenizer.json dict (the file's, or one made from slow files) and the config, and returns the
-dict of the pipeline that class builds. Nothing here calls transformers.
+(BertTokenizer, GPT2Tokenizer, LlamaTokenizer, GemmaTokenizer, Qwen2Tokenizer, T5Tokenizer, ...) keeps
+only the vocabulary (and merges) and the post-processor of the file and builds its normalizer,
+pre-tokenizer, decoder and sometimes its post-processor itself, from tokenizer_config.json's options.
+Each builder here takes the tokenizer.json dict (the file's, or one made from slow files) and the
+config, and returns the dict of the pipeline that class builds; classes that build the same share one
+(CLASSES). A class without a constructor of its own, or one transformers does not know, is loaded as
+TokenizersBackend and takes the file as it is (AS_IS_CLASSES); so is a LlamaTokenizer directory whose
+tokenizer.json is byte-level (BYTE_LEVEL_MEANS_AS_IS). The other classes of transformers' auto mapping
+are named in NOT_BUILT with what transformers does that hfcompat does not. Nothing here calls
+transformers; tests/pretrained/test_class_table.py holds each entry to AutoTokenizer.
 """
 
 from __future__ import annotations
 
+import copy
+from functools import partial
 from typing import Any, Callable
 
 Config = dict[str, Any]
 Data = dict[str, Any]
-
-# Classes that take tokenizer.json as it is.
-AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer"}
-
 
 def token_text(value: Any) -> str | None:
     """A special token of tokenizer_config.json: a string or an AddedToken dict."""
@@ -40,7 +43,9 @@ def vocab_ids(data: Data) -> dict[str, int]:
 
 
 def template(single: list[str], pair: list[str], specials: list[str], data: Data) -> Data:
-    """A TemplateProcessing dict from transformers' string items ("$A:0", "[CLS]:0", "</s>")."""
+    """A TemplateProcessing dict from transformers' string items ("$A:0", "[CLS]:0", "</s>"); a token
+    not in the file yet has the id None until transformers' adding of special tokens gives it one
+    (fill_ids)."""
     ids = vocab_ids(data)
     for entry in data.get("added_tokens") or []:
         ids.setdefault(entry["content"], entry["id"])
@@ -57,8 +62,37 @@ def template(single: list[str], pair: list[str], specials: list[str], data: Data
         return out
 
     return {"type": "TemplateProcessing", "single": items(single), "pair": items(pair),
-            "special_tokens": {name: {"id": name, "ids": [ids[name]], "tokens": [name]}
-                               for name in sorted(set(specials)) if name in ids}}
+            "special_tokens": {name: {"id": name, "ids": [ids.get(name)], "tokens": [name]}
+                               for name in sorted(set(specials))}}
+
+
+def _pairs_of(processor: Data) -> list[list]:
+    """The [token, id] pairs and the TemplateProcessing special-token entries of a post-processor dict."""
+    kind = processor.get("type")
+    if kind == "Sequence":
+        return [pair for inner in processor.get("processors", []) for pair in _pairs_of(inner)]
+    if kind in ("RobertaProcessing", "BertProcessing"):
+        return [processor[key] for key in ("sep", "cls") if isinstance(processor.get(key), list)]
+    if kind == "TemplateProcessing":
+        return [[entry["tokens"][0], entry["ids"]] for entry in processor.get("special_tokens", {}).values()
+                if len(entry.get("ids") or []) == 1 and len(entry.get("tokens") or []) == 1]
+    return []
+
+
+def has_unknown_ids(processor: Data | None) -> bool:
+    """True when a post-processor dict names a token whose id is not known yet (None)."""
+    return bool(processor) and any(pair[1] is None or pair[1] == [None] for pair in _pairs_of(processor))
+
+
+def fill_ids(processor: Data, token_to_id: Callable[[str], int | None]) -> Data:
+    """The post-processor dict with each unknown id looked up (after the special tokens were added)."""
+    processor = copy.deepcopy(processor)
+    for pair in _pairs_of(processor):
+        if pair[1] == [None]:
+            pair[1][0] = token_to_id(pair[0])
+        elif pair[1] is None:
+            pair[1] = token_to_id(pair[0])
+    return processor
 
 
 def bos_eos_template(config: Config, data: Data) -> Data:
@@ -93,22 +127,53 @@ def bert(config: Config, data: Data) -> Data:
     return data
 
 
-def _byte_level_bpe(config: Config, data: Data) -> Data:
-    """GPT-2's byte-level BPE components (shared by GPT2Tokenizer and RobertaTokenizer)."""
-    model = data["model"]
-    data["model"] = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
-                     "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False,
-                     "ignore_merges": False, "vocab": vocab_ids(data), "merges": model.get("merges", [])}
+def _bpe_model(data: Data, **options: Any) -> Data:
+    """A BPE model dict over the file's vocabulary and merges; `options` differ from tokenizers' defaults."""
+    model = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False}
+    model.update(options)
+    model["vocab"] = vocab_ids(data)
+    model["merges"] = data["model"].get("merges", [])
+    return model
+
+
+# The decoder of the SentencePiece-style BPE classes (Llama, CodeLlama, Gemma): "▁" back to spaces, bytes fused.
+_SPACE_BYTES_DECODERS = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"},
+                         {"type": "Fuse"}]
+_STRIP_ONE_SPACE = {"type": "Strip", "content": " ", "start": 1, "stop": 0}
+
+
+def _add_prefix_space(config: Config, default: bool) -> bool:
+    """The config's add_prefix_space; a missing or null one is the class default."""
+    value = config.get("add_prefix_space")
+    return default if value is None else bool(value)
+
+
+def _byte_level_dict(add_prefix_space: bool, use_regex: bool = True, trim_offsets: bool = True) -> Data:
+    """A ByteLevel pre-tokenizer or decoder dict."""
+    return {"type": "ByteLevel", "add_prefix_space": add_prefix_space, "trim_offsets": trim_offsets,
+            "use_regex": use_regex}
+
+
+def _plain_byte_level_bpe(data: Data) -> Data:
+    """The BPE model the byte-level classes build: no unknown token, empty prefix and suffix."""
+    return _bpe_model(data, continuing_subword_prefix="", end_of_word_suffix="")
+
+
+def _byte_level_bpe(config: Config, data: Data, prefix_space: bool = False) -> Data:
+    """GPT-2's byte-level BPE components (shared by GPT2Tokenizer, RobertaTokenizer, BlenderbotTokenizer);
+    `prefix_space`: the class's default add_prefix_space."""
+    data["model"] = _plain_byte_level_bpe(data)
     data["normalizer"] = None
-    data["pre_tokenizer"] = {"type": "ByteLevel", "add_prefix_space": bool(config.get("add_prefix_space", False)),
-                             "trim_offsets": True, "use_regex": True}
-    data["decoder"] = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    data["pre_tokenizer"] = _byte_level_dict(bool(config.get("add_prefix_space", prefix_space)))
+    data["decoder"] = _byte_level_dict(True)
     return data
 
 
-def gpt2(config: Config, data: Data) -> Data:
-    """GPT2Tokenizer: byte-level BPE; the file's post-processor stays."""
-    return _byte_level_bpe(config, data)
+def gpt2(config: Config, data: Data, prefix_space: bool = False) -> Data:
+    """GPT2Tokenizer (BlenderbotTokenizer adds a prefix space by default): byte-level BPE; the file's
+    post-processor stays."""
+    return _byte_level_bpe(config, data, prefix_space)
 
 
 def roberta(config: Config, data: Data) -> Data:
@@ -126,32 +191,154 @@ def roberta(config: Config, data: Data) -> Data:
 
 def llama(config: Config, data: Data) -> Data:
     """LlamaTokenizer: BPE with byte fallback, Metaspace without split, Llama's decoder."""
-    model = data["model"]
-    add_prefix_space = config.get("add_prefix_space")
-    add_prefix_space = True if add_prefix_space is None else add_prefix_space
+    add_prefix_space = _add_prefix_space(config, True)
     scheme = ("always" if config.get("legacy", False) else "first") if add_prefix_space else "never"
-    data["model"] = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                     "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True,
-                     "ignore_merges": False, "vocab": vocab_ids(data), "merges": model.get("merges", [])}
+    data["model"] = _bpe_model(data, fuse_unk=True, byte_fallback=True)
     data["normalizer"] = None
     data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": False}
-    steps = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"},
-             {"type": "Fuse"}]
-    if add_prefix_space:
-        steps.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+    steps = list(_SPACE_BYTES_DECODERS) + ([_STRIP_ONE_SPACE] if add_prefix_space else [])
     data["decoder"] = {"type": "Sequence", "decoders": steps}
     return data
 
 
-def t5(config: Config, data: Data) -> Data:
-    """T5Tokenizer: Unigram (unk id 2), the file's Precompiled map, Metaspace, "$A </s>" template."""
-    model = data["model"]
-    data["model"] = {"type": "Unigram", "unk_id": 2, "vocab": model.get("vocab", []), "byte_fallback": False}
-    data["normalizer"] = _precompiled_only(data.get("normalizer"))
-    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+def code_llama(config: Config, data: Data) -> Data:
+    """CodeLlamaTokenizer: Llama's pipeline without `legacy` (prepend "first"), a named unk, always the strip."""
+    scheme = "first" if _add_prefix_space(config, True) else "never"
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True,
+                               byte_fallback=True)
+    data["normalizer"] = None
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": False}
+    data["decoder"] = {"type": "Sequence", "decoders": [*_SPACE_BYTES_DECODERS, _STRIP_ONE_SPACE]}
+    return data
+
+
+def gemma(config: Config, data: Data, lowercase: bool = False) -> Data:
+    """GemmaTokenizer (Siglip2Tokenizer adds lowercasing): spaces become "▁" before a split after each one."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True,
+                               byte_fallback=True)
+    replace = {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}
+    data["normalizer"] = {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, replace]} if lowercase \
+        else replace
+    data["pre_tokenizer"] = {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious",
+                             "invert": False}
+    data["decoder"] = {"type": "Sequence", "decoders": list(_SPACE_BYTES_DECODERS)}
+    return data
+
+
+# The split patterns of transformers' Qwen classes (their PRETOKENIZE_REGEX).
+QWEN2_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                 r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+QWEN3_5_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"
+                   r"| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+def qwen(config: Config, data: Data, pattern: str = QWEN2_PATTERN) -> Data:
+    """Qwen2Tokenizer, Qwen3_5Tokenizer: NFC, their split pattern, then ByteLevel without its own regex."""
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFC"}
+    split = {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        split, _byte_level_dict(_add_prefix_space(config, False), use_regex=False)]}
+    data["decoder"] = _byte_level_dict(True)
+    return data
+
+
+def cohere(config: Config, data: Data) -> Data:
+    """CohereTokenizer: NFC, single digits, then GPT-2's ByteLevel."""
+    add_prefix_space = _add_prefix_space(config, False)
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFC"}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Digits", "individual_digits": True}, _byte_level_dict(add_prefix_space)]}
+    data["decoder"] = _byte_level_dict(add_prefix_space)
+    return data
+
+
+def gpt_neox(config: Config, data: Data) -> Data:
+    """GPTNeoXTokenizer: NFC, then GPT-2's ByteLevel (add_prefix_space, trim_offsets from the config)."""
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFC"}
+    data["pre_tokenizer"] = _byte_level_dict(_add_prefix_space(config, False),
+                                             trim_offsets=bool(config.get("trim_offsets", True)))
+    data["decoder"] = _byte_level_dict(True)
+    return data
+
+
+def _sentencepiece_unigram(config: Config, data: Data, unk_id: int, normalizer: Data | None) -> Data:
+    """The Unigram classes' shared parts: a fixed unk id, WhitespaceSplit then Metaspace (prepending "▁"
+    unless add_prefix_space is off), and Metaspace's decoder."""
+    scheme = "always" if config.get("add_prefix_space", True) else "never"
+    data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
+                     "byte_fallback": False}
+    data["normalizer"] = normalizer
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
     data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]}
     data["decoder"] = dict(metaspace)
+    return data
+
+
+def reformer(config: Config, data: Data) -> Data:
+    """ReformerTokenizer: BPE with a named unk, the file's Precompiled map then runs of spaces folded (no
+    normalizer without a map), Metaspace always; the file's post-processor stays."""
+    precompiled = _precompiled_only(data.get("normalizer"))
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True)
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        precompiled, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]} if precompiled else None
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+    data["pre_tokenizer"] = metaspace
+    data["decoder"] = dict(metaspace)
+    return data
+
+
+def t5(config: Config, data: Data) -> Data:
+    """T5Tokenizer: Unigram (unk id 2), the file's Precompiled map, Metaspace always, "$A </s>" template."""
+    data = _sentencepiece_unigram({}, data, 2, _precompiled_only(data.get("normalizer")))
     return t5_post_processor(config, data)
+
+
+def xlm_roberta(config: Config, data: Data) -> Data:
+    """XLMRobertaTokenizer: Unigram (unk id 3), the file's Precompiled map, "<s> $A </s>" and
+    "<s> $A </s> </s> $B </s>" (every type id 0) with the config's bos and eos."""
+    data = _sentencepiece_unigram(config, data, 3, _precompiled_only(data.get("normalizer")))
+    bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
+    data["post_processor"] = template([bos, "$A", eos], [bos, "$A", eos, eos, "$B", eos], [bos, eos], data)
+    return data
+
+
+def deberta_v2(config: Config, data: Data) -> Data:
+    """DebertaV2Tokenizer: Unigram (the unk id of the piece "[UNK]" scored 0, else the config's unk_id), runs
+    of whitespace to one space, NFC and a right strip (no Precompiled map), optional lowercasing and
+    punctuation split, Metaspace ("always", or "first" without add_prefix_space), "[CLS] $A [SEP]"."""
+    unk = role(config, "unk_token", "[UNK]")
+    scored = [i for i, entry in enumerate(data["model"].get("vocab", [])) if list(entry) == [unk, 0.0]]
+    unk_id = scored[0] if scored else int(config.get("unk_id", 1))
+    steps: list[Data] = [{"type": "Lowercase"}] if config.get("do_lower_case", False) else []
+    steps += [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "}, {"type": "NFC"},
+              {"type": "Strip", "strip_left": False, "strip_right": True}]
+    scheme = "always" if config.get("add_prefix_space", True) else "first"
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
+    split = [{"type": "Punctuation", "behavior": "Isolated"}] if config.get("split_by_punct", False) else []
+    data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
+                     "byte_fallback": False}
+    data["normalizer"] = {"type": "Sequence", "normalizers": steps}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [*split, metaspace]}
+    data["decoder"] = dict(metaspace)
+    return albert_post_processor(config, data)
+
+
+def albert(config: Config, data: Data) -> Data:
+    """AlbertTokenizer: Unigram (unk id 1) after quote folding, accent stripping (unless keep_accents),
+    lowercasing (do_lower_case) and the file's Precompiled map; the file's post-processor stays, and
+    only a file without one gets "[CLS] $A [SEP]"."""
+    steps: list[Data] = [{"type": "Replace", "pattern": {"String": quotes}, "content": '"'} for quotes in ("``", "''")]
+    if not config.get("keep_accents", False):
+        steps += [{"type": "NFKD"}, {"type": "StripAccents"}]
+    if config.get("do_lower_case", True):
+        steps.append({"type": "Lowercase"})
+    precompiled = _precompiled_only(data.get("normalizer"))
+    steps += [precompiled] if precompiled else []
+    data = _sentencepiece_unigram(config, data, 1, {"type": "Sequence", "normalizers": steps})
+    return data if data.get("post_processor") else albert_post_processor(config, data)
 
 
 def t5_post_processor(config: Config, data: Data) -> Data:
@@ -161,7 +348,7 @@ def t5_post_processor(config: Config, data: Data) -> Data:
 
 
 def albert_post_processor(config: Config, data: Data) -> Data:
-    """ALBERT's "[CLS] $A [SEP]" / "... $B:1 [SEP]:1"."""
+    """ALBERT's (and DeBERTa-v2's) "[CLS] $A [SEP]" / "... $B:1 [SEP]:1"."""
     cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
     data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"],
                                       [f"{cls}:0", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
@@ -176,6 +363,24 @@ def xlnet_post_processor(config: Config, data: Data) -> Data:
     return data
 
 
+def backend_sentencepiece(data: Data, byte_fallback: bool, dummy_prefix: bool, specials: dict[str, int]) -> Data:
+    """What TokenizersBackend (transformers 5.24) keeps of a SentencePiece model beside its encoding: a plain
+    decoder ("▁" to spaces, bytes, one leading space stripped) and the model's bos, eos and unk pieces
+    (`specials`, token -> id) as special added tokens, so decode shows "<unk>" and skip_special_tokens drops them."""
+    steps = [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}]
+    steps += [{"type": "ByteFallback"}] if byte_fallback else []
+    if dummy_prefix:
+        steps += [{"type": "Fuse"}, _STRIP_ONE_SPACE]
+    elif byte_fallback:
+        steps.append({"type": "Fuse"})
+    data["decoder"] = {"type": "Sequence", "decoders": steps}
+    added = data.setdefault("added_tokens", [])
+    present = {entry["content"] for entry in added}
+    added += [{"id": token_id, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+               "normalized": False, "special": True} for token, token_id in specials.items() if token not in present]
+    return data
+
+
 def _precompiled_only(normalizer: Data | None) -> Data | None:
     """The first Precompiled normalizer of a normalizer dict (T5 keeps only that), or None."""
     if not normalizer:
@@ -184,27 +389,142 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
     return next((n for n in inner if n.get("type") == "Precompiled" and n.get("precompiled_charsmap")), None)
 
 
-# class name (without a "Fast" suffix) -> the pipeline it builds
+# ---------------------------------------------------------------- the table of classes
+
+# class name (without a "Fast" suffix) -> the pipeline it builds; classes that build the same share a builder.
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
-    "BertTokenizer": bert,
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
+                    bert),
     "GPT2Tokenizer": gpt2,
-    "RobertaTokenizer": roberta,
+    "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
+    "ReformerTokenizer": reformer,
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "LlamaTokenizer": llama,
+    "CodeLlamaTokenizer": code_llama,
+    "GemmaTokenizer": gemma,
+    "Siglip2Tokenizer": partial(gemma, lowercase=True),
+    "Qwen2Tokenizer": qwen,
+    "Qwen3_5Tokenizer": partial(qwen, pattern=QWEN3_5_PATTERN),
+    "CohereTokenizer": cohere,
+    "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
+    "XLMRobertaTokenizer": xlm_roberta,
+    "AlbertTokenizer": albert,
+    "DebertaV2Tokenizer": deberta_v2,
 }
+# The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
+# vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
+VOCAB_FILES: dict[str, str] = {
+    **dict.fromkeys((name for name, build in CLASSES.items() if build is bert), "vocab.txt"),
+    **dict.fromkeys(("GPT2Tokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+                     "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
+}
+# Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
+SENTENCEPIECE_SPACING_CLASSES = {"LlamaTokenizer", "CodeLlamaTokenizer", "T5Tokenizer"}
+# Classes that take tokenizer.json as it is: the base classes, and subclasses without a constructor of
+# their own (transformers hands them the file). A class transformers does not know at all is loaded as
+# TokenizersBackend, so it takes the file as it is too.
+AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer", "FNetTokenizer",
+                 "BloomTokenizer"}
+# The class whose directory transformers loads as TokenizersBackend when tokenizer.json is byte-level
+# (its text holds "ByteLevel" anywhere): the class hard-codes Metaspace, which such a file never meant.
+BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
+# Classes that always rebuild the bos/eos template, and the add_bos_token/add_eos_token they assume
+# (transformers drops the config's flags when tokenizer.json is there).
+TEMPLATE_FLAGS: dict[str, tuple[bool, bool]] = {"CodeLlamaTokenizer": (True, False), "GPTNeoXTokenizer": (False, False)}
+# Special tokens a class adds besides its roles: config key -> the class default (a null in the config: none).
+CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
+    "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
+                           "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
+}
+
+# What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
+# it off (null there), and what transformers does.
+CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
+    "CodeLlamaTokenizer": ("fill_token", "splits a text holding its fill token into a prefix and a suffix "
+                                         "and encodes them in its infilling layout"),
+}
+
+# Classes that add their special tokens again after loading (_post_init): an added token of the file that is
+# one of them loses its own lstrip, rstrip and normalized flags.
+READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
+# Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
+LSTRIP_ROLES: dict[str, tuple[str, ...]] = {"BlenderbotTokenizer": ("mask_token",), "MPNetTokenizer": ("mask_token",)}
+
+_BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
+               "mask_token": "[MASK]"}
+_ROBERTA_ROLES = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
+                  "pad_token": "<pad>", "cls_token": "<s>", "mask_token": "<mask>"}
+_LLAMA_ROLES = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
+_GEMMA_ROLES = {"bos_token": "<bos>", "eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>",
+                "mask_token": "<mask>"}
+_QWEN_ROLES = {"eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>", "pad_token": "<|endoftext|>"}
+_ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>", "sep_token": "[SEP]",
+                 "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"}
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
-    "BertTokenizer": {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
-                      "mask_token": "[MASK]"},
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
+                    _BERT_ROLES),
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
-    "RobertaTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
-                         "pad_token": "<pad>", "cls_token": "<s>", "mask_token": "<mask>"},
-    "LlamaTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"},
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
+                    _ROBERTA_ROLES),
+    "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
+    "LlamaTokenizer": _LLAMA_ROLES,
+    "CodeLlamaTokenizer": _LLAMA_ROLES,
+    "GemmaTokenizer": _GEMMA_ROLES,
+    "Siglip2Tokenizer": _GEMMA_ROLES,
+    "Qwen2Tokenizer": _QWEN_ROLES,
+    "Qwen3_5Tokenizer": _QWEN_ROLES,
+    "CohereTokenizer": {"bos_token": "<BOS_TOKEN>", "eos_token": "<|END_OF_TURN_TOKEN|>", "unk_token": "<UNK>",
+                        "sep_token": "<SEP>", "pad_token": "<PAD>", "cls_token": "<CLS>", "mask_token": "<MASK_TOKEN>"},
+    "GPTNeoXTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
+                         "pad_token": "<|padding|>"},
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
-    "AlbertTokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>", "sep_token": "[SEP]",
-                        "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"},
+    "XLMRobertaTokenizer": _ROBERTA_ROLES,
+    "AlbertTokenizer": _ALBERT_ROLES,
+    "DebertaV2Tokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
+                           "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
+    "FNetTokenizer": _ALBERT_ROLES,
     "XLNetTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                        "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
+}
+
+# Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
+# does not (it follows tokenizer.json as it is, with a warning saying this).
+_REBUILDS = ("rebuilds the pipeline from the file's vocabulary with components of its own (normalizer, "
+             "pre-tokenizer, decoder or post-processor)")
+_PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never tokenizer.json"
+_SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
+_LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
+           "hfcompat's encode does not take")
+_BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
+NOT_BUILT: dict[str, str] = {
+    **dict.fromkeys((
+        "BarthezTokenizer", "BigBirdTokenizer", "CLIPTokenizer",
+        "CamembertTokenizer", "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
+        "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
+        "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
+        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer",
+        "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
+        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer",
+        "XLNetTokenizer"), _REBUILDS),
+    **dict.fromkeys((
+        "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
+        "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
+        "GPTNeoXJapaneseTokenizer", "M2M100Tokenizer", "MarianTokenizer", "MgpstrTokenizer", "PhobertTokenizer",
+        "ProphetNetTokenizer", "RoCBertTokenizer", "Speech2TextTokenizer", "TapasTokenizer", "VitsTokenizer",
+        "Wav2Vec2CTCTokenizer", "Wav2Vec2PhonemeCTCTokenizer", "XLMTokenizer"), _PYTHON),
+    **dict.fromkeys((
+        "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
+        "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
+    **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
+                    _BY_RULE),
+    **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
+                     "UdopTokenizer"), _LAYOUT),
+    "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
+                          "and the pad token is dropped"),
+    "MistralCommonBackend": "reads tekken.json with mistral-common, not tokenizer.json",
+    "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
 }
 
 
@@ -226,12 +546,66 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {"BertTokenizer", "RobertaTokenizer", "T5Tokenizer", "AlbertTokenizer", "XLNetTokenizer"}
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5, xlm_roberta, albert, deberta_v2)} | {
+    "XLNetTokenizer"}
+
+
+def call_rule(config: Config, name: str | None) -> str | None:
+    """What the class does on some texts that hfcompat does not, unless the config turns it off."""
+    if name not in CLASS_CALL_RULES:
+        return None
+    key, what = CLASS_CALL_RULES[name]
+    return what if key not in config or config[key] is not None else None
+
+
+def readd_specials(data: Data, name: str | None, tokens: list[str]) -> Data:
+    """The file's added tokens as a class that adds its special `tokens` again leaves them (plain flags)."""
+    if name not in READDS_SPECIALS:
+        return data
+    wanted = set(tokens)
+    for entry in data.get("added_tokens") or []:
+        if entry.get("content") in wanted:
+            entry.update(lstrip=False, rstrip=False, normalized=False, special=True)
+    return data
+
+
+def lstrip_tokens(name: str | None, roles: dict[str, str]) -> frozenset[str]:
+    """The role tokens the class adds with lstrip (Blenderbot's and MPNet's mask)."""
+    return frozenset(roles[key] for key in LSTRIP_ROLES.get(name or "", ()) if key in roles)
+
+
+def class_extra_tokens(config: Config, name: str | None) -> list[str]:
+    """The special tokens a class adds besides its roles (CodeLlama's infilling tokens), in its order."""
+    defaults = CLASS_EXTRA_TOKENS.get(name or "", {})
+    found = [token_text(config[key]) if key in config else default for key, default in defaults.items()]
+    return [token for token in found if token]
+
+
+def template_flags(config: Config, name: str | None, from_tokenizer_json: bool) -> tuple[bool, bool] | None:
+    """(add_bos_token, add_eos_token) of the bos/eos template the class builds whatever the file holds, or None.
+
+    transformers drops the config's flags beside a tokenizer.json, so the class's own defaults hold there.
+    """
+    if name not in TEMPLATE_FLAGS:
+        return None
+    bos, eos = TEMPLATE_FLAGS[name]
+    if from_tokenizer_json:
+        return bos, eos
+    return bool(config.get("add_bos_token", bos)), bool(config.get("add_eos_token", eos))
+
+
+def is_rebuilt_by_class(name: str | None) -> bool:
+    """False when transformers loads the directory as TokenizersBackend: no class, an as-is one, or one it
+    does not know (from a SentencePiece model, transformers 5.24 then follows the model's own settings)."""
+    return name in CLASSES or name in NOT_BUILT
+
+
+def strip_fast(name: str) -> str:
+    """A class name without the "Fast" suffix transformers 5 folds into one class."""
+    return name[:-4] if name.endswith("Fast") and name not in AS_IS_CLASSES else name
 
 
 def class_name(config: Config) -> str | None:
     """tokenizer_class without the "Fast" suffix transformers 5 folds into one class."""
     name = config.get("tokenizer_class")
-    if not isinstance(name, str):
-        return None
-    return name[:-4] if name.endswith("Fast") and name not in AS_IS_CLASSES else name
+    return strip_fast(name) if isinstance(name, str) else None

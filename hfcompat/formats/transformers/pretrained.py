@@ -27,6 +27,7 @@ from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
 from ..tokenizer_json import check_unique_ids, tokenizer_from_dict, tokenizer_to_dict, tokenizer_to_json
 from . import classes
+from .auto_class import auto_class
 from .classes import token_text
 
 BERT_SPECIALS = ("[UNK]", "[SEP]", "[CLS]", "[PAD]", "[MASK]")
@@ -341,25 +342,41 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
 
     directory = Path(directory)
     config = read_config(directory)
-    name = classes.class_name(config)
+    name = auto_class(directory, config)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
+    roles = classes.class_roles(config, name, SPECIAL_ROLES)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
-    if name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
+    flags = classes.template_flags(config, name, source == TOKENIZER_FILE)
+    if flags is not None:
+        flagged = {**config, **roles, "add_bos_token": flags[0], "add_eos_token": flags[1]}
+        data["post_processor"] = classes.bos_eos_template(flagged, data)
+    elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
+    extra_tokens = classes.class_extra_tokens(config, name)
+    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+    # A post-processor naming a special token the file lacks waits until the tokens are added.
+    deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
+    if deferred:
+        data["post_processor"] = None
     # Only hfcompat's own file may hold hfcompat's components (read with the files beside it).
     own_file = (directory / HFCOMPAT_FILE).exists()
     extensions = SideFiles(directory=directory) if own_file else None
+    where = str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))
     try:
         tokenizer = tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
-        raise error.at(path=error.path or str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))) from None
+        raise error.at(path=error.path or where) from None
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
-    roles = classes.class_roles(config, name, SPECIAL_ROLES)
-    _add_config_tokens(tokenizer, config, roles)
+    _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    if deferred:
+        try:
+            tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
+        except FormatError as error:
+            raise error.at(path=error.path or where) from None
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
@@ -368,13 +385,22 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
 
 def _class_pipeline(directory: Path, name: str | None, source: str, config: dict[str, Any],
                     data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The tokenizer.json dict of the pipeline the class builds, and the class that built it."""
+    """The tokenizer.json dict of the pipeline the class builds, and the class that built it.
+
+    A class transformers does not know is loaded as TokenizersBackend, which takes tokenizer.json as it
+    is; a known class hfcompat cannot build is followed by a warning saying what transformers does.
+    """
 
     if source == SENTENCEPIECE:
         if name in classes.SENTENCEPIECE_POST_PROCESSORS:
             data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
         return data, name
     if name in classes.CLASSES:
+        if source == SLOW_FILES:
+            _warn_if_files_unread(directory, name, data)
+        rule = classes.call_rule(config, name)
+        if rule:
+            _warn(f"{directory}: transformers' {name} {rule}; hfcompat encodes such a text as it is")
         return classes.CLASSES[name](config, data), name
     if source == SLOW_FILES:
         fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
@@ -382,10 +408,18 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
             _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
                   f"it builds {fallback}'s from these files")
         return classes.CLASSES[fallback](config, data), fallback
-    if name is not None and name not in classes.AS_IS_CLASSES:
-        _warn(f"{directory}: hfcompat does not know the pipeline transformers' {name} builds; "
-              "it follows tokenizer.json as it is")
+    if name in classes.NOT_BUILT:
+        _warn(f"{directory}: transformers' {name} {classes.NOT_BUILT[name]}; hfcompat does not do that and "
+              "follows tokenizer.json as it is, so AutoTokenizer's results may differ")
     return data, name
+
+
+def _warn_if_files_unread(directory: Path, name: str, data: dict[str, Any]) -> None:
+    """Say so when the class does not read the directory's classic vocabulary files (not in its vocab_files_names)."""
+    files = "vocab.txt" if data["model"]["type"] == "WordPiece" else "vocab.json"
+    if classes.VOCAB_FILES.get(name) != files:
+        _warn(f"{directory}: transformers' {name} does not read {files}, so AutoTokenizer builds it with its "
+              f"special tokens alone; hfcompat builds {name}'s pipeline over these files")
 
 
 def read_config(directory: Path) -> dict[str, Any]:
@@ -412,9 +446,21 @@ def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) ->
         if (directory / file_name).exists():
             tokenizer = read_sentencepiece(directory / file_name)
             _warn_if_transformers_differs(directory / file_name, tokenizer, name)
-            return tokenizer_to_dict(tokenizer), SENTENCEPIECE
+            data = tokenizer_to_dict(tokenizer)
+            if not classes.is_rebuilt_by_class(name):
+                data = _as_backend_reads(data, tokenizer.sentencepiece_source.proto)
+            return data, SENTENCEPIECE
     raise FormatError("no tokenizer.json, vocab.txt, vocab.json + merges.txt or SentencePiece model "
                       f"({', '.join(SENTENCEPIECE_FILES)}) in this directory", path=str(directory))
+
+
+def _as_backend_reads(data: dict[str, Any], proto: Any) -> dict[str, Any]:
+    """A SentencePiece pipeline with what TokenizersBackend adds to it: its decoder and special pieces."""
+    trainer = proto.trainer_spec
+    specials = {proto.pieces[index].piece: index for index in (trainer.bos_id, trainer.eos_id, trainer.unk_id)
+                if 0 <= index < len(proto.pieces)}
+    return classes.backend_sentencepiece(data, trainer.byte_fallback, proto.normalizer_spec.add_dummy_prefix,
+                                         specials)
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -435,29 +481,43 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
     against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
     quote replacement). hfcompat follows sentencepiece.
     """
-    if type(tokenizer.model).__name__ == "BPE":
+    if not classes.is_rebuilt_by_class(name):
+        return
+    if name in classes.CLASSES and name not in classes.SENTENCEPIECE_SPACING_CLASSES:
+        _warn(f"{path}: transformers' {name} builds its own pipeline over this SentencePiece model's vocabulary "
+              "(its normalizer, pre-tokenizer and decoder, not the model's), which encodes differently; "
+              "hfcompat follows sentencepiece")
+    elif type(tokenizer.model).__name__ == "BPE":
         _warn(f"{path}: transformers' {name or 'tokenizer'} converts this SentencePiece BPE model "
               "inexactly (runs of spaces split differently); hfcompat follows sentencepiece")
-    elif name not in (None, "T5Tokenizer", "TokenizersBackend", "PreTrainedTokenizerFast"):
+    elif name != "T5Tokenizer":
         _warn(f"{path}: transformers' {name} adds its own normalization to this SentencePiece model; "
               "hfcompat follows sentencepiece")
 
 
-def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str]) -> None:
-    """Add the config's added_tokens_decoder, then its named and extra special tokens, as transformers does."""
+def _config_extra_tokens(config: dict[str, Any]) -> list[str]:
+    """The config's additional/extra special tokens, in order."""
+    found: list[str] = []
+    for key in EXTRA_SPECIALS:
+        extra = config.get(key) or []
+        found += [t for t in map(token_text, extra.values() if isinstance(extra, dict) else extra) if t]
+    return found
+
+
+def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str],
+                       class_tokens: list[str], lstrip: frozenset[str] = frozenset()) -> None:
+    """Add the config's added_tokens_decoder, then its named and extra special tokens and the class's own
+    (`class_tokens`), as transformers does; a new token in `lstrip` takes the spaces before it."""
     decoder = config.get("added_tokens_decoder") or {}
     if isinstance(decoder, dict):
         entries = sorted(decoder.items(), key=lambda item: int(item[0]))
         tokenizer.add_tokens([AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
                               for _, entry in entries if isinstance(entry, dict)])
     known = tokenizer.added_vocabulary.token_to_id
-    wanted = list(roles.values())
-    for key in EXTRA_SPECIALS:
-        extra = config.get(key) or []
-        wanted += [token_text(t) for t in (extra.values() if isinstance(extra, dict) else extra)]
+    wanted = [*roles.values(), *_config_extra_tokens(config), *class_tokens]
     new = [t for t in dict.fromkeys(wanted) if t and t not in known]
     if new:
-        tokenizer.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in new])
+        tokenizer.add_special_tokens([AddedToken(t, lstrip=t in lstrip, normalized=False, special=True) for t in new])
 
 
 def _warn(message: str) -> None:

@@ -1,0 +1,258 @@
+"""transformers' tokenizer classes one by one: hfcompat.load(dir) against AutoTokenizer on corpus lines.
+
+Each class hfcompat builds (formats/transformers/classes.py) is named in a tokenizer_config.json beside
+a tokenizer.json of the kind the class is made for; both libraries load the directory, and ids, tokens
+and decoded text must agree on every line. The table must also know every class of the installed
+transformers' auto mapping, and a class it cannot build must say what transformers does.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+import hfcompat
+from hfcompat.formats.transformers import classes
+from hfcompat.formats.transformers.auto_class import auto_class, model_types
+from tests.conftest import corpus_sample, fixture_lines, shared_dir
+
+from .auto_harness import auto_tokenizer, transformers
+
+pytestmark = pytest.mark.conformance
+
+# Where each kind of tokenizer.json comes from: a ../shared/refs file, or a file hfcompat or transformers
+# writes (MADE).
+MADE = {
+    "wordpiece": "hfcompat's BERT from bert-base-uncased/vocab.txt",
+    "albert": "transformers' save_pretrained of albert/spiece.model",
+    "xlnet": "transformers' save_pretrained of xlnet/spiece.model",
+    "metaspace-charsmap": "phi-3-mini/tokenizer.json with t5/tokenizer.json's Precompiled normalizer",
+}
+SOURCES = {
+    "byte-level": "gpt2/tokenizer.json",
+    "roberta": "roberta-base/tokenizer.json",
+    "metaspace": "phi-3-mini/tokenizer.json",
+    "unigram": "t5/tokenizer.json",
+    "falcon": "falcon/tokenizer.json",
+}
+# Each class hfcompat builds, with the kind of tokenizer.json it is checked on.
+CHECKED_ON = {
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
+                    "wordpiece"),
+    **dict.fromkeys(("GPT2Tokenizer", "Qwen2Tokenizer", "Qwen3_5Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer",
+                     "BlenderbotTokenizer"), "byte-level"),
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
+    **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
+    "ReformerTokenizer": "metaspace-charsmap",
+    "T5Tokenizer": "unigram",
+    "XLMRobertaTokenizer": "xlnet",
+    "AlbertTokenizer": "albert",
+    "DebertaV2Tokenizer": "albert",
+}
+# Classes checked again with options of their config (more are in directories.FROM_JSON).
+VARIANTS = {
+    "albert-cased-accents": ("AlbertTokenizer", {"do_lower_case": False, "keep_accents": True}),
+    "albert-no-prefix": ("AlbertTokenizer", {"add_prefix_space": False}),
+    "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
+                                                  "add_prefix_space": False, "unk_token": "<unk>"}),
+}
+# Classes that take tokenizer.json as it is (falcon's has its own pre-tokenizer, so a rebuild would show).
+AS_IS = sorted(classes.AS_IS_CLASSES - {"HfcompatTokenizer"}) + ["GPT3_5Tokenizer"]
+
+
+def corpus_texts() -> list[str]:
+    """English, Japanese and Chinese corpus lines and the fixture's lines (30 in all)."""
+    return (corpus_sample("botchan", 10) + corpus_sample("wagahaiwa", 5) + corpus_sample("pku_test", 5)
+            + list(fixture_lines())[:10])
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The tokenizer.json files MADE names, written once for the module."""
+    refs = shared_dir() / "refs"
+    root = tmp_path_factory.mktemp("made")
+    files = {"wordpiece": root / "bert.json"}
+    hfcompat.load(refs / "bert-base-uncased" / "vocab.txt").save(files["wordpiece"])
+    for kind in ("albert", "xlnet"):
+        source = root / f"{kind}-model"
+        source.mkdir()
+        shutil.copy(refs / kind / "spiece.model", source / "tokenizer.model")
+        (source / "tokenizer_config.json").write_text("{}", encoding="utf-8")
+        auto_tokenizer(source).save_pretrained(str(root / kind))
+        files[kind] = root / kind / "tokenizer.json"
+    phi3 = json.loads((refs / SOURCES["metaspace"]).read_text(encoding="utf-8"))
+    phi3["normalizer"] = json.loads((refs / SOURCES["unigram"]).read_text(encoding="utf-8"))["normalizer"]
+    files["metaspace-charsmap"] = root / "metaspace-charsmap.json"
+    files["metaspace-charsmap"].write_text(json.dumps(phi3), encoding="utf-8")
+    return files
+
+
+def class_directory(directory: Path, tokenizer_json: Path, config: dict) -> Path:
+    """tokenizer.json and a tokenizer_config.json naming a class."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shutil.copy(tokenizer_json, directory / "tokenizer.json")
+    (directory / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    return directory
+
+
+def source_file(kind: str, made: dict[str, Path]) -> Path:
+    """The tokenizer.json of a kind."""
+    return made[kind] if kind in MADE else shared_dir() / "refs" / SOURCES[kind]
+
+
+def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
+    """Lines whose ids, tokens or decode differ between AutoTokenizer and hfcompat.load; the line count; warnings."""
+    auto = auto_tokenizer(directory)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    # transformers applies a file's truncation and padding only when a call asks for them.
+    ours.no_truncation()
+    ours.no_padding()
+    specials = [token for token in auto.all_special_tokens if token][:6]
+    texts = corpus_texts() + [f"Hello {token}world{token} x  {token} " for token in specials]
+    differing = []
+    for text in texts:
+        result = auto(text)
+        ids = result["input_ids"]
+        encoding = ours.encode(text)
+        expected = (ids, result.tokens(), auto.decode(ids, skip_special_tokens=False))
+        actual = (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False))
+        if expected != actual:
+            differing.append(f"{text[:60]!r}:\n    transformers {expected!r:.300}\n    hfcompat     {actual!r:.300}")
+    return differing, len(texts), [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("name", sorted(CHECKED_ON))
+def test_built_class_matches_auto(tmp_path: Path, made: dict[str, Path], name: str) -> None:
+    """A class hfcompat rebuilds: the same ids, tokens and decode as AutoTokenizer on every line, no warning."""
+    directory = class_directory(tmp_path / name, source_file(CHECKED_ON[name], made),
+                                {"tokenizer_class": name + "Fast"})
+    differing, total, messages = differing_lines(directory)
+    assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+    rule = classes.call_rule({}, name)
+    assert messages == ([] if rule is None else [f"{directory}: transformers' {name} {rule}; hfcompat encodes "
+                                                 "such a text as it is"])
+
+
+def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
+    """CodeLlama's fill token: AutoTokenizer encodes the text in its infilling layout, hfcompat does not,
+    and the warning says so; with fill_token null, both encode the text as it is and nothing is said."""
+    source = shared_dir() / "refs" / SOURCES["metaspace"]
+    text = "def f(x):<FILL_ME>    return x"
+    directory = class_directory(tmp_path / "fill", source, {"tokenizer_class": "CodeLlamaTokenizer"})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    assert any("infilling" in str(w.message) for w in caught)
+    assert auto_tokenizer(directory)(text)["input_ids"] != ours.encode(text).ids
+    directory = class_directory(tmp_path / "off", source, {"tokenizer_class": "CodeLlamaTokenizer", "fill_token": None})
+    differing, _, messages = differing_lines(directory)
+    assert messages == [] and differing == []
+    assert auto_tokenizer(directory)(text)["input_ids"] == hfcompat.load(directory).encode(text).ids
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_class_options_match_auto(tmp_path: Path, made: dict[str, Path], variant: str) -> None:
+    """A class with options in its config (add_prefix_space, casing, roles): identical to AutoTokenizer."""
+    name, options = VARIANTS[variant]
+    directory = class_directory(tmp_path / variant, source_file(CHECKED_ON[name], made),
+                                {"tokenizer_class": name, **options})
+    differing, total, _ = differing_lines(directory)
+    assert differing == [], f"{variant}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+
+
+@pytest.mark.parametrize("name", AS_IS)
+def test_as_is_class_matches_auto(tmp_path: Path, name: str) -> None:
+    """A class that takes tokenizer.json as it is, or one transformers does not know: the file, no warning."""
+    directory = class_directory(tmp_path / name, shared_dir() / "refs" / SOURCES["falcon"], {"tokenizer_class": name})
+    differing, total, messages = differing_lines(directory)
+    assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+    assert messages == []
+
+
+def test_every_built_class_is_checked() -> None:
+    """A class added to hfcompat's table comes with its check here."""
+    assert set(classes.CLASSES) == set(CHECKED_ON)
+
+
+def test_table_knows_every_auto_class() -> None:
+    """Every class transformers' auto mapping names is built, taken as it is, or announced by hfcompat."""
+    from transformers.models.auto.tokenization_auto import TOKENIZER_MAPPING_NAMES
+
+    known = set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT)
+    named = {classes.class_name({"tokenizer_class": name}) for name in TOKENIZER_MAPPING_NAMES.values() if name}
+    assert sorted(named - known) == [], f"transformers {transformers.__version__}"
+
+
+@pytest.mark.parametrize("name", sorted(classes.NOT_BUILT))
+def test_class_not_built_says_what_transformers_does(tmp_path: Path, name: str) -> None:
+    """A known class hfcompat cannot build: a warning naming it and what transformers does instead."""
+    data = {"model": {"type": "WordLevel", "vocab": {"<unk>": 0, "a": 1}, "unk_token": "<unk>"},
+            "pre_tokenizer": {"type": "WhitespaceSplit"}}
+    (tmp_path / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name}), encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hfcompat.load(tmp_path)
+    messages = [str(w.message) for w in caught]
+    assert any(name in m and classes.NOT_BUILT[name] in m for m in messages), messages
+
+
+def test_class_that_does_not_read_the_vocab_files_says_so(tmp_path: Path) -> None:
+    """vocab.json + merges.txt under a class without them in its vocab_files_names: a warning says
+    transformers builds the class from its special tokens alone (AutoTokenizer encodes nothing here)."""
+    for name in ("vocab.json", "merges.txt"):
+        shutil.copy(shared_dir() / "refs" / "gpt2" / name, tmp_path / name)
+    (tmp_path / "tokenizer_config.json").write_text('{"tokenizer_class": "Qwen3_5Tokenizer"}', encoding="utf-8")
+    assert auto_tokenizer(tmp_path)("Hello world")["input_ids"] == []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hfcompat.load(tmp_path)
+    assert any("Qwen3_5Tokenizer does not read vocab.json" in str(w.message) for w in caught)
+
+
+# config.json's model type against tokenizer_config.json's class: (kind of tokenizer.json, model config,
+# tokenizer config). The class AutoTokenizer loads is in the comment.
+MODEL_TYPE_CASES = {
+    # the model type's class is TokenizersBackend: the file as it is, not GPT2Tokenizer's pipeline
+    "olmo2-names-gpt2": ("falcon", {"model_type": "olmo2"}, {"tokenizer_class": "GPT2TokenizerFast"}),
+    # a model type whose hub class transformers overrules: Qwen2Tokenizer, not LlamaTokenizer
+    "qwen2-names-llama": ("byte-level", {"model_type": "qwen2"}, {"tokenizer_class": "LlamaTokenizerFast"}),
+    # another model type: the hub's class wins (LlamaTokenizer, not GemmaTokenizer)
+    "gemma-names-llama": ("metaspace", {"model_type": "gemma"}, {"tokenizer_class": "LlamaTokenizer"}),
+    # no class named anywhere: the model type's (GPTNeoXTokenizer)
+    "gpt-neox-no-class": ("falcon", {"model_type": "gpt_neox"}, {}),
+    # config.json's own tokenizer_class when tokenizer_config.json names none (CohereTokenizer)
+    "class-in-model-config": ("byte-level", {"model_type": "cohere", "tokenizer_class": "CohereTokenizerFast"}, {}),
+    # Mistral without tekken.json, named LlamaTokenizer over a byte-level file: TokenizersBackend
+    "mistral-names-llama": ("falcon", {"model_type": "mistral"}, {"tokenizer_class": "LlamaTokenizerFast"}),
+}
+
+
+@pytest.mark.parametrize("name", list(MODEL_TYPE_CASES))
+def test_model_type_picks_the_class(tmp_path: Path, made: dict[str, Path], name: str) -> None:
+    """config.json beside the tokenizer: hfcompat picks the class AutoTokenizer picks, and encodes alike."""
+    kind, model_config, config = MODEL_TYPE_CASES[name]
+    directory = class_directory(tmp_path / name, source_file(kind, made), config)
+    (directory / "config.json").write_text(json.dumps(model_config), encoding="utf-8")
+    assert auto_class(directory, config) == type(auto_tokenizer(directory)).__name__
+    differing, total, _ = differing_lines(directory)
+    assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+
+
+def test_model_types_are_transformers_own() -> None:
+    """model_types.json is the installed transformers' auto mapping (when it is the release it was read from)."""
+    from transformers.models.auto.tokenization_auto import (MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS,
+                                                            TOKENIZER_MAPPING_NAMES)
+
+    recorded = model_types()
+    if recorded["transformers"] != transformers.__version__:
+        pytest.skip(f"model_types.json was read from transformers {recorded['transformers']}, "
+                    f"{transformers.__version__} is installed")
+    assert recorded["tokenizer_class"] == {k: v for k, v in TOKENIZER_MAPPING_NAMES.items() if v}
+    assert recorded["hub_class_overruled"] == sorted(MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS)
