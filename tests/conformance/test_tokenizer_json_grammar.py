@@ -1,0 +1,117 @@
+"""tokenizer.json documents written from tokenizers' whole grammar: hfcompat loads, encodes and decodes
+each as tokenizers does (tokenizer_json_grammar.py draws them).
+
+Both load or both refuse; a loaded document encodes its texts (alone and paired, with and without
+special tokens: ids, tokens, offsets and the other fields) and decodes the ids (skipping special
+tokens or not) identically. A text on which tokenizers panics is left out of the comparison.
+
+HFCOMPAT_GRAMMAR_EXAMPLES sets the examples per backend (fuzz/README.md: longer runs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+import tokenizers
+from hypothesis import given, settings
+
+from hfcompat import _backend
+from hfcompat.errors import FormatError
+from hfcompat.formats.tokenizer_json import tokenizer_from_json
+
+from .harness import collect, make_inputs, render
+from .tokenizer_json_grammar import Case, cases
+
+# tokenizers panics on some texts of some documents; its backtraces would only add noise.
+os.environ["RUST_BACKTRACE"] = "0"
+
+EXAMPLES = int(os.environ.get("HFCOMPAT_GRAMMAR_EXAMPLES", "60"))
+BACKENDS = [name for name in _backend.available() if not (name == _backend.COMPILED and _backend.pure_python_forced())]
+
+
+def owner_load(text: str) -> Any:
+    """tokenizers' Tokenizer for the document, or the exception (a Rust panic too) it raised."""
+    try:
+        return tokenizers.Tokenizer.from_str(text)
+    except BaseException as error:  # noqa: BLE001 - pyo3's PanicException derives from BaseException
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        return error
+
+
+def owner_panics(oracle: tokenizers.Tokenizer, item: Any) -> bool:
+    """Whether tokenizers panics encoding the input (or decoding its ids), with or without specials."""
+    args = item if isinstance(item, tuple) else (item,)
+    try:
+        for flag in (True, False):
+            try:
+                ids = oracle.encode(*args, add_special_tokens=flag).ids
+            except Exception:  # noqa: BLE001 - an ordinary error is compared, not left out
+                continue
+            for skip in (True, False):
+                try:
+                    oracle.decode(ids, skip_special_tokens=skip)
+                except Exception:  # noqa: BLE001
+                    pass
+    except BaseException as error:  # noqa: BLE001
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        return True
+    return False
+
+
+def check_case(case: Case) -> None:
+    """The document loads in both libraries or in neither; a loaded one runs its texts identically."""
+    text = json.dumps(case.document, ensure_ascii=False)
+    oracle = owner_load(text)
+    try:
+        ours = tokenizer_from_json(text)
+    except FormatError as error:
+        assert not isinstance(oracle, tokenizers.Tokenizer), f"hfcompat refuses what tokenizers loads: {error}\n{text}"
+        return
+    assert isinstance(oracle, tokenizers.Tokenizer), f"hfcompat loads what tokenizers refuses: {oracle!r}\n{text}"
+    texts, pairs = list(case.texts), True
+    if any(owner_panics(oracle, item) for item in make_inputs(texts, pairs=True)):
+        texts, pairs = [t for t in texts if not owner_panics(oracle, t)], False
+    tally = collect(oracle, ours, texts, pairs=pairs)
+    if tally.mismatches:
+        tally.label = "grammar"
+        pytest.fail(f"{render(tally)}\n\ndocument: {text}", pytrace=False)
+
+
+def _document(model: dict[str, Any], **parts: Any) -> dict[str, Any]:
+    """A tokenizer.json document of the model and the given top-level parts."""
+    return {"version": "1.0", **parts, "model": model}
+
+
+def _added(content: str, **flags: bool) -> dict[str, Any]:
+    """An added_tokens entry (id 0: tokenizers re-assigns it), its flags false unless given."""
+    names = ("single_word", "lstrip", "rstrip", "normalized", "special")
+    return {"id": 0, "content": content, **{name: flags.get(name, False) for name in names}}
+
+
+CHARS_BPE = {"type": "BPE", "vocab": {"a": 0, "\n": 1, "b": 2, "c": 3}, "merges": []}
+
+# Documents the grammar found hfcompat wrong on, each fixed (fuzz/README.md lists them).
+FOUND = {
+}
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("name", sorted(FOUND))
+def test_found_documents(backend_name: str, name: str) -> None:
+    """Each document the grammar once found a difference on, with the texts that showed it."""
+    with _backend.use(backend_name):
+        check_case(FOUND[name])
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+@settings(max_examples=EXAMPLES)
+@given(case=cases())
+def test_documents_from_the_grammar(backend_name: str, case: Case) -> None:
+    """hfcompat agrees with tokenizers on a random document from the serialization grammar."""
+    with _backend.use(backend_name):
+        check_case(case)
