@@ -170,6 +170,9 @@ class AddedVocabulary:
             if token.lstrip:
                 while start > start_offset and is_whitespace(text[start - 1]):
                     start -= 1
+                # A match inside the spaces the previous token's rstrip took starts where they end
+                # (HF clamps only here: without lstrip the match overlaps the previous one).
+                start = max(start, start_offset)
             if token.rstrip:
                 while stop < len(text) and is_whitespace(text[stop]):
                     stop += 1

@@ -97,6 +97,11 @@ CHARS_BPE = {"type": "BPE", "vocab": {"a": 0, "\n": 1, "b": 2, "c": 3}, "merges"
 
 # Documents the grammar found hfcompat wrong on, each fixed (fuzz/README.md lists them).
 FOUND = {
+    # An added token that is whitespace, with lstrip and rstrip: the next match lies inside the
+    # spaces the previous one's rstrip took; tokenizers starts it where they end (empty, dropped).
+    "lstrip_inside_previous_rstrip": Case(
+        _document(CHARS_BPE, added_tokens=[_added("\n", lstrip=True, rstrip=True)]),
+        ["\n\n", "a\n\n\nb", "\n \n", "\n"]),
 }
 
 
