@@ -63,6 +63,17 @@ def owner_panics(oracle: tokenizers.Tokenizer, item: Any) -> bool:
     return False
 
 
+def ambiguous_added_tokens(oracle: tokenizers.Tokenizer) -> bool:
+    """Whether two normalized added tokens normalize to one string (AMBIGUOUS_NORMALIZED_ADDED).
+
+    tokenizers builds its matcher from a hash map, so which of the two a match gives changes from
+    one process to the next: there is no answer to agree with, and such documents only load."""
+    normalizer = oracle.normalizer
+    forms = [normalizer.normalize_str(token.content) if normalizer else token.content
+             for token in oracle.get_added_tokens_decoder().values() if token.normalized]
+    return len(forms) != len(set(forms))
+
+
 def check_case(case: Case) -> None:
     """The document loads in both libraries or in neither; a loaded one runs its texts identically."""
     text = json.dumps(case.document, ensure_ascii=False)
@@ -73,6 +84,8 @@ def check_case(case: Case) -> None:
         assert not isinstance(oracle, tokenizers.Tokenizer), f"hfcompat refuses what tokenizers loads: {error}\n{text}"
         return
     assert isinstance(oracle, tokenizers.Tokenizer), f"hfcompat loads what tokenizers refuses: {oracle!r}\n{text}"
+    if ambiguous_added_tokens(oracle):
+        return
     texts, pairs = list(case.texts), True
     if any(owner_panics(oracle, item) for item in make_inputs(texts, pairs=True)):
         texts, pairs = [t for t in texts if not owner_panics(oracle, t)], False
@@ -109,6 +122,7 @@ FOUND = {
 @pytest.mark.parametrize("name", sorted(FOUND))
 def test_found_documents(backend_name: str, name: str) -> None:
     """Each document the grammar once found a difference on, with the texts that showed it."""
+    assert isinstance(owner_load(json.dumps(FOUND[name].document)), tokenizers.Tokenizer)
     with _backend.use(backend_name):
         check_case(FOUND[name])
 
@@ -120,3 +134,13 @@ def test_documents_from_the_grammar(backend_name: str, case: Case) -> None:
     """hfcompat agrees with tokenizers on a random document from the serialization grammar."""
     with _backend.use(backend_name):
         check_case(case)
+
+
+def test_prefix_cut_inside_a_char() -> None:
+    """A merge whose right token loses the prefix's byte length inside a char: tokenizers aborts the
+    process loading it (invalid UTF-8 in its error message), so the grammar leaves such merges out
+    and hfcompat refuses the document."""
+    model = {"type": "BPE", "continuing_subword_prefix": "##", "vocab": {"a": 0, "中": 1, "a\ufffd": 2},
+             "merges": [["a", "中"]]}
+    with pytest.raises(FormatError, match="out of vocabulary"):
+        tokenizer_from_json(json.dumps(_document(model)))

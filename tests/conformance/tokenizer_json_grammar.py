@@ -94,7 +94,7 @@ def _pattern() -> st.SearchStrategy[dict[str, str]]:
 def _optional(draw: st.DrawFn, data: dict[str, Any], *names: str) -> dict[str, Any]:
     """Leave out some of the named fields (tokenizers has a default for each)."""
     for name in names:
-        if name in data and draw(st.integers(0, 4)) == 0:
+        if name in data and draw(st.integers(0, 7)) == 0:
             del data[name]
     return data
 
@@ -115,7 +115,8 @@ def _leaf_normalizer(draw: st.DrawFn) -> dict[str, Any]:
     if kind == "Strip":
         return {"type": kind, "strip_left": draw(booleans), "strip_right": draw(booleans)}
     if kind == "Precompiled":
-        keys = draw(st.lists(st.sampled_from(sorted(CHARSMAP_RULES)), unique=True, max_size=6))
+        fewest = 0 if draw(st.integers(0, 5)) == 0 else 1  # an empty charsmap: tokenizers refuses it
+        keys = draw(st.lists(st.sampled_from(sorted(CHARSMAP_RULES)), unique=True, min_size=fewest, max_size=6))
         blob = build_charsmap({key: CHARSMAP_RULES[key] for key in keys})
         return {"type": kind, "precompiled_charsmap": base64.b64encode(blob).decode("ascii")}
     if kind == "Replace":
@@ -277,13 +278,14 @@ def bpe_model(draw: st.DrawFn, byte_level_chars: bool = False) -> dict[str, Any]
     if byte_fallback:
         tokens += [t for t in _byte_tokens(draw) if t not in tokens]
     merges: list[list[str]] = []
-    for _ in range(draw(st.integers(0, 12))):
+    missing = draw(st.integers(-30, 12))  # the merge whose result is left out of the vocab, if any
+    for index in range(draw(st.integers(0, 12))):
         left, right = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
         joined = merged_token(left, right, prefix)
         if joined is None or [left, right] in merges:
             continue
         merges.append([left, right])
-        if joined not in tokens and draw(st.integers(0, 30)) > 0:
+        if joined not in tokens and index != missing:
             tokens.append(joined)
     unk = draw(st.sampled_from([None, "<unk>", tokens[0]]))
     if unk == "<unk>" and draw(booleans):
@@ -465,6 +467,46 @@ def _uses_byte_level(component: Any) -> bool:
     return False
 
 
+def _leaves(component: Any) -> list[dict[str, Any]]:
+    """The components of a (possibly nested) Sequence, in the order they run."""
+    if component is None:
+        return []
+    inner = component.get("normalizers", component.get("pretokenizers", component.get("decoders")))
+    return [component] if inner is None else [leaf for item in inner for leaf in _leaves(item)]
+
+
+# Regexes of REGEXES that match the empty string.
+EMPTY_MATCHING = frozenset(["", "x*", "\\b"])
+
+
+def _edits_empty_matches(leaf: dict[str, Any]) -> bool:
+    """Whether a normalizer inserts text where nothing was: Prepend(""), a Replace matching ""."""
+    if leaf["type"] == "Prepend":
+        return leaf.get("prepend") == ""
+    if leaf["type"] == "Replace":
+        pattern = leaf["pattern"]
+        return pattern.get("String") == "" or pattern.get("Regex") in EMPTY_MATCHING
+    return False
+
+
+def without_owner_panics(doc_normalizer: Any) -> Any:
+    """The normalizer with the combination tokenizers panics on left out (named, fuzz/README.md):
+
+    EMPTY_EDIT_THEN_MORE: Prepend("") and a Replace whose pattern matches the empty string leave
+    the alignments short of the normalized text, so the next normalizer indexes past them ("index
+    out of bounds") on every non-empty text, and on load when a normalized added token exists.
+    Such a normalizer, when another follows it, gets a pattern or prefix that matches something.
+    """
+    leaves = _leaves(doc_normalizer)
+    for leaf in leaves[:-1]:
+        if _edits_empty_matches(leaf):
+            if leaf["type"] == "Prepend":
+                leaf["prepend"] = "▁"
+            else:
+                leaf["pattern"] = {"String": " "}
+    return doc_normalizer
+
+
 def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[Any]) -> Any:
     """A drawn component, or None (null in the file) one time in three."""
     return None if draw(st.integers(0, 2)) == 0 else draw(strategy)
@@ -500,7 +542,7 @@ def texts_for(draw: st.DrawFn, words: list[str], count: int = 4) -> list[str]:
 @st.composite
 def cases(draw: st.DrawFn) -> Case:
     """A whole tokenizer.json document and texts for it."""
-    doc_normalizer = _maybe(draw, normalizer)
+    doc_normalizer = without_owner_panics(_maybe(draw, normalizer))
     doc_pre_tokenizer = _maybe(draw, pre_tokenizer)
     byte_level_chars = _uses_byte_level([doc_normalizer, doc_pre_tokenizer])
     model = draw(st.sampled_from(sorted(MODELS)).flatmap(lambda kind: MODELS[kind](byte_level_chars)))
