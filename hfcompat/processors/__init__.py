@@ -711,8 +711,11 @@ class Sequence(PostProcessor):
         return sum(p.added_tokens(is_pair) for p in self.processors)
 
     def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
-        """Each processor's `single_ids` on the previous one's (None if any is None)."""
-        for processor in self.processors:
+        """Each processor's `single_ids` on the previous one's (None if any is None, or if one but
+        the last hands several encodings on: the next then lays its specials around each)."""
+        for index, processor in enumerate(self.processors):
+            if index < len(self.processors) - 1 and not _hands_on_one(processor, add_special_tokens):
+                return None
             found = processor.single_ids(ids, add_special_tokens)
             if found is None:
                 return None
@@ -736,6 +739,16 @@ class Sequence(PostProcessor):
         data = require_object(data, "a post-processor")
         _expect_type(data, "Sequence")
         return cls(component_list(data, "processors", from_dict))
+
+
+def _hands_on_one(processor: PostProcessor, add_special_tokens: bool) -> bool:
+    """Whether the processor turns one sequence's encoding into one: a template hands each of its
+    specials on as an encoding of its own (HF merges them only after the last processor)."""
+    if isinstance(processor, TemplateProcessing):
+        return not add_special_tokens or all(isinstance(piece, SequencePiece) for piece in processor.single)
+    if isinstance(processor, Sequence):
+        return all(_hands_on_one(inner, add_special_tokens) for inner in processor.processors)
+    return True
 
 
 # HF reads post-processors untagged: the first variant, in this order, whose fields fit wins.

@@ -115,6 +115,18 @@ FOUND = {
     "lstrip_inside_previous_rstrip": Case(
         _document(CHARS_BPE, added_tokens=[_added("\n", lstrip=True, rstrip=True)]),
         ["\n\n", "a\n\n\nb", "\n \n", "\n"]),
+    # A template before another post-processor hands each of its items on as an encoding, around
+    # each of which BertProcessing lays a [SEP]: encode_ids (compiled) chained the ids instead.
+    "template_then_bert_in_a_sequence": Case(
+        _document({"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                   "max_input_chars_per_word": 100, "vocab": {"[UNK]": 0, "a": 1, "[X]": 2, "[CLS]": 3, "[SEP]": 4}},
+                  post_processor={"type": "Sequence", "processors": [
+                      {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A", "type_id": 0}},
+                                                                {"SpecialToken": {"id": "[X]", "type_id": 0}}],
+                       "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                       "special_tokens": {"[X]": {"id": "[X]", "ids": [2], "tokens": ["[X]"]}}},
+                      {"type": "BertProcessing", "sep": ["[SEP]", 4], "cls": ["[CLS]", 3]}]}),
+        ["a", "", "aa", "b"]),
 }
 
 
