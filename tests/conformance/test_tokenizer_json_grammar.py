@@ -127,6 +127,12 @@ FOUND = {
                        "special_tokens": {"[X]": {"id": "[X]", "ids": [2], "tokens": ["[X]"]}}},
                       {"type": "BertProcessing", "sep": ["[SEP]", 4], "cls": ["[CLS]", 3]}]}),
         ["a", "", "aa", "b"]),
+    # single_word looks at the chars around a match with Rust's `\w` (Unicode 16): U+3329A, a CJK
+    # ideograph of Unicode 17, is no word char to it, but is to the `regex` module.
+    "single_word_next_to_a_unicode_17_char": Case(
+        _document({"type": "WordLevel", "vocab": {"'a": 1, "a": 0}, "unk_token": "'a"},
+                  added_tokens=[_added("'a", single_word=True, normalized=True, special=True)]),
+        ["\U0003329a'a", "'a\U0003329a", "\u0558'a", "b'a"]),
 }
 
 
