@@ -28,7 +28,7 @@ from .tokenizer_json_grammar import Case, cases
 # tokenizers panics on some texts of some documents; its backtraces would only add noise.
 os.environ["RUST_BACKTRACE"] = "0"
 
-EXAMPLES = int(os.environ.get("HFCOMPAT_GRAMMAR_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("HFCOMPAT_GRAMMAR_EXAMPLES", "150"))
 BACKENDS = [name for name in _backend.available() if not (name == _backend.COMPILED and _backend.pure_python_forced())]
 
 
@@ -74,6 +74,27 @@ def ambiguous_added_tokens(oracle: tokenizers.Tokenizer) -> bool:
     return len(forms) != len(set(forms))
 
 
+PANIC = object()
+
+
+def outcome(action: Any) -> Any:
+    """action()'s value, or "raises" when it raises an ordinary exception."""
+    try:
+        return action()
+    except Exception:  # noqa: BLE001 - that it raised is what is compared
+        return "raises"
+
+
+def owner_decode(oracle: tokenizers.Tokenizer, ids: list[int], skip: bool) -> Any:
+    """tokenizers' decode of the ids, "raises", or PANIC when it panics."""
+    try:
+        return outcome(lambda: oracle.decode(ids, skip_special_tokens=skip))
+    except BaseException as error:  # noqa: BLE001
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        return PANIC
+
+
 def check_case(case: Case) -> None:
     """The document loads in both libraries or in neither; a loaded one runs its texts identically."""
     text = json.dumps(case.document, ensure_ascii=False)
@@ -90,6 +111,12 @@ def check_case(case: Case) -> None:
     if any(owner_panics(oracle, item) for item in make_inputs(texts, pairs=True)):
         texts, pairs = [t for t in texts if not owner_panics(oracle, t)], False
     tally = collect(oracle, ours, texts, pairs=pairs)
+    for ids in case.ids:
+        for skip in (True, False):
+            expected = owner_decode(oracle, ids, skip)
+            if expected is not PANIC:
+                tally.check(("decode", ids), f"decode(skip_special_tokens={skip})", expected,
+                            outcome(lambda: ours.decode(ids, skip_special_tokens=skip)))
     if tally.mismatches:
         tally.label = "grammar"
         pytest.fail(f"{render(tally)}\n\ndocument: {text}", pytrace=False)
