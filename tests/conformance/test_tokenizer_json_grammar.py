@@ -22,7 +22,7 @@ from hfcompat import _backend
 from hfcompat.errors import FormatError
 from hfcompat.formats.tokenizer_json import tokenizer_from_json
 
-from .harness import collect, make_inputs, render
+from .harness import collect, compare_batch, make_inputs, render
 from .tokenizer_json_grammar import Case, cases
 
 # tokenizers panics on some texts of some documents; its backtraces would only add noise.
@@ -120,6 +120,10 @@ def check_case(case: Case) -> None:
     if tally.mismatches:
         tally.label = "grammar"
         pytest.fail(f"{render(tally)}\n\ndocument: {text}", pytrace=False)
+    try:  # padding to the longest of a batch shows only in a batch
+        compare_batch(oracle, ours, texts, pairs=pairs, label="grammar, batch")
+    except pytest.fail.Exception as failure:
+        pytest.fail(f"{failure}\n\ndocument: {text}", pytrace=False)
 
 
 def _document(model: dict[str, Any], **parts: Any) -> dict[str, Any]:

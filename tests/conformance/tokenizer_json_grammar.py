@@ -31,6 +31,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from hfcompat.normalizers.charsmap_builder import build_charsmap
+from hfcompat.pipeline.bytelevel import CHAR_TO_BYTE, bytes_to_chars
 
 # Characters the vocabularies are made of: ASCII, a space, marks SentencePiece and GPT-2 use,
 # accented and CJK letters, digits, punctuation, a newline.
@@ -64,24 +65,9 @@ class Case:
     ids: list[list[int]] = field(default_factory=list)  # decoded as they are (any id, unknown ones too)
 
 
-def _byte_level_alphabet() -> dict[int, str]:
-    """GPT-2's byte -> char map (printable bytes stand for themselves, the rest shift past 255)."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAC + 1)) + list(range(0xAE, 0xFF + 1))
-    chars = {b: chr(b) for b in printable}
-    shift = 0
-    for b in range(256):
-        if b not in chars:
-            chars[b] = chr(256 + shift)
-            shift += 1
-    return chars
-
-
-BYTES_TO_CHARS = _byte_level_alphabet()
-
-
 def byte_level(text: str) -> str:
     """A text's UTF-8 bytes as GPT-2's byte-level chars."""
-    return "".join(BYTES_TO_CHARS[b] for b in text.encode("utf-8"))
+    return bytes_to_chars(text.encode("utf-8"))
 
 
 # ------------------------------------------------------------------ small shared pieces
@@ -282,7 +268,8 @@ def bpe_model(draw: st.DrawFn, byte_level_chars: bool = False) -> dict[str, Any]
         tokens += [prefix + t for t in draw(st.lists(st.sampled_from(tokens), unique=True))]
     if suffix:
         tokens += [t + suffix for t in draw(st.lists(st.sampled_from(tokens), unique=True))]
-    byte_fallback = draw(booleans)
+    # Not with a prefix or suffix: BYTE_FALLBACK_WITH_AFFIX, a known finding (fuzz/README.md).
+    byte_fallback = not prefix and not suffix and draw(booleans)
     if byte_fallback:
         tokens += [t for t in _byte_tokens(draw) if t not in tokens]
     merges: list[list[str]] = []
@@ -527,15 +514,14 @@ def _maybe(draw: st.DrawFn, strategy: st.SearchStrategy[Any]) -> Any:
 def _surface(token: str, model: dict[str, Any]) -> str:
     """What a model token looks like in text: affixes and the metaspace char dropped, GPT-2's byte
     chars turned back into text where they spell UTF-8."""
-    for affix in (model.get("continuing_subword_prefix") or "",):
-        if affix and token.startswith(affix):
-            token = token[len(affix):]
+    prefix = model.get("continuing_subword_prefix") or ""
+    if prefix and token.startswith(prefix):
+        token = token[len(prefix):]
     suffix = model.get("end_of_word_suffix") or ""
     if suffix and token.endswith(suffix):
         token = token[: -len(suffix)]
-    chars_to_bytes = {c: b for b, c in BYTES_TO_CHARS.items()}
-    if token and all(c in chars_to_bytes for c in token):
-        decoded = bytes(chars_to_bytes[c] for c in token).decode("utf-8", errors="ignore")
+    if token and all(c in CHAR_TO_BYTE for c in token):
+        decoded = bytes(CHAR_TO_BYTE[c] for c in token).decode("utf-8", errors="ignore")
         if decoded and any(c not in ALPHABET for c in token):
             token = decoded
     return token.replace("▁", " ")
