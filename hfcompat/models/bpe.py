@@ -224,6 +224,13 @@ class BPE(VocabLookup):
 
     # ----- tokenization ------------------------------------------------------------------
 
+    @property
+    def spans_may_overrun(self) -> bool:
+        """Whether a token's byte span may run past its word: byte fallback on a decorated piece
+        (`##1` falls back to the bytes of `#`, `#` and `1`, spans 0-3 of a 1-byte word), as HF's
+        BPE gives it."""
+        return self.byte_fallback and bool(self.continuing_subword_prefix or self.end_of_word_suffix)
+
     def tokenize(self, sequence: str) -> list[Token]:
         """Split one pre-token into tokens; offsets are UTF-8 byte offsets within it."""
         if not sequence:

@@ -164,6 +164,14 @@ FOUND = {
         _document({"type": "WordLevel", "vocab": {"'a": 1, "a": 0}, "unk_token": "'a"},
                   added_tokens=[_added("'a", single_word=True, normalized=True, special=True)]),
         ["\U0003329a'a", "'a\U0003329a", "\u0558'a", "b'a"]),
+    # Byte fallback on a prefixed piece ("##1" as <0x23> <0x23> <0x31>) gives spans past the word:
+    # tokenizers reads them unshifted over the whole input's bytes; hfcompat shifted them, and
+    # raised IndexError after a non-ASCII char.
+    "byte_fallback_past_the_word": Case(
+        _document({"type": "BPE", "unk_token": "<unk>", "continuing_subword_prefix": "##", "fuse_unk": True,
+                   "byte_fallback": True, "vocab": {"<0x23>": 0, "<0x31>": 1, "<unk>": 2, "é": 3}, "merges": []},
+                  pre_tokenizer={"type": "Whitespace"}),
+        ["31\u3000", "é1", "a 31 é1 ab", "1é1"]),
 }
 
 

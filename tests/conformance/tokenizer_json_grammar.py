@@ -268,8 +268,7 @@ def bpe_model(draw: st.DrawFn, byte_level_chars: bool = False) -> dict[str, Any]
         tokens += [prefix + t for t in draw(st.lists(st.sampled_from(tokens), unique=True))]
     if suffix:
         tokens += [t + suffix for t in draw(st.lists(st.sampled_from(tokens), unique=True))]
-    # Not with a prefix or suffix: BYTE_FALLBACK_WITH_AFFIX, a known finding (fuzz/README.md).
-    byte_fallback = not prefix and not suffix and draw(booleans)
+    byte_fallback = draw(booleans)
     if byte_fallback:
         tokens += [t for t in _byte_tokens(draw) if t not in tokens]
     merges: list[list[str]] = []
