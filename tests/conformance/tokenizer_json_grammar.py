@@ -34,12 +34,15 @@ from hfcompat.normalizers.charsmap_builder import build_charsmap
 from hfcompat.pipeline.bytelevel import CHAR_TO_BYTE, bytes_to_chars
 
 # Characters the vocabularies are made of: ASCII, a space, marks SentencePiece and GPT-2 use,
-# accented and CJK letters, digits, punctuation, a newline.
-ALPHABET = ["a", "b", "c", "d", "e", "A", "B", " ", "▁", "#", "1", "2", "é", "ü", "中", "文", "!", ".", "'", "\n", "-"]
+# accented and CJK letters, digits, punctuation, a newline, and chars normalizers reshape.
+ALPHABET = ["a", "b", "c", "d", "e", "A", "B", " ", "▁", "#", "1", "2", "é", "ü", "中", "文", "!", ".", "'", "\n", "-",
+            # chars whose normalized forms change length or split: İ lowercases to two chars, ß
+            # and ﬁ fold to two, Ａ and ① to one, a lone combining acute, a titlecase digraph
+            "İ", "ß", "ﬁ", "Ａ", "①", "\u0301", "ǅ"]
 SPACES = [" ", "  ", "\t", "\n", "\u3000", "\u00a0", "\u200b"]
 PREFIXES = ["##", "@@", "▁", "_"]
 SUFFIXES = ["</w>", "@", "_"]
-REPLACEMENTS = ["▁", "_", " ", "#"]
+REPLACEMENTS = ["▁", "_", " ", "#", "__"]  # "__": not one char, which tokenizers refuses
 BEHAVIORS = ["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"]
 # Patterns Oniguruma (tokenizers) and hfcompat both have to read the same way.
 REGEXES = [
@@ -158,7 +161,7 @@ def _leaf_pre_tokenizer(draw: st.DrawFn) -> dict[str, Any]:
     if kind == "ByteLevel":
         return _byte_level_options(draw)
     if kind == "CharDelimiterSplit":
-        return {"type": kind, "delimiter": draw(st.sampled_from([" ", "a", "▁", "-", "中"]))}
+        return {"type": kind, "delimiter": draw(st.sampled_from([" ", "a", "▁", "-", "中", "ab"]))}
     if kind == "Digits":
         return {"type": kind, "individual_digits": draw(booleans)}
     if kind == "FixedLength":
@@ -273,7 +276,7 @@ def bpe_model(draw: st.DrawFn, byte_level_chars: bool = False) -> dict[str, Any]
         tokens += [t for t in _byte_tokens(draw) if t not in tokens]
     merges: list[list[str]] = []
     missing = draw(st.integers(-30, 12))  # the merge whose result is left out of the vocab, if any
-    for index in range(draw(st.integers(0, 12))):
+    for index in range(draw(st.integers(0, 30))):
         left, right = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
         joined = merged_token(left, right, prefix)
         if joined is None or [left, right] in merges:
