@@ -201,3 +201,15 @@ def test_prefix_cut_inside_a_char() -> None:
              "merges": [["a", "中"]]}
     with pytest.raises(FormatError, match="out of vocabulary"):
         tokenizer_from_json(json.dumps(_document(model)))
+
+
+@pytest.mark.parametrize("prefix", [None, "##"])
+def test_untagged_bpe_the_owner_panics_on(prefix: str | None) -> None:
+    """A model without "type" whose BPE reading panics in tokenizers (the merge a b makes a token
+    longer than every vocab token; with the prefix ##, b is shorter than the prefix) is refused,
+    not read as the next type (found by the grammar: hfcompat loaded such a model as WordLevel)."""
+    text = json.dumps(_document({"vocab": {"a": 0, "b": 1}, "merges": [["a", "b"]], "unk_token": "a",
+                                 "continuing_subword_prefix": prefix}))
+    assert not isinstance(owner_load(text), tokenizers.Tokenizer)
+    with pytest.raises(FormatError, match="it panics"):
+        tokenizer_from_json(text)
