@@ -534,6 +534,8 @@ class TemplateProcessing(PostProcessor):
         places = [index for index, piece in enumerate(self.single) if isinstance(piece, SequencePiece)]
         if len(places) != 1 or self.single[places[0]].id != "A":
             return None
+        if any(isinstance(piece, SpecialPiece) and piece.id not in self.special_tokens for piece in self.single):
+            return None  # `process` raises, after the model (whose errors come first, as in HF)
         place = places[0]
         type_id = self.single[place].type_id
         if not add_special_tokens:

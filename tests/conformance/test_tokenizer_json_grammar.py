@@ -172,6 +172,15 @@ FOUND = {
                    "byte_fallback": True, "vocab": {"<0x23>": 0, "<0x31>": 1, "<unk>": 2, "é": 3}, "merges": []},
                   pre_tokenizer={"type": "Whitespace"}),
         ["31\u3000", "é1", "a 31 é1 ab", "1é1"]),
+    # A template naming a special it does not define, and a model that cannot encode the text:
+    # tokenizers reports the model's error (it runs first); hfcompat reported the template's.
+    "model_error_before_a_missing_special": Case(
+        _document({"type": "WordLevel", "vocab": {"a": 0}, "unk_token": "<unk>"},
+                  post_processor={"type": "TemplateProcessing", "single": [
+                      {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "[X]", "type_id": 0}}],
+                      "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                      "special_tokens": {}}),
+        ["zz", "q", "b", "zz q"]),
 }
 
 
