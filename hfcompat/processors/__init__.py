@@ -140,12 +140,13 @@ def process_offsets(encoding: Encoding, add_prefix_space: bool) -> None:
     added, not in the text); a token starting at offset 0 counts as first.
     """
     offsets = encoding.offsets
-    for index, token in enumerate(encoding.tokens):
+    # Token by token as far as both columns go (a special whose ids and tokens differ in number
+    # makes them differ in length; HF zips them).
+    for index, (token, (start, end)) in enumerate(zip(encoding.tokens, offsets)):
         leading = len(token) - len(token.lstrip(_TRIMMED))
         trailing = len(token) - len(token.rstrip(_TRIMMED))
         if not leading and not trailing:
             continue
-        start, end = offsets[index]
         if leading:
             if add_prefix_space and leading == 1 and (index == 0 or start == 0):
                 leading = 0

@@ -181,6 +181,17 @@ FOUND = {
                       "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
                       "special_tokens": {}}),
         ["zz", "q", "b", "zz q"]),
+    # A special with more tokens than ids gives an Encoding whose tokens outnumber its offsets;
+    # ByteLevel's offset trimming after it zips the two in tokenizers, hfcompat raised IndexError.
+    "special_with_more_tokens_than_ids_then_trim": Case(
+        _document({"type": "WordLevel", "vocab": {"a": 0, "x": 1}, "unk_token": "a"},
+                  post_processor={"type": "Sequence", "processors": [
+                      {"type": "TemplateProcessing", "single": [
+                          {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "X", "type_id": 0}}],
+                       "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                       "special_tokens": {"X": {"id": "X", "ids": [1], "tokens": ["x", " y"]}}},
+                      {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True}]}),
+        ["a", "a b", " a", ""]),
 }
 
 
