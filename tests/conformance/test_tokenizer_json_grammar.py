@@ -2,8 +2,10 @@
 each as tokenizers does (tokenizer_json_grammar.py draws them).
 
 Both load or both refuse; a loaded document encodes its texts (alone and paired, with and without
-special tokens: ids, tokens, offsets and the other fields) and decodes the ids (skipping special
-tokens or not) identically. A text on which tokenizers panics is left out of the comparison.
+special tokens, one by one and as a batch: ids, tokens, offsets and the other fields) and decodes
+the ids and random id lists (skipping special tokens or not) identically. A text on which
+tokenizers panics is left out of the comparison; two normalized added tokens of one normalized
+form (tokenizers picks one at random per process) leave only the load compared.
 
 HFCOMPAT_GRAMMAR_EXAMPLES sets the examples per backend (fuzz/README.md: longer runs).
 """

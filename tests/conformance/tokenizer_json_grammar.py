@@ -16,10 +16,14 @@ field names are what its objects serialize to, and the legacy forms are its serd
   Sequence (nested);
 - added tokens with every flag, optional truncation and padding, optional fields left out.
 
-`cases()` draws a `Case`: the document and texts built from its own pieces (so that the models
-merge, match and fall back for real) mixed with random Unicode. The documents are mostly valid;
-a few draws break one rule (a merge whose result is missing, a template naming an undefined
-special token, an unk_id past the vocabulary) so that refusals are compared too.
+`cases()` draws a `Case`: the document, texts built from its own pieces (so that the models
+merge, match and fall back for real) mixed with random Unicode, and id lists to decode. The
+documents are mostly valid; a few draws break one rule (a merge whose result is missing, a
+template naming an undefined special token, an unk_id past the vocabulary, a two-char
+replacement, a missing field, a field no type has, a component without its "type") so that
+refusals and tokenizers' fallbacks are compared too. What tokenizers panics on, aborts on or
+answers at random is left out by name (EMPTY_PREPEND, EMPTY_REPLACE_THEN_MORE, `merged_token`;
+fuzz/README.md).
 """
 
 from __future__ import annotations
