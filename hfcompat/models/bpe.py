@@ -786,7 +786,7 @@ def _merged_token(left: str, right: str, cut: int, rank: int) -> str:
     tail = right_bytes[cut:]
     if len(right_bytes) < cut:
         raise LoadPanic(f"merge {left!r} {right!r}: `{right}` is shorter than the "
-                          "continuing_subword_prefix, which HF cannot load (it panics)", field=f"merges[{rank}]")
+                        "continuing_subword_prefix, which HF cannot load (it panics)", field=f"merges[{rank}]")
     try:
         return left + tail.decode()
     except UnicodeDecodeError:
