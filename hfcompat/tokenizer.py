@@ -18,7 +18,7 @@ from .errors import TokenizationError
 from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
 from .pipeline.bytelevel import bytes_to_chars, first_byte_chars, last_byte_chars
 from .pipeline.cache import Cache
-from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans
+from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans, unaligned_offsets
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
 from .pre_tokenizers import prefixed_alignments
@@ -469,8 +469,8 @@ class Tokenizer:
         A piece's offsets are cached within the piece's text; the alignment of the normalized
         text maps them to the input, as slicing and the pre-tokenizer's edits would.
         """
-        if getattr(self._model, "dropout", None):
-            return None
+        if getattr(self._model, "dropout", None) or getattr(self._model, "spans_may_overrun", False):
+            return None  # spans past a word are read over the whole input (`_overrun_columns`)
         text = ns.normalized
         if self._pre_tokenizer is None:
             found = ([text], [0]) if text else ([], [])
@@ -631,8 +631,17 @@ class Tokenizer:
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
         cached = self._word_cache.get
+        overrun = getattr(self._model, "spans_may_overrun", False)
         for index, split in enumerate(pretokenized.splits):
             ns = split.normalized
+            if split.tokens is None and overrun:
+                word_ids, word_tokens, word_offsets = _overrun_columns(
+                    ns, (tokenize or self._model.tokenize)(ns.normalized), pretokenized.original)
+                ids += word_ids
+                tokens += word_tokens
+                offsets += word_offsets
+                words += [index if word_index is None else word_index] * len(word_ids)
+                continue
             if split.tokens is None and tokenize is not None:
                 word_ids, word_tokens, spans = _word_columns(ns.normalized, tokenize(ns.normalized))
             elif split.tokens is None:
@@ -845,6 +854,22 @@ class Tokenizer:
 def _word_entry(ids: list[int], tokens: list[str], spans: list[tuple[int, int]]) -> PieceEntry:
     """The entry of a piece that is one word with these tokens."""
     return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
+
+
+def _overrun_columns(ns: NormalizedString, model_tokens: list, original: str
+                     ) -> tuple[list[int], list[str], list[tuple[int, int]]]:
+    """The ids, strings and original offsets of a split's tokens when the model's byte spans may
+    run past the split: those keep HF's unaligned form (`unaligned_offsets`), the others map
+    through the split's alignment."""
+    size = len(ns.normalized.encode("utf-8", "surrogatepass"))
+    offsets = []
+    for token in model_tokens:
+        start, end = token[2]
+        if end > size and start != end:
+            offsets.append(unaligned_offsets(original, start, end))
+        else:
+            offsets += ns.spans_to_original(char_spans(ns.normalized, [(start, end)]))
+    return [t[0] for t in model_tokens], [t[1] for t in model_tokens], offsets
 
 
 def _word_columns(text: str, model_tokens: list, byte_offsets: bool = True

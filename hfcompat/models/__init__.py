@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FormatError
-from .base import Token, VocabLookup
+from .base import LoadPanic, Token, VocabLookup
 from .bpe import BPE
 from .unigram import Unigram
 from .wordlevel import WordLevel
@@ -35,6 +35,8 @@ def model_from_dict(data: Any) -> Any:
     for name, cls in kinds.items():
         try:
             return cls.from_dict(data)
+        except LoadPanic as error:
+            raise error.at(field="model") from None
         except FormatError as error:
             errors.append(f"{name}: {error}")
     raise FormatError("untagged model matches no model type (" + "; ".join(errors) + ")", field="model")

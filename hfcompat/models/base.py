@@ -3,9 +3,15 @@ vocab lookups of the models that keep a vocab dict."""
 
 from __future__ import annotations
 
+from ..errors import FormatError
 from ..pipeline.normalized import Token
 
-__all__ = ["Token", "VocabLookup"]
+__all__ = ["LoadPanic", "Token", "VocabLookup"]
+
+
+class LoadPanic(FormatError):
+    """A model HF's builder panics on instead of returning an error: a model without a "type"
+    is then not tried as the next type (HF's panic ends its search), it is refused."""
 
 
 class VocabLookup:

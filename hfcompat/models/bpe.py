@@ -37,7 +37,7 @@ from .. import _backend
 from ..errors import FormatError, TokenizationError
 from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.cache import Cache
-from .base import Token, VocabLookup
+from .base import LoadPanic, Token, VocabLookup
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
@@ -129,10 +129,15 @@ class BPE(VocabLookup):
                 return
         vocab = self.vocab
         cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
+        longest = max(map(_utf8_len, vocab), default=0)
         for rank, (left, right) in enumerate(merges):
             for token in (left, right):
                 if token not in vocab:
                     raise _out_of_vocabulary(token, left, right, rank)
+            if cut <= _utf8_len(right) and _utf8_len(left) + _utf8_len(right) - cut > longest:
+                # HF joins the two in a buffer as long as the longest vocab token: it panics.
+                raise LoadPanic(f"merge {left!r} {right!r} makes a token longer than any in the vocab, "
+                                "which HF cannot load (it panics)", field=f"merges[{rank}]")
             merged = _merged_token(left, right, cut, rank)
             if merged not in vocab:
                 raise _out_of_vocabulary(merged, left, right, rank)
@@ -223,6 +228,13 @@ class BPE(VocabLookup):
         return self._tokens(ids, lengths)
 
     # ----- tokenization ------------------------------------------------------------------
+
+    @property
+    def spans_may_overrun(self) -> bool:
+        """Whether a token's byte span may run past its word: byte fallback on a decorated piece
+        (`##1` falls back to the bytes of `#`, `#` and `1`, spans 0-3 of a 1-byte word), as HF's
+        BPE gives it."""
+        return self.byte_fallback and bool(self.continuing_subword_prefix or self.end_of_word_suffix)
 
     def tokenize(self, sequence: str) -> list[Token]:
         """Split one pre-token into tokens; offsets are UTF-8 byte offsets within it."""
@@ -773,8 +785,8 @@ def _merged_token(left: str, right: str, cut: int, rank: int) -> str:
     right_bytes = right.encode()
     tail = right_bytes[cut:]
     if len(right_bytes) < cut:
-        raise FormatError(f"merge {left!r} {right!r}: `{right}` is shorter than the "
-                          "continuing_subword_prefix, which HF cannot load (it panics)", field=f"merges[{rank}]")
+        raise LoadPanic(f"merge {left!r} {right!r}: `{right}` is shorter than the "
+                        "continuing_subword_prefix, which HF cannot load (it panics)", field=f"merges[{rank}]")
     try:
         return left + tail.decode()
     except UnicodeDecodeError:

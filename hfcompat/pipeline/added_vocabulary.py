@@ -10,6 +10,7 @@ import regex
 
 from ..errors import FormatError
 from .normalized import NormalizedString, PreTokenizedString, Split, Token, is_whitespace
+from .oniguruma import onig_view
 
 _WORD_CHAR = regex.compile(r"\w")
 
@@ -170,6 +171,9 @@ class AddedVocabulary:
             if token.lstrip:
                 while start > start_offset and is_whitespace(text[start - 1]):
                     start -= 1
+                # A match inside the spaces the previous token's rstrip took starts where they end
+                # (HF clamps only here: without lstrip the match overlaps the previous one).
+                start = max(start, start_offset)
             if token.rstrip:
                 while stop < len(text) and is_whitespace(text[stop]):
                     stop += 1
@@ -194,9 +198,10 @@ def _whole(ns: NormalizedString) -> NormalizedString:
 
 
 def _stands_alone(text: str, start: int, stop: int) -> bool:
-    """No word char touches text[start:stop] on either side."""
-    before = start == 0 or not _WORD_CHAR.match(text[start - 1])
-    after = stop == len(text) or not _WORD_CHAR.match(text[stop])
+    """No word char touches text[start:stop] on either side: `\\w` of Rust's regex crate, whose
+    Unicode 16 tables are Oniguruma's (a char assigned since is no word char to it)."""
+    before = start == 0 or not _WORD_CHAR.match(onig_view(text[start - 1]))
+    after = stop == len(text) or not _WORD_CHAR.match(onig_view(text[stop]))
     return before and after
 
 

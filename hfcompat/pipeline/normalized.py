@@ -671,6 +671,19 @@ def char_spans(text: str, byte_spans: list[Span]) -> list[Span]:
     return spans
 
 
+def unaligned_offsets(original: str, start: int, end: int) -> Span:
+    """HF's offsets of a token whose byte span runs past its split (no alignment covers it): the
+    span as it is, unshifted, read as byte offsets of the whole input and turned into chars there
+    (a byte inside a char stands for that char; a span starting past the input stays bytes)."""
+    char_at = _byte_to_char_index(original)
+    if start >= len(char_at):
+        return start, end
+    if end < len(char_at):
+        return char_at[start], char_at[end]
+    last = char_at[end - 1] if end - 1 < len(char_at) else char_at[start] + 1
+    return char_at[start], last + 1
+
+
 # 1 for a byte that starts a UTF-8 char, 0 for a continuation byte.
 UTF8_STARTS = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
 

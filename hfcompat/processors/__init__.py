@@ -140,12 +140,13 @@ def process_offsets(encoding: Encoding, add_prefix_space: bool) -> None:
     added, not in the text); a token starting at offset 0 counts as first.
     """
     offsets = encoding.offsets
-    for index, token in enumerate(encoding.tokens):
+    # Token by token as far as both columns go (a special whose ids and tokens differ in number
+    # makes them differ in length; HF zips them).
+    for index, (token, (start, end)) in enumerate(zip(encoding.tokens, offsets)):
         leading = len(token) - len(token.lstrip(_TRIMMED))
         trailing = len(token) - len(token.rstrip(_TRIMMED))
         if not leading and not trailing:
             continue
-        start, end = offsets[index]
         if leading:
             if add_prefix_space and leading == 1 and (index == 0 or start == 0):
                 leading = 0
@@ -534,6 +535,8 @@ class TemplateProcessing(PostProcessor):
         places = [index for index, piece in enumerate(self.single) if isinstance(piece, SequencePiece)]
         if len(places) != 1 or self.single[places[0]].id != "A":
             return None
+        if any(isinstance(piece, SpecialPiece) and piece.id not in self.special_tokens for piece in self.single):
+            return None  # `process` raises, after the model (whose errors come first, as in HF)
         place = places[0]
         type_id = self.single[place].type_id
         if not add_special_tokens:
@@ -711,8 +714,11 @@ class Sequence(PostProcessor):
         return sum(p.added_tokens(is_pair) for p in self.processors)
 
     def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
-        """Each processor's `single_ids` on the previous one's (None if any is None)."""
-        for processor in self.processors:
+        """Each processor's `single_ids` on the previous one's (None if any is None, or if one but
+        the last hands several encodings on: the next then lays its specials around each)."""
+        for index, processor in enumerate(self.processors):
+            if index < len(self.processors) - 1 and not _hands_on_one(processor, add_special_tokens):
+                return None
             found = processor.single_ids(ids, add_special_tokens)
             if found is None:
                 return None
@@ -736,6 +742,16 @@ class Sequence(PostProcessor):
         data = require_object(data, "a post-processor")
         _expect_type(data, "Sequence")
         return cls(component_list(data, "processors", from_dict))
+
+
+def _hands_on_one(processor: PostProcessor, add_special_tokens: bool) -> bool:
+    """Whether the processor turns one sequence's encoding into one: a template hands each of its
+    specials on as an encoding of its own (HF merges them only after the last processor)."""
+    if isinstance(processor, TemplateProcessing):
+        return not add_special_tokens or all(isinstance(piece, SequencePiece) for piece in processor.single)
+    if isinstance(processor, Sequence):
+        return all(_hands_on_one(inner, add_special_tokens) for inner in processor.processors)
+    return True
 
 
 # HF reads post-processors untagged: the first variant, in this order, whose fields fit wins.
