@@ -19,7 +19,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..errors import FormatError, TokenizationError
+from ..errors import FormatError, TokenizationError, UnsupportedConversion
 from ..normalizers import Replace as ReplaceNormalizer
 from ..pipeline.bytelevel import BYTELEVEL_TO_LATIN1
 from ..pipeline.fields import (USIZE_MAX, as_bool, as_char, as_str, as_uint, component_list, field_value,
@@ -404,6 +404,26 @@ class Sequence(Decoder):
     def from_dict(cls, data: dict) -> "Sequence":
         """Read the tokenizer.json form (decoders is mandatory)."""
         return cls(component_list(data, "decoders", from_dict))
+
+
+@dataclass
+class SuffixToSpaceStripped(Decoder):
+    """transformers' CLIPTokenizer decode: the inner decoder's text with each end-of-word `suffix` turned
+    into a space, then stripped of whitespace at both ends (Python's str.strip). hfcompat's own: a
+    tokenizer.json cannot hold it."""
+
+    inner: Decoder
+    suffix: str
+    TYPE: ClassVar[str] = ""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """One string: the inner decode, suffixes to spaces, stripped."""
+        return [self.inner.decode(tokens).replace(self.suffix, " ").strip()]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no decoder of tokenizer.json replaces a suffix in the joined text and strips it."""
+        raise UnsupportedConversion(f"decoder: transformers' CLIPTokenizer replaces {self.suffix!r} with a space "
+                                    "in the decoded text and strips it, which no tokenizer.json decoder does")
 
 
 DECODER_TYPES: dict[str, type] = {

@@ -38,6 +38,7 @@ SOURCES = {
     "metaspace": "phi-3-mini/tokenizer.json",
     "unigram": "t5/tokenizer.json",
     "falcon": "falcon/tokenizer.json",
+    "clip": "clip/tokenizer.json",
 }
 # Each class hfcompat builds, with the kind of tokenizer.json it is checked on.
 CHECKED_ON = {
@@ -48,6 +49,7 @@ CHECKED_ON = {
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
     **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
     "ReformerTokenizer": "metaspace-charsmap",
+    "CLIPTokenizer": "clip",
     "T5Tokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
     "AlbertTokenizer": "albert",

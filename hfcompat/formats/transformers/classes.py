@@ -189,6 +189,28 @@ def roberta(config: Config, data: Data) -> Data:
     return data
 
 
+CLIP_PATTERN = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
+
+
+def clip(config: Config, data: Data) -> Data:
+    """CLIPTokenizer: BPE with the "</w>" word suffix after NFC, folded whitespace and lowercasing, its split
+    pattern then ByteLevel, RobertaProcessing(eos, bos); decode turns "</w>" into spaces (DECODE_SUFFIX_TO_SPACE)."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<|endoftext|>"), end_of_word_suffix="</w>",
+                               continuing_subword_prefix="")
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "}, {"type": "Lowercase"}]}
+    split = {"type": "Split", "pattern": {"Regex": CLIP_PATTERN}, "behavior": "Removed", "invert": True}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [split, _byte_level_dict(False)]}
+    data["decoder"] = _byte_level_dict(True)
+    ids = vocab_ids(data)
+    for entry in data.get("added_tokens") or []:
+        ids.setdefault(entry["content"], entry["id"])
+    eos, bos = role(config, "eos_token", "<|endoftext|>"), role(config, "bos_token", "<|startoftext|>")
+    data["post_processor"] = {"type": "RobertaProcessing", "sep": [eos, ids.get(eos)], "cls": [bos, ids.get(bos)],
+                              "trim_offsets": False, "add_prefix_space": False}
+    return data
+
+
 def llama(config: Config, data: Data) -> Data:
     """LlamaTokenizer: BPE with byte fallback, Metaspace without split, Llama's decoder."""
     add_prefix_space = _add_prefix_space(config, True)
@@ -399,6 +421,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
     "ReformerTokenizer": reformer,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
+    "CLIPTokenizer": clip,
     "LlamaTokenizer": llama,
     "CodeLlamaTokenizer": code_llama,
     "GemmaTokenizer": gemma,
@@ -416,7 +439,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
     **dict.fromkeys((name for name, build in CLASSES.items() if build is bert), "vocab.txt"),
-    **dict.fromkeys(("GPT2Tokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
 }
 # Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
@@ -445,6 +468,10 @@ CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
                                          "and encodes them in its infilling layout"),
 }
 
+# Classes whose decode turns the model's end-of-word suffix into spaces and strips the text (transformers
+# wraps the backend's decode).
+DECODE_SUFFIX_TO_SPACE = {"CLIPTokenizer"}
+
 # Classes that add their special tokens again after loading (_post_init): an added token of the file that is
 # one of them loses its own lstrip, rstrip and normalized flags.
 READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
@@ -469,6 +496,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
                     _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
+    "CLIPTokenizer": {"bos_token": "<|startoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
+                      "pad_token": "<|endoftext|>"},
     "LlamaTokenizer": _LLAMA_ROLES,
     "CodeLlamaTokenizer": _LLAMA_ROLES,
     "GemmaTokenizer": _GEMMA_ROLES,
@@ -500,7 +529,7 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
-        "BarthezTokenizer", "BigBirdTokenizer", "CLIPTokenizer",
+        "BarthezTokenizer", "BigBirdTokenizer",
         "CamembertTokenizer", "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
@@ -546,7 +575,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5, xlm_roberta, albert, deberta_v2)} | {
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, clip, t5, xlm_roberta, albert, deberta_v2)} | {
     "XLNetTokenizer"}
 
 

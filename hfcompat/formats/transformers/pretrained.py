@@ -368,6 +368,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer = tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
         raise error.at(path=error.path or where) from None
+    if name in classes.DECODE_SUFFIX_TO_SPACE and tokenizer.decoder is not None:
+        tokenizer.decoder = decoders.SuffixToSpaceStripped(tokenizer.decoder, tokenizer.model.end_of_word_suffix)
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
