@@ -54,6 +54,7 @@ CHECKED_ON = {
     "XLMRobertaTokenizer": "xlnet",
     "AlbertTokenizer": "albert",
     "DebertaV2Tokenizer": "albert",
+    "XLNetTokenizer": "xlnet",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {

@@ -352,15 +352,27 @@ def albert(config: Config, data: Data) -> Data:
     """AlbertTokenizer: Unigram (unk id 1) after quote folding, accent stripping (unless keep_accents),
     lowercasing (do_lower_case) and the file's Precompiled map; the file's post-processor stays, and
     only a file without one gets "[CLS] $A [SEP]"."""
+    steps = _quotes_accents_case(data, not config.get("keep_accents", False), config.get("do_lower_case", True))
+    data = _sentencepiece_unigram(config, data, 1, steps)
+    return data if data.get("post_processor") else albert_post_processor(config, data)
+
+
+def xlnet(config: Config, data: Data) -> Data:
+    """XLNetTokenizer: ALBERT's normalizer with accents always stripped and no lowercasing unless do_lower_case,
+    Unigram (the config's unk_id, else 0), Metaspace always, "$A <sep> <cls>:2"."""
+    steps = _quotes_accents_case(data, True, config.get("do_lower_case", False))
+    data = _sentencepiece_unigram({}, data, int(config.get("unk_id", 0)), steps)
+    return xlnet_post_processor(config, data)
+
+
+def _quotes_accents_case(data: Data, strip_accents: bool, lowercase: bool) -> Data:
+    """ALBERT's and XLNet's normalizer: `` and '' to ", NFKD + StripAccents, Lowercase, the file's Precompiled map."""
     steps: list[Data] = [{"type": "Replace", "pattern": {"String": quotes}, "content": '"'} for quotes in ("``", "''")]
-    if not config.get("keep_accents", False):
-        steps += [{"type": "NFKD"}, {"type": "StripAccents"}]
-    if config.get("do_lower_case", True):
-        steps.append({"type": "Lowercase"})
+    steps += [{"type": "NFKD"}, {"type": "StripAccents"}] if strip_accents else []
+    steps += [{"type": "Lowercase"}] if lowercase else []
     precompiled = _precompiled_only(data.get("normalizer"))
     steps += [precompiled] if precompiled else []
-    data = _sentencepiece_unigram(config, data, 1, {"type": "Sequence", "normalizers": steps})
-    return data if data.get("post_processor") else albert_post_processor(config, data)
+    return {"type": "Sequence", "normalizers": steps}
 
 
 def t5_post_processor(config: Config, data: Data) -> Data:
@@ -433,6 +445,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "T5Tokenizer": t5,
     "XLMRobertaTokenizer": xlm_roberta,
     "AlbertTokenizer": albert,
+    "XLNetTokenizer": xlnet,
     "DebertaV2Tokenizer": deberta_v2,
 }
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
@@ -460,6 +473,8 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
     "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
 }
+# The additional_special_tokens a class adds when the config gives none.
+DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {"XLNetTokenizer": ("<eop>", "<eod>")}
 
 # What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
 # it off (null there), and what transformers does.
@@ -476,7 +491,8 @@ DECODE_SUFFIX_TO_SPACE = {"CLIPTokenizer"}
 # one of them loses its own lstrip, rstrip and normalized flags.
 READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
-LSTRIP_ROLES: dict[str, tuple[str, ...]] = {"BlenderbotTokenizer": ("mask_token",), "MPNetTokenizer": ("mask_token",)}
+LSTRIP_ROLES: dict[str, tuple[str, ...]] = {"BlenderbotTokenizer": ("mask_token",), "MPNetTokenizer": ("mask_token",),
+                                            "XLNetTokenizer": ("mask_token",)}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
@@ -535,8 +551,7 @@ NOT_BUILT: dict[str, str] = {
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
         "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
-        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer",
-        "XLNetTokenizer"), _REBUILDS),
+        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -575,8 +590,8 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, clip, t5, xlm_roberta, albert, deberta_v2)} | {
-    "XLNetTokenizer"}
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items()
+                      if build in (bert, roberta, clip, t5, xlm_roberta, albert, deberta_v2, xlnet)}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
@@ -604,9 +619,12 @@ def lstrip_tokens(name: str | None, roles: dict[str, str]) -> frozenset[str]:
 
 
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:
-    """The special tokens a class adds besides its roles (CodeLlama's infilling tokens), in its order."""
+    """The special tokens a class adds besides its roles (CodeLlama's infilling tokens, XLNet's default
+    additional special tokens), in its order."""
     defaults = CLASS_EXTRA_TOKENS.get(name or "", {})
     found = [token_text(config[key]) if key in config else default for key, default in defaults.items()]
+    if config.get("additional_special_tokens") is None:
+        found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
     return [token for token in found if token]
 
 
