@@ -16,6 +16,7 @@ decoder that can be read untagged (BPEDecoder, WordPiece, CTC, Replace, Strip).
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -407,23 +408,28 @@ class Sequence(Decoder):
 
 
 @dataclass
-class SuffixToSpaceStripped(Decoder):
-    """transformers' CLIPTokenizer decode: the inner decoder's text with each end-of-word `suffix` turned
-    into a space, then stripped of whitespace at both ends (Python's str.strip). hfcompat's own: a
-    tokenizer.json cannot hold it."""
+class RewrittenText(Decoder):
+    """What a transformers class does to the decoded text: the inner decoder's text with each match of
+    `pattern` (a Python regex) replaced, then, with `strip`, stripped of whitespace at both ends (str.strip).
+    CLIPTokenizer turns "</w>" into spaces and strips; WhisperTokenizer drops timestamp tokens' text.
+    hfcompat's own: a tokenizer.json cannot hold it."""
 
     inner: Decoder
-    suffix: str
+    pattern: str
+    replacement: str
+    strip: bool = False
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
-        """One string: the inner decode, suffixes to spaces, stripped."""
-        return [self.inner.decode(tokens).replace(self.suffix, " ").strip()]
+        """One string: the inner decode, rewritten."""
+        text = re.sub(self.pattern, self.replacement, self.inner.decode(tokens))
+        return [text.strip() if self.strip else text]
 
     def to_dict(self) -> dict[str, Any]:
-        """Refused: no decoder of tokenizer.json replaces a suffix in the joined text and strips it."""
-        raise UnsupportedConversion(f"decoder: transformers' CLIPTokenizer replaces {self.suffix!r} with a space "
-                                    "in the decoded text and strips it, which no tokenizer.json decoder does")
+        """Refused: no decoder of tokenizer.json rewrites the joined text with a regex."""
+        raise UnsupportedConversion(f"decoder: the decoded text is rewritten ({self.pattern!r} -> "
+                                    f"{self.replacement!r}{', stripped' if self.strip else ''}) as a "
+                                    "transformers class does, which no tokenizer.json decoder does")
 
 
 DECODER_TYPES: dict[str, type] = {

@@ -39,6 +39,7 @@ SOURCES = {
     "unigram": "t5/tokenizer.json",
     "falcon": "falcon/tokenizer.json",
     "clip": "clip/tokenizer.json",
+    "whisper": "whisper-large-v3/tokenizer.json",
 }
 # Each class hfcompat builds, with the kind of tokenizer.json it is checked on.
 CHECKED_ON = {
@@ -50,6 +51,7 @@ CHECKED_ON = {
     **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
     "ReformerTokenizer": "metaspace-charsmap",
     "CLIPTokenizer": "clip",
+    "WhisperTokenizer": "whisper",
     "T5Tokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
     "AlbertTokenizer": "albert",
@@ -60,6 +62,10 @@ CHECKED_ON = {
 VARIANTS = {
     "albert-cased-accents": ("AlbertTokenizer", {"do_lower_case": False, "keep_accents": True}),
     "albert-no-prefix": ("AlbertTokenizer", {"add_prefix_space": False}),
+    "whisper-french-translate": ("WhisperTokenizer", {"language": "French", "task": "translate"}),
+    "whisper-cantonese-timestamps": ("WhisperTokenizer", {"language": "yue", "predict_timestamps": True,
+                                                          "add_prefix_space": True}),
+    "xlnet-lowercase": ("XLNetTokenizer", {"do_lower_case": True, "unk_id": 1}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),
 }
@@ -137,9 +143,10 @@ def test_built_class_matches_auto(tmp_path: Path, made: dict[str, Path], name: s
                                 {"tokenizer_class": name + "Fast"})
     differing, total, messages = differing_lines(directory)
     assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
-    rule = classes.call_rule({}, name)
+    rule, decode_rule = classes.call_rule({}, name), classes.CLASS_DECODE_RULES.get(name)
     assert messages == ([] if rule is None else [f"{directory}: transformers' {name} {rule}; hfcompat encodes "
-                                                 "such a text as it is"])
+                                                 "such a text as it is"]) + \
+        ([] if decode_rule is None else [f"{directory}: transformers' {name} {decode_rule}"])
 
 
 def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
@@ -157,6 +164,39 @@ def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
     differing, _, messages = differing_lines(directory)
     assert messages == [] and differing == []
     assert auto_tokenizer(directory)(text)["input_ids"] == hfcompat.load(directory).encode(text).ids
+
+
+def test_whisper_decode(tmp_path: Path) -> None:
+    """WhisperTokenizer drops the text of timestamp tokens in decode, as hfcompat does; the prompt it drops
+    with skip_special_tokens is announced, and hfcompat keeps it."""
+    directory = class_directory(tmp_path / "whisper", shared_dir() / "refs" / SOURCES["whisper"],
+                                {"tokenizer_class": "WhisperTokenizer", "language": "en", "task": "transcribe"})
+    auto = auto_tokenizer(directory)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    assert any("<|startofprev|>" in str(w.message) for w in caught)
+    for text in ("<|0.00|> Hello there.<|1.20|><|1.20|> Bye!<|2.00|>", "<|en|><|fr|> <|translate|>x<|0.02|>"):
+        ids = auto(text)["input_ids"]
+        assert ours.encode(text).ids == ids
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip)
+    prompt = auto("<|startofprev|> a prompt<|startoftranscript|> hi", add_special_tokens=False)["input_ids"]
+    assert ours.decode(prompt, skip_special_tokens=False) == auto.decode(prompt, skip_special_tokens=False)
+    assert ours.decode(prompt, skip_special_tokens=True) != auto.decode(prompt, skip_special_tokens=True)
+
+
+def test_whisper_languages_are_transformers_own() -> None:
+    """whisper_languages.json is the installed transformers' language list (when it is the release it was read from)."""
+    from transformers.models.whisper import tokenization_whisper
+
+    recorded = classes.whisper_languages()
+    if recorded["transformers"] != transformers.__version__:
+        pytest.skip(f"whisper_languages.json was read from transformers {recorded['transformers']}")
+    assert list(recorded["languages"].items()) == list(tokenization_whisper.LANGUAGES.items())
+    names = {name: code for code, name in recorded["languages"].items()} | recorded["aliases"]
+    assert names == tokenization_whisper.TO_LANGUAGE_CODE
+    assert recorded["tasks"] == tokenization_whisper.TASK_IDS
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

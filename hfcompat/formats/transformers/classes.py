@@ -16,8 +16,13 @@ transformers; tests/pretrained/test_class_table.py holds each entry to AutoToken
 from __future__ import annotations
 
 import copy
-from functools import partial
+import json
+import re
+from functools import lru_cache, partial
+from pathlib import Path
 from typing import Any, Callable
+
+from ...errors import FormatError
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -176,6 +181,55 @@ def gpt2(config: Config, data: Data, prefix_space: bool = False) -> Data:
     return _byte_level_bpe(config, data, prefix_space)
 
 
+WHISPER_LANGUAGES_FILE = Path(__file__).with_name("whisper_languages.json")
+WHISPER_START = "<|startoftranscript|>"
+
+
+@lru_cache(maxsize=1)
+def whisper_languages() -> dict[str, Any]:
+    """whisper_languages.json: WhisperTokenizer's language codes in order, their names, its tasks."""
+    return json.loads(WHISPER_LANGUAGES_FILE.read_text(encoding="utf-8"))
+
+
+def whisper(config: Config, data: Data) -> Data:
+    """WhisperTokenizer: GPT-2's byte-level BPE, and a template of its prefix tokens (<|startoftranscript|>, the
+    config's language and task, <|notimestamps|> unless predict_timestamps) before $A and the eos after."""
+    data = _byte_level_bpe(config, data)
+    prefix = whisper_prefix(config, data)
+    eos = role(config, "eos_token", "<|endoftext|>")
+    data["post_processor"] = template([*prefix, "$A:0", f"{eos}:0"], [*prefix, "$A:0", "$B:1", f"{eos}:1"],
+                                      [*prefix, eos], data)
+    return data
+
+
+def whisper_prefix(config: Config, data: Data) -> list[str]:
+    """The prefix tokens of WhisperTokenizer: the language's token is the one whose id follows
+    <|startoftranscript|>'s by its position in Whisper's language list, as transformers counts it."""
+    ids = vocab_ids(data)
+    for entry in data.get("added_tokens") or []:
+        ids[entry["content"]] = entry["id"]
+    tokens = {token_id: token for token, token_id in ids.items()}
+    table = whisper_languages()
+    prefix = [WHISPER_START]
+    language = config.get("language")
+    if language is not None:
+        codes = list(table["languages"])
+        names = {name: code for code, name in table["languages"].items()} | table["aliases"]
+        code = names.get(str(language).lower(), str(language).lower())
+        if code not in codes or WHISPER_START not in ids:
+            raise FormatError(f"WhisperTokenizer does not know the language {language!r} (transformers refuses it)",
+                              field="language")
+        prefix.append(tokens.get(ids[WHISPER_START] + 1 + codes.index(code), WHISPER_START))
+    task = config.get("task")
+    if task is not None:
+        if task not in table["tasks"]:
+            raise FormatError(f"WhisperTokenizer's task is one of {table['tasks']}, not {task!r}", field="task")
+        prefix.append(f"<|{task}|>")
+    if not config.get("predict_timestamps", False):
+        prefix.append("<|notimestamps|>")
+    return prefix
+
+
 def roberta(config: Config, data: Data) -> Data:
     """RobertaTokenizer: byte-level BPE and RobertaProcessing(</s>, <s>)."""
     data = _byte_level_bpe(config, data)
@@ -194,7 +248,7 @@ CLIP_PATTERN = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L
 
 def clip(config: Config, data: Data) -> Data:
     """CLIPTokenizer: BPE with the "</w>" word suffix after NFC, folded whitespace and lowercasing, its split
-    pattern then ByteLevel, RobertaProcessing(eos, bos); decode turns "</w>" into spaces (DECODE_SUFFIX_TO_SPACE)."""
+    pattern then ByteLevel, RobertaProcessing(eos, bos); decode turns "</w>" into spaces (DECODED_TEXT_REWRITES)."""
     data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<|endoftext|>"), end_of_word_suffix="</w>",
                                continuing_subword_prefix="")
     data["normalizer"] = {"type": "Sequence", "normalizers": [
@@ -434,6 +488,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "ReformerTokenizer": reformer,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "CLIPTokenizer": clip,
+    "WhisperTokenizer": whisper,
     "LlamaTokenizer": llama,
     "CodeLlamaTokenizer": code_llama,
     "GemmaTokenizer": gemma,
@@ -452,7 +507,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
     **dict.fromkeys((name for name, build in CLASSES.items() if build is bert), "vocab.txt"),
-    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
 }
 # Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
@@ -483,9 +538,18 @@ CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
                                          "and encodes them in its infilling layout"),
 }
 
-# Classes whose decode turns the model's end-of-word suffix into spaces and strips the text (transformers
-# wraps the backend's decode).
-DECODE_SUFFIX_TO_SPACE = {"CLIPTokenizer"}
+# What a class does to the decoded text: (Python regex, replacement, strip whitespace at both ends).
+# CLIPTokenizer wraps the backend's decode; WhisperTokenizer drops the text of timestamp tokens.
+DECODED_TEXT_REWRITES: dict[str, tuple[str, str, bool]] = {
+    "CLIPTokenizer": (re.escape("</w>"), " ", True),
+    "WhisperTokenizer": (r"<\|(\d+\.\d+)\|>", "", False),
+}
+
+# What a class hfcompat builds still does in decode that hfcompat does not (said when it loads).
+CLASS_DECODE_RULES: dict[str, str] = {
+    "WhisperTokenizer": ("drops a leading prompt (the ids from <|startofprev|> up to <|startoftranscript|>) when "
+                         "decoding with skip_special_tokens; hfcompat decodes the prompt's text"),
+}
 
 # Classes that add their special tokens again after loading (_post_init): an added token of the file that is
 # one of them loses its own lstrip, rstrip and normalized flags.
@@ -512,6 +576,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
                     _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
+    "WhisperTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     "CLIPTokenizer": {"bos_token": "<|startoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
                       "pad_token": "<|endoftext|>"},
     "LlamaTokenizer": _LLAMA_ROLES,
@@ -551,7 +616,7 @@ NOT_BUILT: dict[str, str] = {
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
         "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
-        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer"), _REBUILDS),
+        "VideoPrismTokenizer", "XGLMTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -591,7 +656,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items()
-                      if build in (bert, roberta, clip, t5, xlm_roberta, albert, deberta_v2, xlnet)}
+                      if build in (bert, roberta, clip, whisper, t5, xlm_roberta, albert, deberta_v2, xlnet)}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
