@@ -57,6 +57,9 @@ CHECKED_ON = {
     "AlbertTokenizer": "albert",
     "DebertaV2Tokenizer": "albert",
     "XLNetTokenizer": "xlnet",
+    "CamembertTokenizer": "xlnet",
+    "BigBirdTokenizer": "xlnet",
+    "PegasusTokenizer": "unigram",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -66,6 +69,9 @@ VARIANTS = {
     "whisper-cantonese-timestamps": ("WhisperTokenizer", {"language": "yue", "predict_timestamps": True,
                                                           "add_prefix_space": True}),
     "xlnet-lowercase": ("XLNetTokenizer", {"do_lower_case": True, "unk_id": 1}),
+    "camembert-no-prefix": ("CamembertTokenizer", {"add_prefix_space": False, "unk_token": "<s>"}),
+    "big-bird-no-prefix": ("BigBirdTokenizer", {"add_prefix_space": False, "mask_token": "<mask>"}),
+    "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),
 }

@@ -372,12 +372,63 @@ def t5(config: Config, data: Data) -> Data:
     return t5_post_processor(config, data)
 
 
-def xlm_roberta(config: Config, data: Data) -> Data:
+def _unk_position(data: Data, unk: str | None, score: float | None = None, default: int = 0, start: int = 0) -> int:
+    """The position of the unknown token in a Unigram vocabulary (with that score, if given; from `start`),
+    else `default`."""
+    for index, entry in enumerate(data["model"].get("vocab", [])):
+        if index >= start and entry[0] == unk and (score is None or entry[1] == score):
+            return index
+    return default
+
+
+def camembert(config: Config, data: Data) -> Data:
+    """CamembertTokenizer: XLM-R's pipeline with the unk id where the unk token is (else 0)."""
+    return xlm_roberta(config, data, _unk_position(data, role(config, "unk_token", "<unk>")))
+
+
+def xlm_roberta(config: Config, data: Data, unk_id: int = 3) -> Data:
     """XLMRobertaTokenizer: Unigram (unk id 3), the file's Precompiled map, "<s> $A </s>" and
     "<s> $A </s> </s> $B </s>" (every type id 0) with the config's bos and eos."""
-    data = _sentencepiece_unigram(config, data, 3, _precompiled_only(data.get("normalizer")))
+    data = _sentencepiece_unigram(config, data, unk_id, _precompiled_only(data.get("normalizer")))
     bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
     data["post_processor"] = template([bos, "$A", eos], [bos, "$A", eos, eos, "$B", eos], [bos, eos], data)
+    return data
+
+
+def pegasus(config: Config, data: Data) -> Data:
+    """PegasusTokenizer: Unigram (the unk id where "<unk>" scored 0 is, from position 1), the file's Precompiled
+    map then runs of spaces folded (newlines to spaces without a map), Metaspace always, "$A </s>"."""
+    unk, eos = role(config, "unk_token", "<unk>"), role(config, "eos_token", "</s>")
+    fold = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}
+    precompiled = _precompiled_only(data.get("normalizer"))
+    first = precompiled or {"type": "Replace", "pattern": {"Regex": "\n"}, "content": " "}
+    unk_id = _unk_position(data, unk, 0.0, -1, start=1)
+    if unk_id < 0:
+        raise FormatError(f"PegasusTokenizer looks for ({unk!r}, 0.0) after the vocabulary's first piece and "
+                          "there is none (transformers refuses this file too)", field="model.vocab")
+    data = _metaspace_unigram(data, unk_id, {"type": "Sequence", "normalizers": [first, fold]}, "always")
+    data["post_processor"] = template(["$A:0", f"{eos}:0"], ["$A:0", "$B:0", f"{eos}:0"], [eos], data)
+    return data
+
+
+def big_bird(config: Config, data: Data) -> Data:
+    """BigBirdTokenizer: Unigram (the unk id where the unk token scored 0 is, else 100), runs of spaces to one
+    "▁" (no Precompiled map), Metaspace alone, "[CLS] $A [SEP]"."""
+    unk_id = _unk_position(data, role(config, "unk_token", "<unk>"), 0.0, 100)
+    steps = [{"type": "Strip", "strip_left": False, "strip_right": False},
+             {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]
+    scheme = "always" if config.get("add_prefix_space", True) else "never"
+    data = _metaspace_unigram(data, unk_id, {"type": "Sequence", "normalizers": steps}, scheme)
+    return albert_post_processor(config, data)
+
+
+def _metaspace_unigram(data: Data, unk_id: int, normalizer: Data, scheme: str) -> Data:
+    """A Unigram model behind a normalizer and a Metaspace pre-tokenizer and decoder (no whitespace split)."""
+    data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
+                     "byte_fallback": False}
+    data["normalizer"] = normalizer
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
+    data["decoder"] = dict(data["pre_tokenizer"])
     return data
 
 
@@ -499,6 +550,9 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
     "XLMRobertaTokenizer": xlm_roberta,
+    "CamembertTokenizer": camembert,
+    "PegasusTokenizer": pegasus,
+    "BigBirdTokenizer": big_bird,
     "AlbertTokenizer": albert,
     "XLNetTokenizer": xlnet,
     "DebertaV2Tokenizer": deberta_v2,
@@ -529,7 +583,8 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
 }
 # The additional_special_tokens a class adds when the config gives none.
-DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {"XLNetTokenizer": ("<eop>", "<eod>")}
+DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
+    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED")}
 
 # What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
 # it off (null there), and what transformers does.
@@ -555,8 +610,9 @@ CLASS_DECODE_RULES: dict[str, str] = {
 # one of them loses its own lstrip, rstrip and normalized flags.
 READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
-LSTRIP_ROLES: dict[str, tuple[str, ...]] = {"BlenderbotTokenizer": ("mask_token",), "MPNetTokenizer": ("mask_token",),
-                                            "XLNetTokenizer": ("mask_token",)}
+LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer"),
+                    ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
@@ -591,6 +647,10 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                          "pad_token": "<|padding|>"},
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "XLMRobertaTokenizer": _ROBERTA_ROLES,
+    "CamembertTokenizer": _ROBERTA_ROLES,
+    "PegasusTokenizer": {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>", "mask_token": "<mask_2>"},
+    "BigBirdTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>",
+                         "sep_token": "[SEP]", "mask_token": "[MASK]", "cls_token": "[CLS]"},
     "AlbertTokenizer": _ALBERT_ROLES,
     "DebertaV2Tokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
                            "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
@@ -610,11 +670,11 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
-        "BarthezTokenizer", "BigBirdTokenizer",
-        "CamembertTokenizer", "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
+        "BarthezTokenizer",
+        "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
         "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
-        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer",
+        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
         "VideoPrismTokenizer", "XGLMTokenizer"), _REBUILDS),
     **dict.fromkeys((
@@ -656,7 +716,8 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items()
-                      if build in (bert, roberta, clip, whisper, t5, xlm_roberta, albert, deberta_v2, xlnet)}
+                      if build in (bert, roberta, clip, whisper, t5, xlm_roberta, camembert, pegasus, big_bird, albert,
+                                   deberta_v2, xlnet)}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
@@ -683,13 +744,24 @@ def lstrip_tokens(name: str | None, roles: dict[str, str]) -> frozenset[str]:
     return frozenset(roles[key] for key in LSTRIP_ROLES.get(name or "", ()) if key in roles)
 
 
+def pegasus_extra_tokens(config: Config) -> list[str]:
+    """PegasusTokenizer's additional special tokens: its sentence mask (unless the config's list holds it) and
+    <unk_2> ... <unk_{offset-1}>."""
+    mask_sent = role(config, "mask_token_sent", "<mask_1>")
+    given = [token_text(t) for t in config.get("additional_special_tokens") or []]
+    first = [mask_sent] if mask_sent is not None and mask_sent not in given else []
+    return first + [f"<unk_{i}>" for i in range(2, int(config.get("offset", 103)))]
+
+
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:
     """The special tokens a class adds besides its roles (CodeLlama's infilling tokens, XLNet's default
     additional special tokens), in its order."""
     defaults = CLASS_EXTRA_TOKENS.get(name or "", {})
     found = [token_text(config[key]) if key in config else default for key, default in defaults.items()]
-    if config.get("additional_special_tokens") is None:
+    if config.get("additional_special_tokens") is None and config.get("extra_special_tokens") is None:
         found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
+    if name == "PegasusTokenizer":
+        found += pegasus_extra_tokens(config)
     return [token for token in found if token]
 
 

@@ -405,7 +405,10 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
             _warn(f"{directory}: transformers' {name} {rule}; hfcompat encodes such a text as it is")
         if name in classes.CLASS_DECODE_RULES:
             _warn(f"{directory}: transformers' {name} {classes.CLASS_DECODE_RULES[name]}")
-        return classes.CLASSES[name](config, data), name
+        try:
+            return classes.CLASSES[name](config, data), name
+        except FormatError as error:
+            raise error.at(path=error.path or str(directory)) from None
     if source == SLOW_FILES:
         fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
         if name is not None:
