@@ -60,6 +60,9 @@ CHECKED_ON = {
     "CamembertTokenizer": "xlnet",
     "BigBirdTokenizer": "xlnet",
     "PegasusTokenizer": "unigram",
+    "MBartTokenizer": "xlnet",
+    "MBart50Tokenizer": "xlnet",
+    "NllbTokenizer": "metaspace",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -71,6 +74,9 @@ VARIANTS = {
     "xlnet-lowercase": ("XLNetTokenizer", {"do_lower_case": True, "unk_id": 1}),
     "camembert-no-prefix": ("CamembertTokenizer", {"add_prefix_space": False, "unk_token": "<s>"}),
     "big-bird-no-prefix": ("BigBirdTokenizer", {"add_prefix_space": False, "mask_token": "<mask>"}),
+    "mbart-romanian-extra": ("MBartTokenizer", {"src_lang": "ro_RO", "additional_special_tokens": ["<x>", "de_DE"]}),
+    "mbart50-french-extra": ("MBart50Tokenizer", {"src_lang": "fr_XX", "additional_special_tokens": ["<x>"]}),
+    "nllb-legacy-french": ("NllbTokenizer", {"legacy_behaviour": True, "src_lang": "fra_Latn"}),
     "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),
@@ -203,6 +209,20 @@ def test_whisper_languages_are_transformers_own() -> None:
     names = {name: code for code, name in recorded["languages"].items()} | recorded["aliases"]
     assert names == tokenization_whisper.TO_LANGUAGE_CODE
     assert recorded["tasks"] == tokenization_whisper.TASK_IDS
+
+
+def test_language_codes_are_transformers_own() -> None:
+    """language_codes.json holds the installed transformers' codes of MBart, MBart50 and NLLB."""
+    from transformers.models.mbart import tokenization_mbart
+    from transformers.models.mbart50 import tokenization_mbart50
+    from transformers.models.nllb import tokenization_nllb
+
+    recorded = classes.language_codes()
+    if recorded["transformers"] != transformers.__version__:
+        pytest.skip(f"language_codes.json was read from transformers {recorded['transformers']}")
+    assert recorded["MBartTokenizer"] == tokenization_mbart.FAIRSEQ_LANGUAGE_CODES
+    assert recorded["MBart50Tokenizer"] == tokenization_mbart50.FAIRSEQ_LANGUAGE_CODES
+    assert recorded["NllbTokenizer"] == tokenization_nllb.FAIRSEQ_LANGUAGE_CODES
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

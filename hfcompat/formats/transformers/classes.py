@@ -432,6 +432,66 @@ def _metaspace_unigram(data: Data, unk_id: int, normalizer: Data, scheme: str) -
     return data
 
 
+LANGUAGE_CODES_FILE = Path(__file__).with_name("language_codes.json")
+
+
+@lru_cache(maxsize=1)
+def language_codes() -> dict[str, Any]:
+    """language_codes.json: the language codes MBart, MBart50 and NLLB add as special tokens, in their order."""
+    return json.loads(LANGUAGE_CODES_FILE.read_text(encoding="utf-8"))
+
+
+def _tokens_after_loading(config: Config, data: Data, name: str) -> set[str]:
+    """The tokens a language-code class will know: the file's, the config's extra special tokens, else its codes."""
+    given = [config.get(key) or [] for key in ("additional_special_tokens", "extra_special_tokens")]
+    extras = [token_text(t) for value in given for t in (value.values() if isinstance(value, dict) else value)]
+    return set(vocab_ids(data)) | {entry["content"] for entry in data.get("added_tokens") or []} | \
+        set(extras or language_codes()[name])
+
+
+def _language_template(config: Config, data: Data, name: str, default_language: str, language_first: bool) -> Data:
+    """The source-language template: "<lang> $A </s>" (language_first) or "$A </s> <lang>"; pairs put $B
+    after $A (every type id 0)."""
+    language, eos = config.get("src_lang") or default_language, role(config, "eos_token", "</s>")
+    if language not in _tokens_after_loading(config, data, name):
+        language = role(config, "unk_token", "<unk>")  # transformers' id of an unknown token, and its text
+    before, after = ([language], [eos]) if language_first else ([], [eos, language])
+    data["post_processor"] = template([*before, "$A", *after], [*before, "$A", "$B", *after], [language, eos], data)
+    return data
+
+
+def mbart(config: Config, data: Data) -> Data:
+    """MBartTokenizer: Unigram (unk id 3) without a normalizer, WhitespaceSplit + Metaspace always,
+    "$A </s> <src_lang>" (en_XX by default)."""
+    data = _sentencepiece_unigram({}, data, 3, None)
+    return _language_template(config, data, "MBartTokenizer", "en_XX", language_first=False)
+
+
+def mbart50(config: Config, data: Data) -> Data:
+    """MBart50Tokenizer: Unigram (unk id 3), the file's Precompiled map then runs of spaces folded, Metaspace
+    always, "<src_lang> $A </s>" (en_XX by default)."""
+    codes = language_codes()["MBart50Tokenizer"]
+    vocab = data["model"].get("vocab", [])
+    if not set(codes) & {entry[0] for entry in vocab}:
+        # transformers rebuilds a vocabulary without language codes: its four specials over the file's
+        # first three pieces, then the codes and the mask at the end.
+        roles = [role(config, key, default) for key, default in
+                 (("cls_token", "<s>"), ("pad_token", "<pad>"), ("eos_token", "</s>"), ("unk_token", "<unk>"))]
+        data["model"]["vocab"] = [[token, 0.0] for token in roles] + [list(entry) for entry in vocab[3:]] + \
+            [[code, 0.0] for code in codes] + [[role(config, "mask_token", "<mask>"), 0.0]]
+    precompiled = _precompiled_only(data.get("normalizer"))
+    fold = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}
+    data = _metaspace_unigram(data, 3, {"type": "Sequence", "normalizers": [*([precompiled] if precompiled else []),
+                                                                             fold]}, "always")
+    return _language_template(config, data, "MBart50Tokenizer", "en_XX", language_first=True)
+
+
+def nllb(config: Config, data: Data) -> Data:
+    """NllbTokenizer: Reformer's pipeline, and "<src_lang> $A </s>" (eng_Latn by default; "$A </s> <src_lang>"
+    with legacy_behaviour)."""
+    return _language_template(config, reformer(config, data), "NllbTokenizer", "eng_Latn", language_first=not config.get("legacy_behaviour", False))
+
+
 def deberta_v2(config: Config, data: Data) -> Data:
     """DebertaV2Tokenizer: Unigram (the unk id of the piece "[UNK]" scored 0, else the config's unk_id), runs
     of whitespace to one space, NFC and a right strip (no Precompiled map), optional lowercasing and
@@ -551,6 +611,9 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "T5Tokenizer": t5,
     "XLMRobertaTokenizer": xlm_roberta,
     "CamembertTokenizer": camembert,
+    "MBartTokenizer": mbart,
+    "MBart50Tokenizer": mbart50,
+    "NllbTokenizer": nllb,
     "PegasusTokenizer": pegasus,
     "BigBirdTokenizer": big_bird,
     "AlbertTokenizer": albert,
@@ -611,8 +674,8 @@ CLASS_DECODE_RULES: dict[str, str] = {
 READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
 LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer"),
-                    ("mask_token",))}
+    **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer"), ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
@@ -648,6 +711,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "XLMRobertaTokenizer": _ROBERTA_ROLES,
     "CamembertTokenizer": _ROBERTA_ROLES,
+    **dict.fromkeys(("MBartTokenizer", "NllbTokenizer"), _ROBERTA_ROLES),
+    "MBart50Tokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "bos_token"},
     "PegasusTokenizer": {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>", "mask_token": "<mask_2>"},
     "BigBirdTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>",
                          "sep_token": "[SEP]", "mask_token": "[MASK]", "cls_token": "[CLS]"},
@@ -673,8 +738,8 @@ NOT_BUILT: dict[str, str] = {
         "BarthezTokenizer",
         "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
-        "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
-        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer",
+        "MLukeTokenizer", "MPNetTokenizer",
+        "NougatTokenizer", "OpenAIGPTTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
         "VideoPrismTokenizer", "XGLMTokenizer"), _REBUILDS),
     **dict.fromkeys((
@@ -716,7 +781,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items()
-                      if build in (bert, roberta, clip, whisper, t5, xlm_roberta, camembert, pegasus, big_bird, albert,
+                      if build in (bert, roberta, clip, whisper, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
                                    deberta_v2, xlnet)}
 
 
@@ -758,10 +823,13 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
     additional special tokens), in its order."""
     defaults = CLASS_EXTRA_TOKENS.get(name or "", {})
     found = [token_text(config[key]) if key in config else default for key, default in defaults.items()]
-    if config.get("additional_special_tokens") is None and config.get("extra_special_tokens") is None:
+    given_extras = config.get("additional_special_tokens") is not None or config.get("extra_special_tokens") is not None
+    if not given_extras:
         found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
     if name == "PegasusTokenizer":
         found += pegasus_extra_tokens(config)
+    if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:
+        found += language_codes()[name]
     return [token for token in found if token]
 
 
