@@ -31,6 +31,8 @@ MADE = {
     "albert": "transformers' save_pretrained of albert/spiece.model",
     "xlnet": "transformers' save_pretrained of xlnet/spiece.model",
     "metaspace-charsmap": "phi-3-mini/tokenizer.json with t5/tokenizer.json's Precompiled normalizer",
+    "wordpiece-angle": "hfcompat's BERT with [UNK], [CLS], [SEP], [PAD], [MASK] spelt <unk>, <cls>, ... (Funnel's)",
+    "clip-unk": "clip/tokenizer.json with <unk> at the end of its vocabulary (OpenAI GPT's unk)",
 }
 SOURCES = {
     "byte-level": "gpt2/tokenizer.json",
@@ -63,6 +65,9 @@ CHECKED_ON = {
     "MBartTokenizer": "xlnet",
     "MBart50Tokenizer": "xlnet",
     "NllbTokenizer": "metaspace",
+    "FunnelTokenizer": "wordpiece-angle",
+    "MPNetTokenizer": "wordpiece",
+    "OpenAIGPTTokenizer": "clip-unk",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -77,6 +82,8 @@ VARIANTS = {
     "mbart-romanian-extra": ("MBartTokenizer", {"src_lang": "ro_RO", "additional_special_tokens": ["<x>", "de_DE"]}),
     "mbart50-french-extra": ("MBart50Tokenizer", {"src_lang": "fr_XX", "additional_special_tokens": ["<x>"]}),
     "nllb-legacy-french": ("NllbTokenizer", {"legacy_behaviour": True, "src_lang": "fra_Latn"}),
+    "funnel-cased": ("FunnelTokenizer", {"do_lower_case": False, "clean_text": False, "sep_token": "<mask>"}),
+    "mpnet-cased": ("MPNetTokenizer", {"do_lower_case": False, "strip_accents": True}),
     "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),
@@ -109,6 +116,17 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     phi3["normalizer"] = json.loads((refs / SOURCES["unigram"]).read_text(encoding="utf-8"))["normalizer"]
     files["metaspace-charsmap"] = root / "metaspace-charsmap.json"
     files["metaspace-charsmap"].write_text(json.dumps(phi3), encoding="utf-8")
+    angle = {f"[{name}]": f"<{name.lower()}>" for name in ("UNK", "CLS", "SEP", "PAD", "MASK")}
+    bert = json.loads(files["wordpiece"].read_text(encoding="utf-8"))
+    bert["model"]["vocab"] = {angle.get(token, token): index for token, index in bert["model"]["vocab"].items()}
+    for entry in bert["added_tokens"]:
+        entry["content"] = angle.get(entry["content"], entry["content"])
+    files["wordpiece-angle"] = root / "wordpiece-angle.json"
+    files["wordpiece-angle"].write_text(json.dumps(bert), encoding="utf-8")
+    clip = json.loads((refs / SOURCES["clip"]).read_text(encoding="utf-8"))
+    clip["model"]["vocab"]["<unk>"] = len(clip["model"]["vocab"])
+    files["clip-unk"] = root / "clip-unk.json"
+    files["clip-unk"].write_text(json.dumps(clip), encoding="utf-8")
     return files
 
 

@@ -115,20 +115,46 @@ def bos_eos_template(config: Config, data: Data) -> Data:
 # ---------------------------------------------------------------- the classes
 
 
-def bert(config: Config, data: Data) -> Data:
-    """BertTokenizer: WordPiece with BERT's normalizer, pre-tokenizer, decoder and [CLS]/[SEP] template."""
-    unk = role(config, "unk_token", "[UNK]")
-    cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
+def bert(config: Config, data: Data, roles: tuple[str, str, str] = ("[UNK]", "[CLS]", "[SEP]"),
+         cls_type_id: int = 0) -> Data:
+    """BertTokenizer (FunnelTokenizer: other default roles, type id 2 for its cls): WordPiece with BERT's
+    normalizer, pre-tokenizer, decoder and [CLS]/[SEP] template."""
+    unk, cls, sep = (role(config, key, default) for key, default in zip(("unk_token", "cls_token", "sep_token"), roles))
+    data = _bert_wordpiece(config, data, unk)
+    data["post_processor"] = template([f"{cls}:{cls_type_id}", "$A:0", f"{sep}:0"],
+                                      [f"{cls}:{cls_type_id}", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
+    return data
+
+
+def mpnet(config: Config, data: Data) -> Data:
+    """MPNetTokenizer: BERT's WordPiece pipeline, and RobertaProcessing(</s>, <s>)."""
+    data = _bert_wordpiece(config, data, role(config, "unk_token", "[UNK]"))
+    return _roberta_processing(config, data, trim_offsets=True, add_prefix_space=False)
+
+
+def _bert_wordpiece(config: Config, data: Data, unk: str | None) -> Data:
+    """BERT's WordPiece model, normalizer (clean_text, tokenize_chinese_chars, strip_accents, do_lower_case from the
+    config), pre-tokenizer and decoder."""
     data["model"] = {"type": "WordPiece", "unk_token": unk, "continuing_subword_prefix": "##",
                      "max_input_chars_per_word": 100, "vocab": vocab_ids(data)}
-    data["normalizer"] = {"type": "BertNormalizer", "clean_text": True,
+    data["normalizer"] = {"type": "BertNormalizer", "clean_text": config.get("clean_text", True),
                           "handle_chinese_chars": config.get("tokenize_chinese_chars", True),
                           "strip_accents": config.get("strip_accents"),
                           "lowercase": config.get("do_lower_case", True)}
     data["pre_tokenizer"] = {"type": "BertPreTokenizer"}
     data["decoder"] = {"type": "WordPiece", "prefix": "##", "cleanup": True}
-    data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"],
-                                      [f"{cls}:0", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
+    return data
+
+
+def openai_gpt(config: Config, data: Data) -> Data:
+    """OpenAIGPTTokenizer: BPE with the "</w>" word suffix after BERT's lowercasing normalizer and pre-tokenizer;
+    the file's post-processor stays."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), continuing_subword_prefix="",
+                               end_of_word_suffix="</w>")
+    data["normalizer"] = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                          "strip_accents": None, "lowercase": True}
+    data["pre_tokenizer"] = {"type": "BertPreTokenizer"}
+    data["decoder"] = {"type": "BPEDecoder", "suffix": "</w>"}
     return data
 
 
@@ -233,13 +259,17 @@ def whisper_prefix(config: Config, data: Data) -> list[str]:
 def roberta(config: Config, data: Data) -> Data:
     """RobertaTokenizer: byte-level BPE and RobertaProcessing(</s>, <s>)."""
     data = _byte_level_bpe(config, data)
+    return _roberta_processing(config, data, config.get("trim_offsets", True), bool(config.get("add_prefix_space", False)))
+
+
+def _roberta_processing(config: Config, data: Data, trim_offsets: bool, add_prefix_space: bool) -> Data:
+    """RobertaProcessing with the config's sep and cls (</s> and <s> by default)."""
     ids = vocab_ids(data)
     for entry in data.get("added_tokens") or []:
         ids.setdefault(entry["content"], entry["id"])
     sep, cls = role(config, "sep_token", "</s>"), role(config, "cls_token", "<s>")
     data["post_processor"] = {"type": "RobertaProcessing", "sep": [sep, ids.get(sep)], "cls": [cls, ids.get(cls)],
-                              "trim_offsets": config.get("trim_offsets", True),
-                              "add_prefix_space": bool(config.get("add_prefix_space", False))}
+                              "trim_offsets": trim_offsets, "add_prefix_space": add_prefix_space}
     return data
 
 
@@ -594,6 +624,9 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     bert),
+    "FunnelTokenizer": partial(bert, roles=("<unk>", "<cls>", "<sep>"), cls_type_id=2),
+    "MPNetTokenizer": mpnet,
+    "OpenAIGPTTokenizer": openai_gpt,
     "GPT2Tokenizer": gpt2,
     "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
     "ReformerTokenizer": reformer,
@@ -623,8 +656,9 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
-    **dict.fromkeys((name for name, build in CLASSES.items() if build is bert), "vocab.txt"),
-    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+    **dict.fromkeys((name for name, build in CLASSES.items() if getattr(build, "func", build) in (bert, mpnet)),
+                    "vocab.txt"),
+    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
 }
 # Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
@@ -691,6 +725,10 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     _BERT_ROLES),
+    "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
+                        "mask_token": "<mask>", "bos_token": "<s>", "eos_token": "</s>"},
+    "MPNetTokenizer": {**_ROBERTA_ROLES, "unk_token": "[UNK]"},
+    "OpenAIGPTTokenizer": {"unk_token": "<unk>"},
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
                     _ROBERTA_ROLES),
@@ -736,10 +774,10 @@ _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BarthezTokenizer",
-        "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
+        "DebertaTokenizer", "EsmcTokenizer",
         "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
-        "MLukeTokenizer", "MPNetTokenizer",
-        "NougatTokenizer", "OpenAIGPTTokenizer",
+        "MLukeTokenizer",
+        "NougatTokenizer",
         "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
         "VideoPrismTokenizer", "XGLMTokenizer"), _REBUILDS),
     **dict.fromkeys((
@@ -780,9 +818,9 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {name for name, build in CLASSES.items()
-                      if build in (bert, roberta, clip, whisper, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
-                                   deberta_v2, xlnet)}
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
+    bert, mpnet, roberta, clip, whisper, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
+    deberta_v2, xlnet)}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
