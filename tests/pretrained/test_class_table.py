@@ -68,6 +68,10 @@ CHECKED_ON = {
     "FunnelTokenizer": "wordpiece-angle",
     "MPNetTokenizer": "wordpiece",
     "OpenAIGPTTokenizer": "clip-unk",
+    "BarthezTokenizer": "xlnet",
+    "XGLMTokenizer": "xlnet",
+    "RemBertTokenizer": "albert",
+    "DebertaTokenizer": "byte-level",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -84,6 +88,10 @@ VARIANTS = {
     "nllb-legacy-french": ("NllbTokenizer", {"legacy_behaviour": True, "src_lang": "fra_Latn"}),
     "funnel-cased": ("FunnelTokenizer", {"do_lower_case": False, "clean_text": False, "sep_token": "<mask>"}),
     "mpnet-cased": ("MPNetTokenizer", {"do_lower_case": False, "strip_accents": True}),
+    "barthez-no-prefix": ("BarthezTokenizer", {"add_prefix_space": False}),
+    "xglm-extra": ("XGLMTokenizer", {"additional_special_tokens": ["<madeupword2>", "<x>"], "add_prefix_space": False}),
+    "rembert-lowercase-accents": ("RemBertTokenizer", {"do_lower_case": True, "keep_accents": False}),
+    "deberta-prefix": ("DebertaTokenizer", {"add_prefix_space": True, "cls_token": "<|endoftext|>"}),
     "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),

@@ -295,6 +295,14 @@ def clip(config: Config, data: Data) -> Data:
     return data
 
 
+def deberta(config: Config, data: Data) -> Data:
+    """DebertaTokenizer: GPT-2's byte-level BPE and "[CLS] $A [SEP]" / "[CLS] $A [SEP] [SEP] $B [SEP]" (type ids 0)."""
+    data = _byte_level_bpe(config, data)
+    cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
+    data["post_processor"] = template([cls, "$A", sep], [cls, "$A", sep, sep, "$B", sep], [cls, sep], data)
+    return data
+
+
 def llama(config: Config, data: Data) -> Data:
     """LlamaTokenizer: BPE with byte fallback, Metaspace without split, Llama's decoder."""
     add_prefix_space = _add_prefix_space(config, True)
@@ -452,6 +460,38 @@ def big_bird(config: Config, data: Data) -> Data:
     return albert_post_processor(config, data)
 
 
+def _prefix_scheme(config: Config) -> str:
+    """Metaspace's prepend scheme of the classes with a plain add_prefix_space (default on)."""
+    return "always" if config.get("add_prefix_space", True) else "never"
+
+
+def barthez(config: Config, data: Data) -> Data:
+    """BarthezTokenizer: Unigram (unk id 3), runs of whitespace to one space, NFC, a right strip, Metaspace alone;
+    the file's post-processor stays."""
+    return _metaspace_unigram(data, 3, {"type": "Sequence", "normalizers": list(_SPACE_NFC_STRIP)}, _prefix_scheme(config))
+
+
+def xglm(config: Config, data: Data) -> Data:
+    """XGLMTokenizer: Unigram (unk id 3), the file's Precompiled map then runs of spaces folded, Metaspace alone,
+    "</s> $A" / "</s> $A </s> </s> $B"."""
+    precompiled = _precompiled_only(data.get("normalizer"))
+    steps = [*([precompiled] if precompiled else []), {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]
+    data = _metaspace_unigram(data, 3, {"type": "Sequence", "normalizers": steps}, _prefix_scheme(config))
+    eos = role(config, "eos_token", "</s>")
+    data["post_processor"] = template([eos, "$A"], [eos, "$A", eos, eos, "$B"], [eos], data)
+    return data
+
+
+def rembert(config: Config, data: Data) -> Data:
+    """RemBertTokenizer: Unigram (unk id 2) after quote folding, runs of spaces folded, accent stripping (only
+    without keep_accents), lowercasing (do_lower_case) and the file's Precompiled map, Metaspace alone,
+    "[CLS] $A [SEP]"."""
+    steps = _quotes_accents_case(data, not config.get("keep_accents", True), config.get("do_lower_case", False))
+    steps["normalizers"].insert(2, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
+    data = _metaspace_unigram(data, 2, steps, _prefix_scheme(config))
+    return albert_post_processor(config, data)
+
+
 def _metaspace_unigram(data: Data, unk_id: int, normalizer: Data, scheme: str) -> Data:
     """A Unigram model behind a normalizer and a Metaspace pre-tokenizer and decoder (no whitespace split)."""
     data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
@@ -522,6 +562,11 @@ def nllb(config: Config, data: Data) -> Data:
     return _language_template(config, reformer(config, data), "NllbTokenizer", "eng_Latn", language_first=not config.get("legacy_behaviour", False))
 
 
+# DeBERTa-v2's and Barthez's normalizer: runs of whitespace (and each newline or tab) to one space, NFC, right strip.
+_SPACE_NFC_STRIP: list[Data] = [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "},
+                                {"type": "NFC"}, {"type": "Strip", "strip_left": False, "strip_right": True}]
+
+
 def deberta_v2(config: Config, data: Data) -> Data:
     """DebertaV2Tokenizer: Unigram (the unk id of the piece "[UNK]" scored 0, else the config's unk_id), runs
     of whitespace to one space, NFC and a right strip (no Precompiled map), optional lowercasing and
@@ -530,8 +575,7 @@ def deberta_v2(config: Config, data: Data) -> Data:
     scored = [i for i, entry in enumerate(data["model"].get("vocab", [])) if list(entry) == [unk, 0.0]]
     unk_id = scored[0] if scored else int(config.get("unk_id", 1))
     steps: list[Data] = [{"type": "Lowercase"}] if config.get("do_lower_case", False) else []
-    steps += [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "}, {"type": "NFC"},
-              {"type": "Strip", "strip_left": False, "strip_right": True}]
+    steps += _SPACE_NFC_STRIP
     scheme = "always" if config.get("add_prefix_space", True) else "first"
     metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
     split = [{"type": "Punctuation", "behavior": "Isolated"}] if config.get("split_by_punct", False) else []
@@ -644,6 +688,10 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "T5Tokenizer": t5,
     "XLMRobertaTokenizer": xlm_roberta,
     "CamembertTokenizer": camembert,
+    "BarthezTokenizer": barthez,
+    "XGLMTokenizer": xglm,
+    "RemBertTokenizer": rembert,
+    "DebertaTokenizer": deberta,
     "MBartTokenizer": mbart,
     "MBart50Tokenizer": mbart50,
     "NllbTokenizer": nllb,
@@ -709,7 +757,8 @@ READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
 LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
-                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer"), ("mask_token",))}
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer"),
+                    ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
@@ -749,6 +798,11 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "XLMRobertaTokenizer": _ROBERTA_ROLES,
     "CamembertTokenizer": _ROBERTA_ROLES,
+    "BarthezTokenizer": _ROBERTA_ROLES,
+    "XGLMTokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "mask_token"},
+    "RemBertTokenizer": _ALBERT_ROLES,
+    "DebertaTokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
+                         "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
     **dict.fromkeys(("MBartTokenizer", "NllbTokenizer"), _ROBERTA_ROLES),
     "MBart50Tokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "bos_token"},
     "PegasusTokenizer": {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>", "mask_token": "<mask_2>"},
@@ -772,14 +826,9 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
            "hfcompat's encode does not take")
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
-    **dict.fromkeys((
-        "BarthezTokenizer",
-        "DebertaTokenizer", "EsmcTokenizer",
-        "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
-        "MLukeTokenizer",
-        "NougatTokenizer",
-        "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
-        "VideoPrismTokenizer", "XGLMTokenizer"), _REBUILDS),
+    **dict.fromkeys(("EsmcTokenizer", "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer", "MLukeTokenizer",
+                     "NougatTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer",
+                     "Tipsv2Tokenizer", "VideoPrismTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -819,7 +868,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
-    bert, mpnet, roberta, clip, whisper, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
+    bert, mpnet, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
     deberta_v2, xlnet)}
 
 
@@ -866,6 +915,8 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
     if name == "PegasusTokenizer":
         found += pegasus_extra_tokens(config)
+    if name == "XGLMTokenizer":
+        found += [f"<madeupword{i}>" for i in range(7)]
     if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:
         found += language_codes()[name]
     return [token for token in found if token]
