@@ -72,6 +72,9 @@ CHECKED_ON = {
     "XGLMTokenizer": "xlnet",
     "RemBertTokenizer": "albert",
     "DebertaTokenizer": "byte-level",
+    "HerbertTokenizer": "clip-unk",
+    "SplinterTokenizer": "wordpiece",
+    "NougatTokenizer": "byte-level",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -92,6 +95,7 @@ VARIANTS = {
     "xglm-extra": ("XGLMTokenizer", {"additional_special_tokens": ["<madeupword2>", "<x>"], "add_prefix_space": False}),
     "rembert-lowercase-accents": ("RemBertTokenizer", {"do_lower_case": True, "keep_accents": False}),
     "deberta-prefix": ("DebertaTokenizer", {"add_prefix_space": True, "cls_token": "<|endoftext|>"}),
+    "splinter-left-cased": ("SplinterTokenizer", {"padding_side": "left", "do_lower_case": False}),
     "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),
@@ -152,7 +156,8 @@ def source_file(kind: str, made: dict[str, Path]) -> Path:
 
 
 def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
-    """Lines whose ids, tokens or decode differ between AutoTokenizer and hfcompat.load; the line count; warnings."""
+    """Lines whose ids, tokens or decode differ between AutoTokenizer and hfcompat.load (and three pairs whose ids
+    or type ids differ); the count compared; warnings."""
     auto = auto_tokenizer(directory)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -171,7 +176,13 @@ def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
         actual = (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False))
         if expected != actual:
             differing.append(f"{text[:60]!r}:\n    transformers {expected!r:.300}\n    hfcompat     {actual!r:.300}")
-    return differing, len(texts), [str(w.message) for w in caught]
+    for pair in zip(texts[:3], texts[-3:]):
+        result = auto(*pair, return_token_type_ids=True)
+        encoding = ours.encode(*pair)
+        if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
+            differing.append(f"pair {pair!r:.60}: transformers {result['input_ids']!r:.200} "
+                             f"{result['token_type_ids']!r:.200}, hfcompat {encoding.ids!r:.200} {encoding.type_ids!r:.200}")
+    return differing, len(texts) + 3, [str(w.message) for w in caught]
 
 
 @pytest.mark.parametrize("name", sorted(CHECKED_ON))

@@ -146,15 +146,57 @@ def _bert_wordpiece(config: Config, data: Data, unk: str | None) -> Data:
     return data
 
 
-def openai_gpt(config: Config, data: Data) -> Data:
+def openai_gpt(config: Config, data: Data, lowercase: bool = True) -> Data:
     """OpenAIGPTTokenizer: BPE with the "</w>" word suffix after BERT's lowercasing normalizer and pre-tokenizer;
     the file's post-processor stays."""
     data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), continuing_subword_prefix="",
                                end_of_word_suffix="</w>")
     data["normalizer"] = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
-                          "strip_accents": None, "lowercase": True}
+                          "strip_accents": None if lowercase else False, "lowercase": lowercase}
     data["pre_tokenizer"] = {"type": "BertPreTokenizer"}
     data["decoder"] = {"type": "BPEDecoder", "suffix": "</w>"}
+    return data
+
+
+def herbert(config: Config, data: Data) -> Data:
+    """HerbertTokenizer: OpenAI GPT's pipeline without lowercasing or accent stripping (no subword prefix), and
+    BertProcessing with the config's sep and cls at the fixed ids 2 and 0."""
+    data = openai_gpt(config, data, lowercase=False)
+    data["model"]["continuing_subword_prefix"] = None
+    data["post_processor"] = {"type": "BertProcessing", "sep": [role(config, "sep_token", "</s>"), 2],
+                              "cls": [role(config, "cls_token", "<s>"), 0]}
+    return data
+
+
+def splinter(config: Config, data: Data) -> Data:
+    """SplinterTokenizer: BERT's WordPiece pipeline, "[CLS] $A [SEP]", and pairs with "[QUESTION] ." after $A
+    (before $B when padding_side is left)."""
+    data = _bert_wordpiece(config, data, role(config, "unk_token", "[UNK]"))
+    cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
+    question = role(config, "question_token", "[QUESTION]")
+    middle = [f"{sep}:0", "$B:1", question, ".", f"{sep}:1"] if config.get("padding_side", "right") != "right" \
+        else [question, ".", f"{sep}:0", "$B:1", f"{sep}:1"]
+    data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"], [f"{cls}:0", "$A:0", *middle],
+                                      [cls, sep, question, "."], data)
+    return data
+
+
+def nougat(config: Config, data: Data) -> Data:
+    """NougatTokenizer: NFKC, its literal splits, single digits and GPT-2's ByteLevel; "<s> $A </s>", pairs
+    "$A $B:1"."""
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFKC"}
+
+    def split(pattern: str, behavior: str) -> Data:
+        return {"type": "Split", "pattern": {"String": pattern}, "behavior": behavior, "invert": False}
+
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        split("SPL1T-TH1S-Pl3A5E", "Removed"), {"type": "Digits", "individual_digits": True},
+        split(r"[\(\)\[\]\{\}]|([!\"#\$%\&'\*\+,\-\./:;<=>\?\\\^_`\|\~])\1*", "Isolated"),
+        split("\n", "Isolated"), _byte_level_dict(False)]}
+    data["decoder"] = _byte_level_dict(True)
+    bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
+    data["post_processor"] = template([f"{bos}:0", "$A:0", f"{eos}:0"], ["$A:0", "$B:1"], [bos, eos], data)
     return data
 
 
@@ -671,6 +713,9 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "FunnelTokenizer": partial(bert, roles=("<unk>", "<cls>", "<sep>"), cls_type_id=2),
     "MPNetTokenizer": mpnet,
     "OpenAIGPTTokenizer": openai_gpt,
+    "HerbertTokenizer": herbert,
+    "SplinterTokenizer": splinter,
+    "NougatTokenizer": nougat,
     "GPT2Tokenizer": gpt2,
     "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
     "ReformerTokenizer": reformer,
@@ -704,7 +749,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
-    **dict.fromkeys((name for name, build in CLASSES.items() if getattr(build, "func", build) in (bert, mpnet)),
+    **dict.fromkeys((name for name, build in CLASSES.items() if getattr(build, "func", build) in (bert, mpnet, splinter)),
                     "vocab.txt"),
     **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
@@ -726,6 +771,7 @@ TEMPLATE_FLAGS: dict[str, tuple[bool, bool]] = {"CodeLlamaTokenizer": (True, Fal
 CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
     "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
+    "SplinterTokenizer": {"question_token": "[QUESTION]"},
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
@@ -778,6 +824,10 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                         "mask_token": "<mask>", "bos_token": "<s>", "eos_token": "</s>"},
     "MPNetTokenizer": {**_ROBERTA_ROLES, "unk_token": "[UNK]"},
     "OpenAIGPTTokenizer": {"unk_token": "<unk>"},
+    "HerbertTokenizer": {"cls_token": "<s>", "unk_token": "<unk>", "pad_token": "<pad>", "mask_token": "<mask>",
+                         "sep_token": "</s>"},
+    "SplinterTokenizer": _BERT_ROLES,
+    "NougatTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>"},
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
                     _ROBERTA_ROLES),
@@ -826,9 +876,8 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
            "hfcompat's encode does not take")
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
-    **dict.fromkeys(("EsmcTokenizer", "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer", "MLukeTokenizer",
-                     "NougatTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer",
-                     "Tipsv2Tokenizer", "VideoPrismTokenizer"), _REBUILDS),
+    **dict.fromkeys(("EsmcTokenizer", "LasrTokenizer", "LukeTokenizer", "MLukeTokenizer",
+                     "RoFormerTokenizer", "SeamlessM4TTokenizer", "Tipsv2Tokenizer", "VideoPrismTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -868,7 +917,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
-    bert, mpnet, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
+    bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
     deberta_v2, xlnet)}
 
 
