@@ -75,6 +75,8 @@ CHECKED_ON = {
     "HerbertTokenizer": "clip-unk",
     "SplinterTokenizer": "wordpiece",
     "NougatTokenizer": "byte-level",
+    "VideoPrismTokenizer": "unigram",
+    "Tipsv2Tokenizer": "metaspace-charsmap",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -96,6 +98,7 @@ VARIANTS = {
     "rembert-lowercase-accents": ("RemBertTokenizer", {"do_lower_case": True, "keep_accents": False}),
     "deberta-prefix": ("DebertaTokenizer", {"add_prefix_space": True, "cls_token": "<|endoftext|>"}),
     "splinter-left-cased": ("SplinterTokenizer", {"padding_side": "left", "do_lower_case": False}),
+    "tipsv2-cased": ("Tipsv2Tokenizer", {"do_lower_case": False}),
     "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),

@@ -433,6 +433,19 @@ def _sentencepiece_unigram(config: Config, data: Data, unk_id: int, normalizer: 
     return data
 
 
+def tipsv2(config: Config, data: Data) -> Data:
+    """Tipsv2Tokenizer: BPE with byte fallback (no unk token), lowercasing (do_lower_case) and the file's Precompiled
+    map, WhitespaceSplit + Metaspace always, Metaspace's decoder then bytes fused; the file's post-processor stays."""
+    data["model"] = _bpe_model(data, fuse_unk=True, byte_fallback=True)
+    precompiled = _precompiled_only(data.get("normalizer"))
+    steps = ([{"type": "Lowercase"}] if config.get("do_lower_case", True) else []) + ([precompiled] if precompiled else [])
+    data["normalizer"] = {"type": "Sequence", "normalizers": steps}
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]}
+    data["decoder"] = {"type": "Sequence", "decoders": [dict(metaspace), {"type": "ByteFallback"}, {"type": "Fuse"}]}
+    return data
+
+
 def reformer(config: Config, data: Data) -> Data:
     """ReformerTokenizer: BPE with a named unk, the file's Precompiled map then runs of spaces folded (no
     normalizer without a map), Metaspace always; the file's post-processor stays."""
@@ -446,10 +459,11 @@ def reformer(config: Config, data: Data) -> Data:
     return data
 
 
-def t5(config: Config, data: Data) -> Data:
-    """T5Tokenizer: Unigram (unk id 2), the file's Precompiled map, Metaspace always, "$A </s>" template."""
+def t5(config: Config, data: Data, own_template: bool = True) -> Data:
+    """T5Tokenizer (VideoPrismTokenizer keeps the file's post-processor): Unigram (unk id 2), the file's
+    Precompiled map, Metaspace always, "$A </s>" template."""
     data = _sentencepiece_unigram({}, data, 2, _precompiled_only(data.get("normalizer")))
-    return t5_post_processor(config, data)
+    return t5_post_processor(config, data) if own_template else data
 
 
 def _unk_position(data: Data, unk: str | None, score: float | None = None, default: int = 0, start: int = 0) -> int:
@@ -719,6 +733,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "GPT2Tokenizer": gpt2,
     "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
     "ReformerTokenizer": reformer,
+    "Tipsv2Tokenizer": tipsv2,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "CLIPTokenizer": clip,
     "WhisperTokenizer": whisper,
@@ -731,6 +746,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "CohereTokenizer": cohere,
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
+    "VideoPrismTokenizer": partial(t5, own_template=False),
     "XLMRobertaTokenizer": xlm_roberta,
     "CamembertTokenizer": camembert,
     "BarthezTokenizer": barthez,
@@ -832,6 +848,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
                     _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
+    "Tipsv2Tokenizer": {"unk_token": "<unk>", "pad_token": "<pad>"},
     "WhisperTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     "CLIPTokenizer": {"bos_token": "<|startoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
                       "pad_token": "<|endoftext|>"},
@@ -845,7 +862,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                         "sep_token": "<SEP>", "pad_token": "<PAD>", "cls_token": "<CLS>", "mask_token": "<MASK_TOKEN>"},
     "GPTNeoXTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
                          "pad_token": "<|padding|>"},
-    "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    **dict.fromkeys(("T5Tokenizer", "VideoPrismTokenizer"), {"eos_token": "</s>", "unk_token": "<unk>",
+                                                             "pad_token": "<pad>"}),
     "XLMRobertaTokenizer": _ROBERTA_ROLES,
     "CamembertTokenizer": _ROBERTA_ROLES,
     "BarthezTokenizer": _ROBERTA_ROLES,
@@ -877,7 +895,7 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys(("EsmcTokenizer", "LasrTokenizer", "LukeTokenizer", "MLukeTokenizer",
-                     "RoFormerTokenizer", "SeamlessM4TTokenizer", "Tipsv2Tokenizer", "VideoPrismTokenizer"), _REBUILDS),
+                     "RoFormerTokenizer", "SeamlessM4TTokenizer"), _REBUILDS),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -917,8 +935,8 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
-    bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert, pegasus, big_bird, mbart, mbart50, nllb, albert,
-    deberta_v2, xlnet)}
+    bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
+    pegasus, big_bird, mbart, mbart50, nllb, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
