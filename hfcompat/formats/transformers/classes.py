@@ -47,13 +47,19 @@ def vocab_ids(data: Data) -> dict[str, int]:
     return dict(vocab)
 
 
+def token_ids(data: Data) -> dict[str, int]:
+    """The model's vocabulary and the file's added tokens as token -> id."""
+    ids = vocab_ids(data)
+    for entry in data.get("added_tokens") or []:
+        ids.setdefault(entry["content"], entry["id"])
+    return ids
+
+
 def template(single: list[str], pair: list[str], specials: list[str], data: Data) -> Data:
     """A TemplateProcessing dict from transformers' string items ("$A:0", "[CLS]:0", "</s>"); a token
     not in the file yet has the id None until transformers' adding of special tokens gives it one
     (fill_ids)."""
-    ids = vocab_ids(data)
-    for entry in data.get("added_tokens") or []:
-        ids.setdefault(entry["content"], entry["id"])
+    ids = token_ids(data)
 
     def items(spec: list[str]) -> list[Data]:
         out = []
@@ -273,9 +279,7 @@ def whisper(config: Config, data: Data) -> Data:
 def whisper_prefix(config: Config, data: Data) -> list[str]:
     """The prefix tokens of WhisperTokenizer: the language's token is the one whose id follows
     <|startoftranscript|>'s by its position in Whisper's language list, as transformers counts it."""
-    ids = vocab_ids(data)
-    for entry in data.get("added_tokens") or []:
-        ids[entry["content"]] = entry["id"]
+    ids = token_ids(data)
     tokens = {token_id: token for token, token_id in ids.items()}
     table = whisper_languages()
     prefix = [WHISPER_START]
@@ -304,12 +308,12 @@ def roberta(config: Config, data: Data) -> Data:
     return _roberta_processing(config, data, config.get("trim_offsets", True), bool(config.get("add_prefix_space", False)))
 
 
-def _roberta_processing(config: Config, data: Data, trim_offsets: bool, add_prefix_space: bool) -> Data:
-    """RobertaProcessing with the config's sep and cls (</s> and <s> by default)."""
-    ids = vocab_ids(data)
-    for entry in data.get("added_tokens") or []:
-        ids.setdefault(entry["content"], entry["id"])
-    sep, cls = role(config, "sep_token", "</s>"), role(config, "cls_token", "<s>")
+def _roberta_processing(config: Config, data: Data, trim_offsets: bool, add_prefix_space: bool,
+                        roles: tuple[tuple[str, str], tuple[str, str]] = (("sep_token", "</s>"), ("cls_token", "<s>"))
+                        ) -> Data:
+    """RobertaProcessing with the config's sep and cls (`roles`: their config keys and defaults)."""
+    ids = token_ids(data)
+    sep, cls = (role(config, key, default) for key, default in roles)
     data["post_processor"] = {"type": "RobertaProcessing", "sep": [sep, ids.get(sep)], "cls": [cls, ids.get(cls)],
                               "trim_offsets": trim_offsets, "add_prefix_space": add_prefix_space}
     return data
@@ -328,13 +332,8 @@ def clip(config: Config, data: Data) -> Data:
     split = {"type": "Split", "pattern": {"Regex": CLIP_PATTERN}, "behavior": "Removed", "invert": True}
     data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [split, _byte_level_dict(False)]}
     data["decoder"] = _byte_level_dict(True)
-    ids = vocab_ids(data)
-    for entry in data.get("added_tokens") or []:
-        ids.setdefault(entry["content"], entry["id"])
-    eos, bos = role(config, "eos_token", "<|endoftext|>"), role(config, "bos_token", "<|startoftext|>")
-    data["post_processor"] = {"type": "RobertaProcessing", "sep": [eos, ids.get(eos)], "cls": [bos, ids.get(bos)],
-                              "trim_offsets": False, "add_prefix_space": False}
-    return data
+    return _roberta_processing(config, data, False, False,
+                               (("eos_token", "<|endoftext|>"), ("bos_token", "<|startoftext|>")))
 
 
 def deberta(config: Config, data: Data) -> Data:
@@ -571,8 +570,7 @@ def _tokens_after_loading(config: Config, data: Data, name: str) -> set[str]:
     """The tokens a language-code class will know: the file's, the config's extra special tokens, else its codes."""
     given = [config.get(key) or [] for key in ("additional_special_tokens", "extra_special_tokens")]
     extras = [token_text(t) for value in given for t in (value.values() if isinstance(value, dict) else value)]
-    return set(vocab_ids(data)) | {entry["content"] for entry in data.get("added_tokens") or []} | \
-        set(extras or language_codes()[name])
+    return set(token_ids(data)) | set(extras or language_codes()[name])
 
 
 def _language_template(config: Config, data: Data, name: str, default_language: str, language_first: bool) -> Data:
@@ -886,16 +884,23 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
 # does not (it follows tokenizer.json as it is, with a warning saying this).
-_REBUILDS = ("rebuilds the pipeline from the file's vocabulary with components of its own (normalizer, "
-             "pre-tokenizer, decoder or post-processor)")
 _PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never tokenizer.json"
 _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
-    **dict.fromkeys(("EsmcTokenizer", "LasrTokenizer", "LukeTokenizer", "MLukeTokenizer",
-                     "RoFormerTokenizer", "SeamlessM4TTokenizer"), _REBUILDS),
+    "EsmcTokenizer": ("encodes with its own fixed protein vocabulary (one id per residue letter, from its code) "
+                      "whatever tokenizer.json holds"),
+    "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
+                      "and the pad token is dropped"),
+    **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (
+        "rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a call hfcompat's "
+        "encode does not take")),
+    "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
+                          "cannot hold) before BERT's WordPiece"),
+    "SeamlessM4TTokenizer": ("rebuilds a Metaspace BPE pipeline (prepend \"first\") and puts __src_lang__ and </s> "
+                             "around the text"),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
