@@ -77,6 +77,7 @@ CHECKED_ON = {
     "NougatTokenizer": "byte-level",
     "VideoPrismTokenizer": "unigram",
     "Tipsv2Tokenizer": "metaspace-charsmap",
+    "SeamlessM4TTokenizer": "metaspace",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
@@ -99,6 +100,7 @@ VARIANTS = {
     "deberta-prefix": ("DebertaTokenizer", {"add_prefix_space": True, "cls_token": "<|endoftext|>"}),
     "splinter-left-cased": ("SplinterTokenizer", {"padding_side": "left", "do_lower_case": False}),
     "tipsv2-cased": ("Tipsv2Tokenizer", {"do_lower_case": False}),
+    "seamless-m4t-french": ("SeamlessM4TTokenizer", {"src_lang": "fra", "additional_special_tokens": ["__fra__"]}),
     "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),

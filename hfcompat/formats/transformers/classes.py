@@ -570,7 +570,7 @@ def _tokens_after_loading(config: Config, data: Data, name: str) -> set[str]:
     """The tokens a language-code class will know: the file's, the config's extra special tokens, else its codes."""
     given = [config.get(key) or [] for key in ("additional_special_tokens", "extra_special_tokens")]
     extras = [token_text(t) for value in given for t in (value.values() if isinstance(value, dict) else value)]
-    return set(token_ids(data)) | set(extras or language_codes()[name])
+    return set(token_ids(data)) | set(extras or language_codes().get(name, []))
 
 
 def _language_template(config: Config, data: Data, name: str, default_language: str, language_first: bool) -> Data:
@@ -619,6 +619,25 @@ def nllb(config: Config, data: Data) -> Data:
 # DeBERTa-v2's and Barthez's normalizer: runs of whitespace (and each newline or tab) to one space, NFC, right strip.
 _SPACE_NFC_STRIP: list[Data] = [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "},
                                 {"type": "NFC"}, {"type": "Strip", "strip_left": False, "strip_right": True}]
+
+
+def seamless_m4t(config: Config, data: Data) -> Data:
+    """SeamlessM4TTokenizer: BPE with a named unk, its whitespace/NFKC/"▁" normalizer, Metaspace "first",
+    "__<src_lang>__ $A </s>" (__eng__ by default; the unk token when the vocabulary lacks it)."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True)
+
+    def replace(pattern: str, content: str) -> Data:
+        return {"type": "Replace", "pattern": {"Regex": pattern}, "content": content}
+
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        replace(r"[\n\r\t]", " "), {"type": "NFKC"}, {"type": "Strip", "strip_left": False, "strip_right": True},
+        replace(" +▁", "▁"), replace("^▁+$", ""), replace(" {2,}", "▁")]}
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True}
+    data["decoder"] = dict(data["pre_tokenizer"])
+    language = str(config.get("src_lang") or "eng")
+    language = language if "__" in language else f"__{language}__"
+    return _language_template({**config, "src_lang": language}, data, "SeamlessM4TTokenizer", language,
+                              language_first=True)
 
 
 def deberta_v2(config: Config, data: Data) -> Data:
@@ -754,6 +773,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "MBartTokenizer": mbart,
     "MBart50Tokenizer": mbart50,
     "NllbTokenizer": nllb,
+    "SeamlessM4TTokenizer": seamless_m4t,
     "PegasusTokenizer": pegasus,
     "BigBirdTokenizer": big_bird,
     "AlbertTokenizer": albert,
@@ -870,6 +890,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "DebertaTokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
                          "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
     **dict.fromkeys(("MBartTokenizer", "NllbTokenizer"), _ROBERTA_ROLES),
+    "SeamlessM4TTokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "mask_token"},
     "MBart50Tokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "bos_token"},
     "PegasusTokenizer": {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>", "mask_token": "<mask_2>"},
     "BigBirdTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>",
@@ -899,8 +920,6 @@ NOT_BUILT: dict[str, str] = {
         "encode does not take")),
     "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
                           "cannot hold) before BERT's WordPiece"),
-    "SeamlessM4TTokenizer": ("rebuilds a Metaspace BPE pipeline (prepend \"first\") and puts __src_lang__ and </s> "
-                             "around the text"),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -941,7 +960,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
     bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
-    pegasus, big_bird, mbart, mbart50, nllb, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
+    pegasus, big_bird, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
