@@ -16,10 +16,11 @@ decoder that can be read untagged (BPEDecoder, WordPiece, CTC, Replace, Strip).
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..errors import FormatError, TokenizationError
+from ..errors import FormatError, TokenizationError, UnsupportedConversion
 from ..normalizers import Replace as ReplaceNormalizer
 from ..pipeline.bytelevel import BYTELEVEL_TO_LATIN1
 from ..pipeline.fields import (USIZE_MAX, as_bool, as_char, as_str, as_uint, component_list, field_value,
@@ -404,6 +405,31 @@ class Sequence(Decoder):
     def from_dict(cls, data: dict) -> "Sequence":
         """Read the tokenizer.json form (decoders is mandatory)."""
         return cls(component_list(data, "decoders", from_dict))
+
+
+@dataclass
+class RewrittenText(Decoder):
+    """What a transformers class does to the decoded text: the inner decoder's text with each match of
+    `pattern` (a Python regex) replaced, then, with `strip`, stripped of whitespace at both ends (str.strip).
+    CLIPTokenizer turns "</w>" into spaces and strips; WhisperTokenizer drops timestamp tokens' text.
+    hfcompat's own: a tokenizer.json cannot hold it."""
+
+    inner: Decoder
+    pattern: str
+    replacement: str
+    strip: bool = False
+    TYPE: ClassVar[str] = ""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """One string: the inner decode, rewritten."""
+        text = re.sub(self.pattern, self.replacement, self.inner.decode(tokens))
+        return [text.strip() if self.strip else text]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no decoder of tokenizer.json rewrites the joined text with a regex."""
+        raise UnsupportedConversion(f"decoder: the decoded text is rewritten ({self.pattern!r} -> "
+                                    f"{self.replacement!r}{', stripped' if self.strip else ''}) as a "
+                                    "transformers class does, which no tokenizer.json decoder does")
 
 
 DECODER_TYPES: dict[str, type] = {

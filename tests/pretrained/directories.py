@@ -26,6 +26,7 @@ SLOW = {
                         {"tokenizer_class": "GPT2TokenizerFast", "add_prefix_space": True,
                          "add_bos_token": True, "bos_token": "<|endoftext|>"}),
     "roberta": (["roberta-base/vocab.json", "roberta-base/merges.txt"], {"tokenizer_class": "RobertaTokenizer"}),
+    "clip": (["clip/vocab.json", "clip/merges.txt"], {"tokenizer_class": "CLIPTokenizer"}),
     "qwen2": (["gpt2/vocab.json", "gpt2/merges.txt"], {"tokenizer_class": "Qwen2TokenizerFast"}),
     "gpt-neox-bos-eos": (["gpt2/vocab.json", "gpt2/merges.txt"],
                          {"tokenizer_class": "GPTNeoXTokenizer", "add_bos_token": True, "add_eos_token": True}),

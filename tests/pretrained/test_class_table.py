@@ -31,6 +31,8 @@ MADE = {
     "albert": "transformers' save_pretrained of albert/spiece.model",
     "xlnet": "transformers' save_pretrained of xlnet/spiece.model",
     "metaspace-charsmap": "phi-3-mini/tokenizer.json with t5/tokenizer.json's Precompiled normalizer",
+    "wordpiece-angle": "hfcompat's BERT with [UNK], [CLS], [SEP], [PAD], [MASK] spelt <unk>, <cls>, ... (Funnel's)",
+    "clip-unk": "clip/tokenizer.json with <unk> at the end of its vocabulary (OpenAI GPT's unk)",
 }
 SOURCES = {
     "byte-level": "gpt2/tokenizer.json",
@@ -38,6 +40,8 @@ SOURCES = {
     "metaspace": "phi-3-mini/tokenizer.json",
     "unigram": "t5/tokenizer.json",
     "falcon": "falcon/tokenizer.json",
+    "clip": "clip/tokenizer.json",
+    "whisper": "whisper-large-v3/tokenizer.json",
 }
 # Each class hfcompat builds, with the kind of tokenizer.json it is checked on.
 CHECKED_ON = {
@@ -48,15 +52,56 @@ CHECKED_ON = {
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
     **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
     "ReformerTokenizer": "metaspace-charsmap",
+    "CLIPTokenizer": "clip",
+    "WhisperTokenizer": "whisper",
     "T5Tokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
     "AlbertTokenizer": "albert",
     "DebertaV2Tokenizer": "albert",
+    "XLNetTokenizer": "xlnet",
+    "CamembertTokenizer": "xlnet",
+    "BigBirdTokenizer": "xlnet",
+    "PegasusTokenizer": "unigram",
+    "MBartTokenizer": "xlnet",
+    "MBart50Tokenizer": "xlnet",
+    "NllbTokenizer": "metaspace",
+    "FunnelTokenizer": "wordpiece-angle",
+    "MPNetTokenizer": "wordpiece",
+    "OpenAIGPTTokenizer": "clip-unk",
+    "BarthezTokenizer": "xlnet",
+    "XGLMTokenizer": "xlnet",
+    "RemBertTokenizer": "albert",
+    "DebertaTokenizer": "byte-level",
+    "HerbertTokenizer": "clip-unk",
+    "SplinterTokenizer": "wordpiece",
+    "NougatTokenizer": "byte-level",
+    "VideoPrismTokenizer": "unigram",
+    "Tipsv2Tokenizer": "metaspace-charsmap",
+    "SeamlessM4TTokenizer": "metaspace",
 }
 # Classes checked again with options of their config (more are in directories.FROM_JSON).
 VARIANTS = {
     "albert-cased-accents": ("AlbertTokenizer", {"do_lower_case": False, "keep_accents": True}),
     "albert-no-prefix": ("AlbertTokenizer", {"add_prefix_space": False}),
+    "whisper-french-translate": ("WhisperTokenizer", {"language": "French", "task": "translate"}),
+    "whisper-cantonese-timestamps": ("WhisperTokenizer", {"language": "yue", "predict_timestamps": True,
+                                                          "add_prefix_space": True}),
+    "xlnet-lowercase": ("XLNetTokenizer", {"do_lower_case": True, "unk_id": 1}),
+    "camembert-no-prefix": ("CamembertTokenizer", {"add_prefix_space": False, "unk_token": "<s>"}),
+    "big-bird-no-prefix": ("BigBirdTokenizer", {"add_prefix_space": False, "mask_token": "<mask>"}),
+    "mbart-romanian-extra": ("MBartTokenizer", {"src_lang": "ro_RO", "additional_special_tokens": ["<x>", "de_DE"]}),
+    "mbart50-french-extra": ("MBart50Tokenizer", {"src_lang": "fr_XX", "additional_special_tokens": ["<x>"]}),
+    "nllb-legacy-french": ("NllbTokenizer", {"legacy_behaviour": True, "src_lang": "fra_Latn"}),
+    "funnel-cased": ("FunnelTokenizer", {"do_lower_case": False, "clean_text": False, "sep_token": "<mask>"}),
+    "mpnet-cased": ("MPNetTokenizer", {"do_lower_case": False, "strip_accents": True}),
+    "barthez-no-prefix": ("BarthezTokenizer", {"add_prefix_space": False}),
+    "xglm-extra": ("XGLMTokenizer", {"additional_special_tokens": ["<madeupword2>", "<x>"], "add_prefix_space": False}),
+    "rembert-lowercase-accents": ("RemBertTokenizer", {"do_lower_case": True, "keep_accents": False}),
+    "deberta-prefix": ("DebertaTokenizer", {"add_prefix_space": True, "cls_token": "<|endoftext|>"}),
+    "splinter-left-cased": ("SplinterTokenizer", {"padding_side": "left", "do_lower_case": False}),
+    "tipsv2-cased": ("Tipsv2Tokenizer", {"do_lower_case": False}),
+    "seamless-m4t-french": ("SeamlessM4TTokenizer", {"src_lang": "fra", "additional_special_tokens": ["__fra__"]}),
+    "pegasus-offset": ("PegasusTokenizer", {"offset": 5, "additional_special_tokens": ["<mask_1>", "<unk_2>"]}),
     "deberta-v2-options": ("DebertaV2Tokenizer", {"do_lower_case": True, "split_by_punct": True,
                                                   "add_prefix_space": False, "unk_token": "<unk>"}),
 }
@@ -88,6 +133,17 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     phi3["normalizer"] = json.loads((refs / SOURCES["unigram"]).read_text(encoding="utf-8"))["normalizer"]
     files["metaspace-charsmap"] = root / "metaspace-charsmap.json"
     files["metaspace-charsmap"].write_text(json.dumps(phi3), encoding="utf-8")
+    angle = {f"[{name}]": f"<{name.lower()}>" for name in ("UNK", "CLS", "SEP", "PAD", "MASK")}
+    bert = json.loads(files["wordpiece"].read_text(encoding="utf-8"))
+    bert["model"]["vocab"] = {angle.get(token, token): index for token, index in bert["model"]["vocab"].items()}
+    for entry in bert["added_tokens"]:
+        entry["content"] = angle.get(entry["content"], entry["content"])
+    files["wordpiece-angle"] = root / "wordpiece-angle.json"
+    files["wordpiece-angle"].write_text(json.dumps(bert), encoding="utf-8")
+    clip = json.loads((refs / SOURCES["clip"]).read_text(encoding="utf-8"))
+    clip["model"]["vocab"]["<unk>"] = len(clip["model"]["vocab"])
+    files["clip-unk"] = root / "clip-unk.json"
+    files["clip-unk"].write_text(json.dumps(clip), encoding="utf-8")
     return files
 
 
@@ -105,7 +161,8 @@ def source_file(kind: str, made: dict[str, Path]) -> Path:
 
 
 def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
-    """Lines whose ids, tokens or decode differ between AutoTokenizer and hfcompat.load; the line count; warnings."""
+    """Lines whose ids, tokens or decode differ between AutoTokenizer and hfcompat.load (and three pairs whose ids
+    or type ids differ); the count compared; warnings."""
     auto = auto_tokenizer(directory)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -124,7 +181,13 @@ def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
         actual = (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False))
         if expected != actual:
             differing.append(f"{text[:60]!r}:\n    transformers {expected!r:.300}\n    hfcompat     {actual!r:.300}")
-    return differing, len(texts), [str(w.message) for w in caught]
+    for pair in zip(texts[:3], texts[-3:]):
+        result = auto(*pair, return_token_type_ids=True)
+        encoding = ours.encode(*pair)
+        if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
+            differing.append(f"pair {pair!r:.60}: transformers {result['input_ids']!r:.200} "
+                             f"{result['token_type_ids']!r:.200}, hfcompat {encoding.ids!r:.200} {encoding.type_ids!r:.200}")
+    return differing, len(texts) + 3, [str(w.message) for w in caught]
 
 
 @pytest.mark.parametrize("name", sorted(CHECKED_ON))
@@ -134,9 +197,10 @@ def test_built_class_matches_auto(tmp_path: Path, made: dict[str, Path], name: s
                                 {"tokenizer_class": name + "Fast"})
     differing, total, messages = differing_lines(directory)
     assert differing == [], f"{name}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
-    rule = classes.call_rule({}, name)
+    rule, decode_rule = classes.call_rule({}, name), classes.CLASS_DECODE_RULES.get(name)
     assert messages == ([] if rule is None else [f"{directory}: transformers' {name} {rule}; hfcompat encodes "
-                                                 "such a text as it is"])
+                                                 "such a text as it is"]) + \
+        ([] if decode_rule is None else [f"{directory}: transformers' {name} {decode_rule}"])
 
 
 def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
@@ -154,6 +218,53 @@ def test_code_llama_infilling_is_announced(tmp_path: Path) -> None:
     differing, _, messages = differing_lines(directory)
     assert messages == [] and differing == []
     assert auto_tokenizer(directory)(text)["input_ids"] == hfcompat.load(directory).encode(text).ids
+
+
+def test_whisper_decode(tmp_path: Path) -> None:
+    """WhisperTokenizer drops the text of timestamp tokens in decode, as hfcompat does; the prompt it drops
+    with skip_special_tokens is announced, and hfcompat keeps it."""
+    directory = class_directory(tmp_path / "whisper", shared_dir() / "refs" / SOURCES["whisper"],
+                                {"tokenizer_class": "WhisperTokenizer", "language": "en", "task": "transcribe"})
+    auto = auto_tokenizer(directory)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    assert any("<|startofprev|>" in str(w.message) for w in caught)
+    for text in ("<|0.00|> Hello there.<|1.20|><|1.20|> Bye!<|2.00|>", "<|en|><|fr|> <|translate|>x<|0.02|>"):
+        ids = auto(text)["input_ids"]
+        assert ours.encode(text).ids == ids
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip)
+    prompt = auto("<|startofprev|> a prompt<|startoftranscript|> hi", add_special_tokens=False)["input_ids"]
+    assert ours.decode(prompt, skip_special_tokens=False) == auto.decode(prompt, skip_special_tokens=False)
+    assert ours.decode(prompt, skip_special_tokens=True) != auto.decode(prompt, skip_special_tokens=True)
+
+
+def test_whisper_languages_are_transformers_own() -> None:
+    """whisper_languages.json is the installed transformers' language list (when it is the release it was read from)."""
+    from transformers.models.whisper import tokenization_whisper
+
+    recorded = classes.whisper_languages()
+    if recorded["transformers"] != transformers.__version__:
+        pytest.skip(f"whisper_languages.json was read from transformers {recorded['transformers']}")
+    assert list(recorded["languages"].items()) == list(tokenization_whisper.LANGUAGES.items())
+    names = {name: code for code, name in recorded["languages"].items()} | recorded["aliases"]
+    assert names == tokenization_whisper.TO_LANGUAGE_CODE
+    assert recorded["tasks"] == tokenization_whisper.TASK_IDS
+
+
+def test_language_codes_are_transformers_own() -> None:
+    """language_codes.json holds the installed transformers' codes of MBart, MBart50 and NLLB."""
+    from transformers.models.mbart import tokenization_mbart
+    from transformers.models.mbart50 import tokenization_mbart50
+    from transformers.models.nllb import tokenization_nllb
+
+    recorded = classes.language_codes()
+    if recorded["transformers"] != transformers.__version__:
+        pytest.skip(f"language_codes.json was read from transformers {recorded['transformers']}")
+    assert recorded["MBartTokenizer"] == tokenization_mbart.FAIRSEQ_LANGUAGE_CODES
+    assert recorded["MBart50Tokenizer"] == tokenization_mbart50.FAIRSEQ_LANGUAGE_CODES
+    assert recorded["NllbTokenizer"] == tokenization_nllb.FAIRSEQ_LANGUAGE_CODES
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.conformance
 SENTENCEPIECE_SLOW = {"llama", "albert", "xlnet"}
 WORD_SLOW = [name for name in SLOW if name not in SENTENCEPIECE_SLOW]
 # Classes whose pipeline hfcompat does not rebuild: it follows tokenizer.json and says so.
-FOLLOWS_FILE = {"xlnet"}
+FOLLOWS_FILE: set[str] = set()
 
 
 def load_quietly(directory: Path) -> tuple[hfcompat.Tokenizer, list[str]]:

@@ -16,8 +16,13 @@ transformers; tests/pretrained/test_class_table.py holds each entry to AutoToken
 from __future__ import annotations
 
 import copy
-from functools import partial
+import json
+import re
+from functools import lru_cache, partial
+from pathlib import Path
 from typing import Any, Callable
+
+from ...errors import FormatError
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -42,13 +47,19 @@ def vocab_ids(data: Data) -> dict[str, int]:
     return dict(vocab)
 
 
+def token_ids(data: Data) -> dict[str, int]:
+    """The model's vocabulary and the file's added tokens as token -> id."""
+    ids = vocab_ids(data)
+    for entry in data.get("added_tokens") or []:
+        ids.setdefault(entry["content"], entry["id"])
+    return ids
+
+
 def template(single: list[str], pair: list[str], specials: list[str], data: Data) -> Data:
     """A TemplateProcessing dict from transformers' string items ("$A:0", "[CLS]:0", "</s>"); a token
     not in the file yet has the id None until transformers' adding of special tokens gives it one
     (fill_ids)."""
-    ids = vocab_ids(data)
-    for entry in data.get("added_tokens") or []:
-        ids.setdefault(entry["content"], entry["id"])
+    ids = token_ids(data)
 
     def items(spec: list[str]) -> list[Data]:
         out = []
@@ -110,20 +121,88 @@ def bos_eos_template(config: Config, data: Data) -> Data:
 # ---------------------------------------------------------------- the classes
 
 
-def bert(config: Config, data: Data) -> Data:
-    """BertTokenizer: WordPiece with BERT's normalizer, pre-tokenizer, decoder and [CLS]/[SEP] template."""
-    unk = role(config, "unk_token", "[UNK]")
-    cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
+def bert(config: Config, data: Data, roles: tuple[str, str, str] = ("[UNK]", "[CLS]", "[SEP]"),
+         cls_type_id: int = 0) -> Data:
+    """BertTokenizer (FunnelTokenizer: other default roles, type id 2 for its cls): WordPiece with BERT's
+    normalizer, pre-tokenizer, decoder and [CLS]/[SEP] template."""
+    unk, cls, sep = (role(config, key, default) for key, default in zip(("unk_token", "cls_token", "sep_token"), roles))
+    data = _bert_wordpiece(config, data, unk)
+    data["post_processor"] = template([f"{cls}:{cls_type_id}", "$A:0", f"{sep}:0"],
+                                      [f"{cls}:{cls_type_id}", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
+    return data
+
+
+def mpnet(config: Config, data: Data) -> Data:
+    """MPNetTokenizer: BERT's WordPiece pipeline, and RobertaProcessing(</s>, <s>)."""
+    data = _bert_wordpiece(config, data, role(config, "unk_token", "[UNK]"))
+    return _roberta_processing(config, data, trim_offsets=True, add_prefix_space=False)
+
+
+def _bert_wordpiece(config: Config, data: Data, unk: str | None) -> Data:
+    """BERT's WordPiece model, normalizer (clean_text, tokenize_chinese_chars, strip_accents, do_lower_case from the
+    config), pre-tokenizer and decoder."""
     data["model"] = {"type": "WordPiece", "unk_token": unk, "continuing_subword_prefix": "##",
                      "max_input_chars_per_word": 100, "vocab": vocab_ids(data)}
-    data["normalizer"] = {"type": "BertNormalizer", "clean_text": True,
+    data["normalizer"] = {"type": "BertNormalizer", "clean_text": config.get("clean_text", True),
                           "handle_chinese_chars": config.get("tokenize_chinese_chars", True),
                           "strip_accents": config.get("strip_accents"),
                           "lowercase": config.get("do_lower_case", True)}
     data["pre_tokenizer"] = {"type": "BertPreTokenizer"}
     data["decoder"] = {"type": "WordPiece", "prefix": "##", "cleanup": True}
-    data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"],
-                                      [f"{cls}:0", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
+    return data
+
+
+def openai_gpt(config: Config, data: Data, lowercase: bool = True) -> Data:
+    """OpenAIGPTTokenizer: BPE with the "</w>" word suffix after BERT's lowercasing normalizer and pre-tokenizer;
+    the file's post-processor stays."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), continuing_subword_prefix="",
+                               end_of_word_suffix="</w>")
+    data["normalizer"] = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                          "strip_accents": None if lowercase else False, "lowercase": lowercase}
+    data["pre_tokenizer"] = {"type": "BertPreTokenizer"}
+    data["decoder"] = {"type": "BPEDecoder", "suffix": "</w>"}
+    return data
+
+
+def herbert(config: Config, data: Data) -> Data:
+    """HerbertTokenizer: OpenAI GPT's pipeline without lowercasing or accent stripping (no subword prefix), and
+    BertProcessing with the config's sep and cls at the fixed ids 2 and 0."""
+    data = openai_gpt(config, data, lowercase=False)
+    data["model"]["continuing_subword_prefix"] = None
+    data["post_processor"] = {"type": "BertProcessing", "sep": [role(config, "sep_token", "</s>"), 2],
+                              "cls": [role(config, "cls_token", "<s>"), 0]}
+    return data
+
+
+def splinter(config: Config, data: Data) -> Data:
+    """SplinterTokenizer: BERT's WordPiece pipeline, "[CLS] $A [SEP]", and pairs with "[QUESTION] ." after $A
+    (before $B when padding_side is left)."""
+    data = _bert_wordpiece(config, data, role(config, "unk_token", "[UNK]"))
+    cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
+    question = role(config, "question_token", "[QUESTION]")
+    middle = [f"{sep}:0", "$B:1", question, ".", f"{sep}:1"] if config.get("padding_side", "right") != "right" \
+        else [question, ".", f"{sep}:0", "$B:1", f"{sep}:1"]
+    data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"], [f"{cls}:0", "$A:0", *middle],
+                                      [cls, sep, question, "."], data)
+    return data
+
+
+def nougat(config: Config, data: Data) -> Data:
+    """NougatTokenizer: NFKC, its literal splits, single digits and GPT-2's ByteLevel; "<s> $A </s>", pairs
+    "$A $B:1"."""
+    data["model"] = _plain_byte_level_bpe(data)
+    data["normalizer"] = {"type": "NFKC"}
+
+    def split(pattern: str, behavior: str) -> Data:
+        return {"type": "Split", "pattern": {"String": pattern}, "behavior": behavior, "invert": False}
+
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        split("SPL1T-TH1S-Pl3A5E", "Removed"), {"type": "Digits", "individual_digits": True},
+        split(r"[\(\)\[\]\{\}]|([!\"#\$%\&'\*\+,\-\./:;<=>\?\\\^_`\|\~])\1*", "Isolated"),
+        split("\n", "Isolated"), _byte_level_dict(False)]}
+    data["decoder"] = _byte_level_dict(True)
+    bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
+    data["post_processor"] = template([f"{bos}:0", "$A:0", f"{eos}:0"], ["$A:0", "$B:1"], [bos, eos], data)
     return data
 
 
@@ -176,16 +255,92 @@ def gpt2(config: Config, data: Data, prefix_space: bool = False) -> Data:
     return _byte_level_bpe(config, data, prefix_space)
 
 
+WHISPER_LANGUAGES_FILE = Path(__file__).with_name("whisper_languages.json")
+WHISPER_START = "<|startoftranscript|>"
+
+
+@lru_cache(maxsize=1)
+def whisper_languages() -> dict[str, Any]:
+    """whisper_languages.json: WhisperTokenizer's language codes in order, their names, its tasks."""
+    return json.loads(WHISPER_LANGUAGES_FILE.read_text(encoding="utf-8"))
+
+
+def whisper(config: Config, data: Data) -> Data:
+    """WhisperTokenizer: GPT-2's byte-level BPE, and a template of its prefix tokens (<|startoftranscript|>, the
+    config's language and task, <|notimestamps|> unless predict_timestamps) before $A and the eos after."""
+    data = _byte_level_bpe(config, data)
+    prefix = whisper_prefix(config, data)
+    eos = role(config, "eos_token", "<|endoftext|>")
+    data["post_processor"] = template([*prefix, "$A:0", f"{eos}:0"], [*prefix, "$A:0", "$B:1", f"{eos}:1"],
+                                      [*prefix, eos], data)
+    return data
+
+
+def whisper_prefix(config: Config, data: Data) -> list[str]:
+    """The prefix tokens of WhisperTokenizer: the language's token is the one whose id follows
+    <|startoftranscript|>'s by its position in Whisper's language list, as transformers counts it."""
+    ids = token_ids(data)
+    tokens = {token_id: token for token, token_id in ids.items()}
+    table = whisper_languages()
+    prefix = [WHISPER_START]
+    language = config.get("language")
+    if language is not None:
+        codes = list(table["languages"])
+        names = {name: code for code, name in table["languages"].items()} | table["aliases"]
+        code = names.get(str(language).lower(), str(language).lower())
+        if code not in codes or WHISPER_START not in ids:
+            raise FormatError(f"WhisperTokenizer does not know the language {language!r} (transformers refuses it)",
+                              field="language")
+        prefix.append(tokens.get(ids[WHISPER_START] + 1 + codes.index(code), WHISPER_START))
+    task = config.get("task")
+    if task is not None:
+        if task not in table["tasks"]:
+            raise FormatError(f"WhisperTokenizer's task is one of {table['tasks']}, not {task!r}", field="task")
+        prefix.append(f"<|{task}|>")
+    if not config.get("predict_timestamps", False):
+        prefix.append("<|notimestamps|>")
+    return prefix
+
+
 def roberta(config: Config, data: Data) -> Data:
     """RobertaTokenizer: byte-level BPE and RobertaProcessing(</s>, <s>)."""
     data = _byte_level_bpe(config, data)
-    ids = vocab_ids(data)
-    for entry in data.get("added_tokens") or []:
-        ids.setdefault(entry["content"], entry["id"])
-    sep, cls = role(config, "sep_token", "</s>"), role(config, "cls_token", "<s>")
+    return _roberta_processing(config, data, config.get("trim_offsets", True), bool(config.get("add_prefix_space", False)))
+
+
+def _roberta_processing(config: Config, data: Data, trim_offsets: bool, add_prefix_space: bool,
+                        roles: tuple[tuple[str, str], tuple[str, str]] = (("sep_token", "</s>"), ("cls_token", "<s>"))
+                        ) -> Data:
+    """RobertaProcessing with the config's sep and cls (`roles`: their config keys and defaults)."""
+    ids = token_ids(data)
+    sep, cls = (role(config, key, default) for key, default in roles)
     data["post_processor"] = {"type": "RobertaProcessing", "sep": [sep, ids.get(sep)], "cls": [cls, ids.get(cls)],
-                              "trim_offsets": config.get("trim_offsets", True),
-                              "add_prefix_space": bool(config.get("add_prefix_space", False))}
+                              "trim_offsets": trim_offsets, "add_prefix_space": add_prefix_space}
+    return data
+
+
+CLIP_PATTERN = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
+
+
+def clip(config: Config, data: Data) -> Data:
+    """CLIPTokenizer: BPE with the "</w>" word suffix after NFC, folded whitespace and lowercasing, its split
+    pattern then ByteLevel, RobertaProcessing(eos, bos); decode turns "</w>" into spaces (DECODED_TEXT_REWRITES)."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<|endoftext|>"), end_of_word_suffix="</w>",
+                               continuing_subword_prefix="")
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "}, {"type": "Lowercase"}]}
+    split = {"type": "Split", "pattern": {"Regex": CLIP_PATTERN}, "behavior": "Removed", "invert": True}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [split, _byte_level_dict(False)]}
+    data["decoder"] = _byte_level_dict(True)
+    return _roberta_processing(config, data, False, False,
+                               (("eos_token", "<|endoftext|>"), ("bos_token", "<|startoftext|>")))
+
+
+def deberta(config: Config, data: Data) -> Data:
+    """DebertaTokenizer: GPT-2's byte-level BPE and "[CLS] $A [SEP]" / "[CLS] $A [SEP] [SEP] $B [SEP]" (type ids 0)."""
+    data = _byte_level_bpe(config, data)
+    cls, sep = role(config, "cls_token", "[CLS]"), role(config, "sep_token", "[SEP]")
+    data["post_processor"] = template([cls, "$A", sep], [cls, "$A", sep, sep, "$B", sep], [cls, sep], data)
     return data
 
 
@@ -277,6 +432,19 @@ def _sentencepiece_unigram(config: Config, data: Data, unk_id: int, normalizer: 
     return data
 
 
+def tipsv2(config: Config, data: Data) -> Data:
+    """Tipsv2Tokenizer: BPE with byte fallback (no unk token), lowercasing (do_lower_case) and the file's Precompiled
+    map, WhitespaceSplit + Metaspace always, Metaspace's decoder then bytes fused; the file's post-processor stays."""
+    data["model"] = _bpe_model(data, fuse_unk=True, byte_fallback=True)
+    precompiled = _precompiled_only(data.get("normalizer"))
+    steps = ([{"type": "Lowercase"}] if config.get("do_lower_case", True) else []) + ([precompiled] if precompiled else [])
+    data["normalizer"] = {"type": "Sequence", "normalizers": steps}
+    metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]}
+    data["decoder"] = {"type": "Sequence", "decoders": [dict(metaspace), {"type": "ByteFallback"}, {"type": "Fuse"}]}
+    return data
+
+
 def reformer(config: Config, data: Data) -> Data:
     """ReformerTokenizer: BPE with a named unk, the file's Precompiled map then runs of spaces folded (no
     normalizer without a map), Metaspace always; the file's post-processor stays."""
@@ -290,19 +458,186 @@ def reformer(config: Config, data: Data) -> Data:
     return data
 
 
-def t5(config: Config, data: Data) -> Data:
-    """T5Tokenizer: Unigram (unk id 2), the file's Precompiled map, Metaspace always, "$A </s>" template."""
+def t5(config: Config, data: Data, own_template: bool = True) -> Data:
+    """T5Tokenizer (VideoPrismTokenizer keeps the file's post-processor): Unigram (unk id 2), the file's
+    Precompiled map, Metaspace always, "$A </s>" template."""
     data = _sentencepiece_unigram({}, data, 2, _precompiled_only(data.get("normalizer")))
-    return t5_post_processor(config, data)
+    return t5_post_processor(config, data) if own_template else data
 
 
-def xlm_roberta(config: Config, data: Data) -> Data:
+def _unk_position(data: Data, unk: str | None, score: float | None = None, default: int = 0, start: int = 0) -> int:
+    """The position of the unknown token in a Unigram vocabulary (with that score, if given; from `start`),
+    else `default`."""
+    for index, entry in enumerate(data["model"].get("vocab", [])):
+        if index >= start and entry[0] == unk and (score is None or entry[1] == score):
+            return index
+    return default
+
+
+def camembert(config: Config, data: Data) -> Data:
+    """CamembertTokenizer: XLM-R's pipeline with the unk id where the unk token is (else 0)."""
+    return xlm_roberta(config, data, _unk_position(data, role(config, "unk_token", "<unk>")))
+
+
+def xlm_roberta(config: Config, data: Data, unk_id: int = 3) -> Data:
     """XLMRobertaTokenizer: Unigram (unk id 3), the file's Precompiled map, "<s> $A </s>" and
     "<s> $A </s> </s> $B </s>" (every type id 0) with the config's bos and eos."""
-    data = _sentencepiece_unigram(config, data, 3, _precompiled_only(data.get("normalizer")))
+    data = _sentencepiece_unigram(config, data, unk_id, _precompiled_only(data.get("normalizer")))
     bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
     data["post_processor"] = template([bos, "$A", eos], [bos, "$A", eos, eos, "$B", eos], [bos, eos], data)
     return data
+
+
+def pegasus(config: Config, data: Data) -> Data:
+    """PegasusTokenizer: Unigram (the unk id where "<unk>" scored 0 is, from position 1), the file's Precompiled
+    map then runs of spaces folded (newlines to spaces without a map), Metaspace always, "$A </s>"."""
+    unk, eos = role(config, "unk_token", "<unk>"), role(config, "eos_token", "</s>")
+    fold = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}
+    precompiled = _precompiled_only(data.get("normalizer"))
+    first = precompiled or {"type": "Replace", "pattern": {"Regex": "\n"}, "content": " "}
+    unk_id = _unk_position(data, unk, 0.0, -1, start=1)
+    if unk_id < 0:
+        raise FormatError(f"PegasusTokenizer looks for ({unk!r}, 0.0) after the vocabulary's first piece and "
+                          "there is none (transformers refuses this file too)", field="model.vocab")
+    data = _metaspace_unigram(data, unk_id, {"type": "Sequence", "normalizers": [first, fold]}, "always")
+    data["post_processor"] = template(["$A:0", f"{eos}:0"], ["$A:0", "$B:0", f"{eos}:0"], [eos], data)
+    return data
+
+
+def big_bird(config: Config, data: Data) -> Data:
+    """BigBirdTokenizer: Unigram (the unk id where the unk token scored 0 is, else 100), runs of spaces to one
+    "▁" (no Precompiled map), Metaspace alone, "[CLS] $A [SEP]"."""
+    unk_id = _unk_position(data, role(config, "unk_token", "<unk>"), 0.0, 100)
+    steps = [{"type": "Strip", "strip_left": False, "strip_right": False},
+             {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]
+    scheme = "always" if config.get("add_prefix_space", True) else "never"
+    data = _metaspace_unigram(data, unk_id, {"type": "Sequence", "normalizers": steps}, scheme)
+    return albert_post_processor(config, data)
+
+
+def _prefix_scheme(config: Config) -> str:
+    """Metaspace's prepend scheme of the classes with a plain add_prefix_space (default on)."""
+    return "always" if config.get("add_prefix_space", True) else "never"
+
+
+def barthez(config: Config, data: Data) -> Data:
+    """BarthezTokenizer: Unigram (unk id 3), runs of whitespace to one space, NFC, a right strip, Metaspace alone;
+    the file's post-processor stays."""
+    return _metaspace_unigram(data, 3, {"type": "Sequence", "normalizers": list(_SPACE_NFC_STRIP)}, _prefix_scheme(config))
+
+
+def xglm(config: Config, data: Data) -> Data:
+    """XGLMTokenizer: Unigram (unk id 3), the file's Precompiled map then runs of spaces folded, Metaspace alone,
+    "</s> $A" / "</s> $A </s> </s> $B"."""
+    precompiled = _precompiled_only(data.get("normalizer"))
+    steps = [*([precompiled] if precompiled else []), {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]
+    data = _metaspace_unigram(data, 3, {"type": "Sequence", "normalizers": steps}, _prefix_scheme(config))
+    eos = role(config, "eos_token", "</s>")
+    data["post_processor"] = template([eos, "$A"], [eos, "$A", eos, eos, "$B"], [eos], data)
+    return data
+
+
+def rembert(config: Config, data: Data) -> Data:
+    """RemBertTokenizer: Unigram (unk id 2) after quote folding, runs of spaces folded, accent stripping (only
+    without keep_accents), lowercasing (do_lower_case) and the file's Precompiled map, Metaspace alone,
+    "[CLS] $A [SEP]"."""
+    steps = _quotes_accents_case(data, not config.get("keep_accents", True), config.get("do_lower_case", False))
+    steps["normalizers"].insert(2, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
+    data = _metaspace_unigram(data, 2, steps, _prefix_scheme(config))
+    return albert_post_processor(config, data)
+
+
+def _metaspace_unigram(data: Data, unk_id: int, normalizer: Data, scheme: str) -> Data:
+    """A Unigram model behind a normalizer and a Metaspace pre-tokenizer and decoder (no whitespace split)."""
+    data["model"] = {"type": "Unigram", "unk_id": unk_id, "vocab": data["model"].get("vocab", []),
+                     "byte_fallback": False}
+    data["normalizer"] = normalizer
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
+    data["decoder"] = dict(data["pre_tokenizer"])
+    return data
+
+
+LANGUAGE_CODES_FILE = Path(__file__).with_name("language_codes.json")
+
+
+@lru_cache(maxsize=1)
+def language_codes() -> dict[str, Any]:
+    """language_codes.json: the language codes MBart, MBart50 and NLLB add as special tokens, in their order."""
+    return json.loads(LANGUAGE_CODES_FILE.read_text(encoding="utf-8"))
+
+
+def _tokens_after_loading(config: Config, data: Data, name: str) -> set[str]:
+    """The tokens a language-code class will know: the file's, the config's extra special tokens, else its codes."""
+    given = [config.get(key) or [] for key in ("additional_special_tokens", "extra_special_tokens")]
+    extras = [token_text(t) for value in given for t in (value.values() if isinstance(value, dict) else value)]
+    return set(token_ids(data)) | set(extras or language_codes().get(name, []))
+
+
+def _language_template(config: Config, data: Data, name: str, default_language: str, language_first: bool) -> Data:
+    """The source-language template: "<lang> $A </s>" (language_first) or "$A </s> <lang>"; pairs put $B
+    after $A (every type id 0)."""
+    language, eos = config.get("src_lang") or default_language, role(config, "eos_token", "</s>")
+    if language not in _tokens_after_loading(config, data, name):
+        language = role(config, "unk_token", "<unk>")  # transformers' id of an unknown token, and its text
+    before, after = ([language], [eos]) if language_first else ([], [eos, language])
+    data["post_processor"] = template([*before, "$A", *after], [*before, "$A", "$B", *after], [language, eos], data)
+    return data
+
+
+def mbart(config: Config, data: Data) -> Data:
+    """MBartTokenizer: Unigram (unk id 3) without a normalizer, WhitespaceSplit + Metaspace always,
+    "$A </s> <src_lang>" (en_XX by default)."""
+    data = _sentencepiece_unigram({}, data, 3, None)
+    return _language_template(config, data, "MBartTokenizer", "en_XX", language_first=False)
+
+
+def mbart50(config: Config, data: Data) -> Data:
+    """MBart50Tokenizer: Unigram (unk id 3), the file's Precompiled map then runs of spaces folded, Metaspace
+    always, "<src_lang> $A </s>" (en_XX by default)."""
+    codes = language_codes()["MBart50Tokenizer"]
+    vocab = data["model"].get("vocab", [])
+    if not set(codes) & {entry[0] for entry in vocab}:
+        # transformers rebuilds a vocabulary without language codes: its four specials over the file's
+        # first three pieces, then the codes and the mask at the end.
+        roles = [role(config, key, default) for key, default in
+                 (("cls_token", "<s>"), ("pad_token", "<pad>"), ("eos_token", "</s>"), ("unk_token", "<unk>"))]
+        data["model"]["vocab"] = [[token, 0.0] for token in roles] + [list(entry) for entry in vocab[3:]] + \
+            [[code, 0.0] for code in codes] + [[role(config, "mask_token", "<mask>"), 0.0]]
+    precompiled = _precompiled_only(data.get("normalizer"))
+    fold = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}
+    data = _metaspace_unigram(data, 3, {"type": "Sequence", "normalizers": [*([precompiled] if precompiled else []),
+                                                                             fold]}, "always")
+    return _language_template(config, data, "MBart50Tokenizer", "en_XX", language_first=True)
+
+
+def nllb(config: Config, data: Data) -> Data:
+    """NllbTokenizer: Reformer's pipeline, and "<src_lang> $A </s>" (eng_Latn by default; "$A </s> <src_lang>"
+    with legacy_behaviour)."""
+    return _language_template(config, reformer(config, data), "NllbTokenizer", "eng_Latn", language_first=not config.get("legacy_behaviour", False))
+
+
+# DeBERTa-v2's and Barthez's normalizer: runs of whitespace (and each newline or tab) to one space, NFC, right strip.
+_SPACE_NFC_STRIP: list[Data] = [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "},
+                                {"type": "NFC"}, {"type": "Strip", "strip_left": False, "strip_right": True}]
+
+
+def seamless_m4t(config: Config, data: Data) -> Data:
+    """SeamlessM4TTokenizer: BPE with a named unk, its whitespace/NFKC/"▁" normalizer, Metaspace "first",
+    "__<src_lang>__ $A </s>" (__eng__ by default; the unk token when the vocabulary lacks it)."""
+    data["model"] = _bpe_model(data, unk_token=role(config, "unk_token", "<unk>"), fuse_unk=True)
+
+    def replace(pattern: str, content: str) -> Data:
+        return {"type": "Replace", "pattern": {"Regex": pattern}, "content": content}
+
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        replace(r"[\n\r\t]", " "), {"type": "NFKC"}, {"type": "Strip", "strip_left": False, "strip_right": True},
+        replace(" +▁", "▁"), replace("^▁+$", ""), replace(" {2,}", "▁")]}
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True}
+    data["decoder"] = dict(data["pre_tokenizer"])
+    language = str(config.get("src_lang") or "eng")
+    language = language if "__" in language else f"__{language}__"
+    return _language_template({**config, "src_lang": language}, data, "SeamlessM4TTokenizer", language,
+                              language_first=True)
 
 
 def deberta_v2(config: Config, data: Data) -> Data:
@@ -313,8 +648,7 @@ def deberta_v2(config: Config, data: Data) -> Data:
     scored = [i for i, entry in enumerate(data["model"].get("vocab", [])) if list(entry) == [unk, 0.0]]
     unk_id = scored[0] if scored else int(config.get("unk_id", 1))
     steps: list[Data] = [{"type": "Lowercase"}] if config.get("do_lower_case", False) else []
-    steps += [{"type": "Replace", "pattern": {"Regex": r"\s{2,}|[\n\r\t]"}, "content": " "}, {"type": "NFC"},
-              {"type": "Strip", "strip_left": False, "strip_right": True}]
+    steps += _SPACE_NFC_STRIP
     scheme = "always" if config.get("add_prefix_space", True) else "first"
     metaspace = {"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme, "split": True}
     split = [{"type": "Punctuation", "behavior": "Isolated"}] if config.get("split_by_punct", False) else []
@@ -330,15 +664,27 @@ def albert(config: Config, data: Data) -> Data:
     """AlbertTokenizer: Unigram (unk id 1) after quote folding, accent stripping (unless keep_accents),
     lowercasing (do_lower_case) and the file's Precompiled map; the file's post-processor stays, and
     only a file without one gets "[CLS] $A [SEP]"."""
+    steps = _quotes_accents_case(data, not config.get("keep_accents", False), config.get("do_lower_case", True))
+    data = _sentencepiece_unigram(config, data, 1, steps)
+    return data if data.get("post_processor") else albert_post_processor(config, data)
+
+
+def xlnet(config: Config, data: Data) -> Data:
+    """XLNetTokenizer: ALBERT's normalizer with accents always stripped and no lowercasing unless do_lower_case,
+    Unigram (the config's unk_id, else 0), Metaspace always, "$A <sep> <cls>:2"."""
+    steps = _quotes_accents_case(data, True, config.get("do_lower_case", False))
+    data = _sentencepiece_unigram({}, data, int(config.get("unk_id", 0)), steps)
+    return xlnet_post_processor(config, data)
+
+
+def _quotes_accents_case(data: Data, strip_accents: bool, lowercase: bool) -> Data:
+    """ALBERT's and XLNet's normalizer: `` and '' to ", NFKD + StripAccents, Lowercase, the file's Precompiled map."""
     steps: list[Data] = [{"type": "Replace", "pattern": {"String": quotes}, "content": '"'} for quotes in ("``", "''")]
-    if not config.get("keep_accents", False):
-        steps += [{"type": "NFKD"}, {"type": "StripAccents"}]
-    if config.get("do_lower_case", True):
-        steps.append({"type": "Lowercase"})
+    steps += [{"type": "NFKD"}, {"type": "StripAccents"}] if strip_accents else []
+    steps += [{"type": "Lowercase"}] if lowercase else []
     precompiled = _precompiled_only(data.get("normalizer"))
     steps += [precompiled] if precompiled else []
-    data = _sentencepiece_unigram(config, data, 1, {"type": "Sequence", "normalizers": steps})
-    return data if data.get("post_processor") else albert_post_processor(config, data)
+    return {"type": "Sequence", "normalizers": steps}
 
 
 def t5_post_processor(config: Config, data: Data) -> Data:
@@ -395,10 +741,19 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     bert),
+    "FunnelTokenizer": partial(bert, roles=("<unk>", "<cls>", "<sep>"), cls_type_id=2),
+    "MPNetTokenizer": mpnet,
+    "OpenAIGPTTokenizer": openai_gpt,
+    "HerbertTokenizer": herbert,
+    "SplinterTokenizer": splinter,
+    "NougatTokenizer": nougat,
     "GPT2Tokenizer": gpt2,
     "BlenderbotTokenizer": partial(gpt2, prefix_space=True),
     "ReformerTokenizer": reformer,
+    "Tipsv2Tokenizer": tipsv2,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
+    "CLIPTokenizer": clip,
+    "WhisperTokenizer": whisper,
     "LlamaTokenizer": llama,
     "CodeLlamaTokenizer": code_llama,
     "GemmaTokenizer": gemma,
@@ -408,15 +763,29 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "CohereTokenizer": cohere,
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
+    "VideoPrismTokenizer": partial(t5, own_template=False),
     "XLMRobertaTokenizer": xlm_roberta,
+    "CamembertTokenizer": camembert,
+    "BarthezTokenizer": barthez,
+    "XGLMTokenizer": xglm,
+    "RemBertTokenizer": rembert,
+    "DebertaTokenizer": deberta,
+    "MBartTokenizer": mbart,
+    "MBart50Tokenizer": mbart50,
+    "NllbTokenizer": nllb,
+    "SeamlessM4TTokenizer": seamless_m4t,
+    "PegasusTokenizer": pegasus,
+    "BigBirdTokenizer": big_bird,
     "AlbertTokenizer": albert,
+    "XLNetTokenizer": xlnet,
     "DebertaV2Tokenizer": deberta_v2,
 }
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
-    **dict.fromkeys((name for name, build in CLASSES.items() if build is bert), "vocab.txt"),
-    **dict.fromkeys(("GPT2Tokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+    **dict.fromkeys((name for name, build in CLASSES.items() if getattr(build, "func", build) in (bert, mpnet, splinter)),
+                    "vocab.txt"),
+    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
 }
 # Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
@@ -436,7 +805,11 @@ TEMPLATE_FLAGS: dict[str, tuple[bool, bool]] = {"CodeLlamaTokenizer": (True, Fal
 CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
     "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
+    "SplinterTokenizer": {"question_token": "[QUESTION]"},
 }
+# The additional_special_tokens a class adds when the config gives none.
+DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
+    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED")}
 
 # What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
 # it off (null there), and what transformers does.
@@ -445,11 +818,27 @@ CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
                                          "and encodes them in its infilling layout"),
 }
 
+# What a class does to the decoded text: (Python regex, replacement, strip whitespace at both ends).
+# CLIPTokenizer wraps the backend's decode; WhisperTokenizer drops the text of timestamp tokens.
+DECODED_TEXT_REWRITES: dict[str, tuple[str, str, bool]] = {
+    "CLIPTokenizer": (re.escape("</w>"), " ", True),
+    "WhisperTokenizer": (r"<\|(\d+\.\d+)\|>", "", False),
+}
+
+# What a class hfcompat builds still does in decode that hfcompat does not (said when it loads).
+CLASS_DECODE_RULES: dict[str, str] = {
+    "WhisperTokenizer": ("drops a leading prompt (the ids from <|startofprev|> up to <|startoftranscript|>) when "
+                         "decoding with skip_special_tokens; hfcompat decodes the prompt's text"),
+}
+
 # Classes that add their special tokens again after loading (_post_init): an added token of the file that is
 # one of them loses its own lstrip, rstrip and normalized flags.
 READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
-LSTRIP_ROLES: dict[str, tuple[str, ...]] = {"BlenderbotTokenizer": ("mask_token",), "MPNetTokenizer": ("mask_token",)}
+LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer"),
+                    ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
                "mask_token": "[MASK]"}
@@ -465,10 +854,22 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     _BERT_ROLES),
+    "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
+                        "mask_token": "<mask>", "bos_token": "<s>", "eos_token": "</s>"},
+    "MPNetTokenizer": {**_ROBERTA_ROLES, "unk_token": "[UNK]"},
+    "OpenAIGPTTokenizer": {"unk_token": "<unk>"},
+    "HerbertTokenizer": {"cls_token": "<s>", "unk_token": "<unk>", "pad_token": "<pad>", "mask_token": "<mask>",
+                         "sep_token": "</s>"},
+    "SplinterTokenizer": _BERT_ROLES,
+    "NougatTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>"},
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
                     _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
+    "Tipsv2Tokenizer": {"unk_token": "<unk>", "pad_token": "<pad>"},
+    "WhisperTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
+    "CLIPTokenizer": {"bos_token": "<|startoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
+                      "pad_token": "<|endoftext|>"},
     "LlamaTokenizer": _LLAMA_ROLES,
     "CodeLlamaTokenizer": _LLAMA_ROLES,
     "GemmaTokenizer": _GEMMA_ROLES,
@@ -479,8 +880,21 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                         "sep_token": "<SEP>", "pad_token": "<PAD>", "cls_token": "<CLS>", "mask_token": "<MASK_TOKEN>"},
     "GPTNeoXTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>",
                          "pad_token": "<|padding|>"},
-    "T5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    **dict.fromkeys(("T5Tokenizer", "VideoPrismTokenizer"), {"eos_token": "</s>", "unk_token": "<unk>",
+                                                             "pad_token": "<pad>"}),
     "XLMRobertaTokenizer": _ROBERTA_ROLES,
+    "CamembertTokenizer": _ROBERTA_ROLES,
+    "BarthezTokenizer": _ROBERTA_ROLES,
+    "XGLMTokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "mask_token"},
+    "RemBertTokenizer": _ALBERT_ROLES,
+    "DebertaTokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
+                         "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
+    **dict.fromkeys(("MBartTokenizer", "NllbTokenizer"), _ROBERTA_ROLES),
+    "SeamlessM4TTokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "mask_token"},
+    "MBart50Tokenizer": {key: value for key, value in _ROBERTA_ROLES.items() if key != "bos_token"},
+    "PegasusTokenizer": {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>", "mask_token": "<mask_2>"},
+    "BigBirdTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>",
+                         "sep_token": "[SEP]", "mask_token": "[MASK]", "cls_token": "[CLS]"},
     "AlbertTokenizer": _ALBERT_ROLES,
     "DebertaV2Tokenizer": {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "[UNK]", "sep_token": "[SEP]",
                            "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]"},
@@ -491,23 +905,21 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
 # does not (it follows tokenizer.json as it is, with a warning saying this).
-_REBUILDS = ("rebuilds the pipeline from the file's vocabulary with components of its own (normalizer, "
-             "pre-tokenizer, decoder or post-processor)")
 _PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never tokenizer.json"
 _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
 _BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
-    **dict.fromkeys((
-        "BarthezTokenizer", "BigBirdTokenizer", "CLIPTokenizer",
-        "CamembertTokenizer", "DebertaTokenizer", "EsmcTokenizer", "FunnelTokenizer",
-        "HerbertTokenizer", "LasrTokenizer", "LukeTokenizer",
-        "MBart50Tokenizer", "MBartTokenizer", "MLukeTokenizer", "MPNetTokenizer",
-        "NllbTokenizer", "NougatTokenizer", "OpenAIGPTTokenizer", "PegasusTokenizer",
-        "RemBertTokenizer", "RoFormerTokenizer", "SeamlessM4TTokenizer", "SplinterTokenizer", "Tipsv2Tokenizer",
-        "VideoPrismTokenizer", "WhisperTokenizer", "XGLMTokenizer",
-        "XLNetTokenizer"), _REBUILDS),
+    "EsmcTokenizer": ("encodes with its own fixed protein vocabulary (one id per residue letter, from its code) "
+                      "whatever tokenizer.json holds"),
+    "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
+                      "and the pad token is dropped"),
+    **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (
+        "rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a call hfcompat's "
+        "encode does not take")),
+    "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
+                          "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "BertJapaneseTokenizer", "BertweetTokenizer", "BioGptTokenizer", "BlenderbotSmallTokenizer",
         "CTRLTokenizer", "ClvpTokenizer", "CpmAntTokenizer", "EsmTokenizer", "FSMTTokenizer", "FlaubertTokenizer",
@@ -546,8 +958,9 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
-OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if build in (bert, roberta, t5, xlm_roberta, albert, deberta_v2)} | {
-    "XLNetTokenizer"}
+OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
+    bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
+    pegasus, big_bird, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
@@ -574,10 +987,29 @@ def lstrip_tokens(name: str | None, roles: dict[str, str]) -> frozenset[str]:
     return frozenset(roles[key] for key in LSTRIP_ROLES.get(name or "", ()) if key in roles)
 
 
+def pegasus_extra_tokens(config: Config) -> list[str]:
+    """PegasusTokenizer's additional special tokens: its sentence mask (unless the config's list holds it) and
+    <unk_2> ... <unk_{offset-1}>."""
+    mask_sent = role(config, "mask_token_sent", "<mask_1>")
+    given = [token_text(t) for t in config.get("additional_special_tokens") or []]
+    first = [mask_sent] if mask_sent is not None and mask_sent not in given else []
+    return first + [f"<unk_{i}>" for i in range(2, int(config.get("offset", 103)))]
+
+
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:
-    """The special tokens a class adds besides its roles (CodeLlama's infilling tokens), in its order."""
+    """The special tokens a class adds besides its roles (CodeLlama's infilling tokens, XLNet's default
+    additional special tokens), in its order."""
     defaults = CLASS_EXTRA_TOKENS.get(name or "", {})
     found = [token_text(config[key]) if key in config else default for key, default in defaults.items()]
+    given_extras = config.get("additional_special_tokens") is not None or config.get("extra_special_tokens") is not None
+    if not given_extras:
+        found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
+    if name == "PegasusTokenizer":
+        found += pegasus_extra_tokens(config)
+    if name == "XGLMTokenizer":
+        found += [f"<madeupword{i}>" for i in range(7)]
+    if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:
+        found += language_codes()[name]
     return [token for token in found if token]
 
 

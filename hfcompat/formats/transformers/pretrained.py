@@ -368,6 +368,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer = tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
         raise error.at(path=error.path or where) from None
+    if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
+        tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
@@ -401,7 +403,12 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
         rule = classes.call_rule(config, name)
         if rule:
             _warn(f"{directory}: transformers' {name} {rule}; hfcompat encodes such a text as it is")
-        return classes.CLASSES[name](config, data), name
+        if name in classes.CLASS_DECODE_RULES:
+            _warn(f"{directory}: transformers' {name} {classes.CLASS_DECODE_RULES[name]}")
+        try:
+            return classes.CLASSES[name](config, data), name
+        except FormatError as error:
+            raise error.at(path=error.path or str(directory)) from None
     if source == SLOW_FILES:
         fallback = "BertTokenizer" if data["model"]["type"] == "WordPiece" else "GPT2Tokenizer"
         if name is not None:
