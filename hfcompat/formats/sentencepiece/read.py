@@ -123,17 +123,10 @@ def check_model(proto: Any) -> None:
 
 
 def _check_model_type_runs(proto: Any, model_type: int) -> None:
-    """Refuse what hfcompat would run otherwise than sentencepiece: a CHAR model with a normal piece
-    of several chars (sentencepiece never uses it; hfcompat's Unigram would), a WORD model with byte
-    fallback (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk), a
-    Unigram or CHAR model without an unknown piece (sentencepiece spells unknown chars in bytes;
-    hfcompat's Unigram, like tokenizers', needs the unknown piece in its lattice)."""
-    if model_type == spm.CHAR:
-        long = next((i for i, p in enumerate(proto.pieces) if p.type == spm.NORMAL and len(p.piece) > 1), None)
-        if long is not None:
-            raise FormatError(f"a CHAR model with the piece {proto.pieces[long].piece!r} of several chars (a "
-                              "trained CHAR model has none; sentencepiece loads it and never uses it, hfcompat's "
-                              "Unigram would)", field=f"pieces[{long}].piece")
+    """Refuse what hfcompat would run otherwise than sentencepiece: a WORD model with byte fallback
+    (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk), a Unigram or
+    CHAR model without an unknown piece (sentencepiece spells unknown chars in bytes; hfcompat's
+    Unigram, like tokenizers', needs the unknown piece in its lattice)."""
     if model_type in (spm.UNIGRAM, spm.CHAR) and not any(p.type == spm.UNKNOWN for p in proto.pieces):
         raise FormatError("a Unigram model without an UNKNOWN piece (sentencepiece loads it with byte fallback and "
                           "spells unknown chars in bytes; hfcompat's Unigram, as tokenizers', needs the piece)",
@@ -142,6 +135,14 @@ def _check_model_type_runs(proto: Any, model_type: int) -> None:
         raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (sentencepiece spells an "
                           "unknown word in bytes; hfcompat's WordLevel gives the unknown piece)",
                           field="trainer_spec.byte_fallback")
+
+
+def matched_in_text(proto: Any, piece: Any) -> bool:
+    """Whether sentencepiece's model can give this piece for a span of text: normal and user-defined
+    pieces, but a CHAR model looks up single chars only (and user-defined symbols)."""
+    if piece.type == spm.NORMAL and proto.trainer_spec.model_type == spm.CHAR:
+        return len(piece.piece) == 1
+    return piece.type in MATCHABLE
 
 
 def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:
@@ -179,7 +180,7 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
                                          if rules_may_touch(normalizer.charsmap, piece))
     if pipeline["model"]["type"] == "Unigram":
         tokenizer.model.without_matching(frozenset(
-            i for i, p in enumerate(proto.pieces) if p.type not in MATCHABLE))
+            i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p)))
         normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
         tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
     elif pipeline["model"]["type"] == "BPE":
@@ -346,20 +347,20 @@ def _unigram_vocab(proto: Any) -> list[list]:
     """[piece, score] per piece, with the scores SentencePiece's lattice effectively uses.
 
     A user-defined piece scores `0.1 * (bytes - 1)` (float32, sentencepiece 0.2.3's bonus for a
-    longer match: a one-byte symbol scores 0, not its stored score). Pieces
-    SentencePiece never matches in text (control, unknown, byte, unused) get a score below any
-    spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
+    longer match: a one-byte symbol scores 0, not its stored score). Pieces SentencePiece never
+    matches in text (control, unknown, byte, unused, a CHAR model's pieces of several chars) get a
+    score below any spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
     every segmentation of a text holds the same unknown chars.
     """
     normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
-    reserved = [p.piece for p in proto.pieces if p.type not in MATCHABLE]
+    reserved = [p.piece for p in proto.pieces if not matched_in_text(proto, p)]
     unreachable = min(normal_scores) * (max(map(len, reserved), default=0) + 1) - 1000.0
     vocab = []
     for p in proto.pieces:
         score = p.score
         if p.type == spm.USER_DEFINED:
             score = _f32(0.1 * (len(p.piece.encode("utf-8")) - 1))
-        elif p.type not in MATCHABLE:
+        elif not matched_in_text(proto, p):
             score = unreachable
         vocab.append([p.piece, score])
     return vocab
