@@ -12,6 +12,7 @@ from .. import decoders, normalizers, pre_tokenizers, processors
 from ..errors import FormatError, UnsupportedConversion
 from ..files import atomic_write_text
 from ..models import model_from_dict
+from ..models.wordlevel import WordLevel
 from ..normalizers.charsmap import sentencepiece_normalized
 from ..pipeline.fields import as_bool, as_str, as_uint, field_value
 from ..pipeline.added_vocabulary import AddedToken
@@ -302,6 +303,16 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
             f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
             "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
             "match them)")
+    decoder = {} if tokenizer.decoder is None else tokenizer.decoder.to_dict()
+    if any(0xD800 <= ord(char) <= 0xDFFF for char in json.dumps(decoder, ensure_ascii=False)):
+        raise UnsupportedConversion(
+            "decoder: SentencePiece writes a \"▁\" spelled in byte pieces as it is and turns the pieces' own into "
+            "spaces, which tokenizer.json's decoders cannot tell apart (hfcompat marks the pieces' own with a "
+            "surrogate, which JSON cannot hold)")
+    if isinstance(model, WordLevel) and model.byte_fallback:
+        raise UnsupportedConversion(
+            "model: SentencePiece's WORD model spells an unknown word in byte pieces, which tokenizer.json's "
+            "WordLevel cannot express (it gives the unknown token)")
     unused = getattr(model, "unused_ids", frozenset())
     if unused:
         pieces = sorted(model.id_to_token(i) for i in unused)

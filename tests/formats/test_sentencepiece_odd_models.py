@@ -77,6 +77,7 @@ def _long_char_pieces(proto: Any) -> None:
 
 ODD_MODELS = {  # name: (model type, byte fallback, edit, the lint finding)
     "CHAR model with pieces of several chars": ("char", False, _long_char_pieces, "char-model-long-piece"),
+    "WORD model with byte fallback": ("word", True, lambda proto: None, "sentencepiece-json-inexact"),
 }
 
 

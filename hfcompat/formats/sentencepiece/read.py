@@ -41,6 +41,8 @@ from ..tokenizer_json import build_compiled, tokenizer_from_dict, tokenizer_to_d
 from . import schema as spm
 
 SPACE = "\u2581"
+# Marks a piece's own "▁" while decoding: a lone surrogate, which no piece or decoded byte text holds.
+PIECE_SPACE = "\ud800"
 _REGEX_SPECIAL = set(".^$|()[]{}*+?\\-#&~")
 # treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
@@ -123,18 +125,13 @@ def check_model(proto: Any) -> None:
 
 
 def _check_model_type_runs(proto: Any, model_type: int) -> None:
-    """Refuse what hfcompat would run otherwise than sentencepiece: a WORD model with byte fallback
-    (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk), a Unigram or
-    CHAR model without an unknown piece (sentencepiece spells unknown chars in bytes; hfcompat's
-    Unigram, like tokenizers', needs the unknown piece in its lattice)."""
+    """Refuse what hfcompat would run otherwise than sentencepiece: a Unigram or CHAR model without an
+    unknown piece (sentencepiece spells unknown chars in bytes; hfcompat's Unigram, like tokenizers',
+    needs the unknown piece in its lattice)."""
     if model_type in (spm.UNIGRAM, spm.CHAR) and not any(p.type == spm.UNKNOWN for p in proto.pieces):
         raise FormatError("a Unigram model without an UNKNOWN piece (sentencepiece loads it with byte fallback and "
                           "spells unknown chars in bytes; hfcompat's Unigram, as tokenizers', needs the piece)",
                           field="pieces")
-    if model_type == spm.WORD and proto.trainer_spec.byte_fallback:
-        raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (sentencepiece spells an "
-                          "unknown word in bytes; hfcompat's WordLevel gives the unknown piece)",
-                          field="trainer_spec.byte_fallback")
 
 
 def matched_in_text(proto: Any, piece: Any) -> bool:
@@ -188,6 +185,8 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
         ranked = [(scores[left + right], left, right) for left, right in pipeline["model"]["merges"]]
         tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED),
                                                _ids_of_type(proto, spm.USER_DEFINED))
+    elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
+        tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
     tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
     build_compiled(tokenizer)
     return tokenizer
@@ -315,14 +314,26 @@ def _decoder(proto: Any) -> dict:
     unknown = next((p.piece for p in proto.pieces if p.type == spm.UNKNOWN), None)
     if unknown is not None:  # a byte-fallback model may have none: its unknown chars are bytes
         steps.append(_replace(r"\A" + _escape(unknown) + r"\z", trainer.unk_surface, regex=True))
+    # sentencepiece writes the text of byte pieces as it is: a "▁" spelled in bytes (an unknown word
+    # of a WORD model) stays "▁". The pieces' own "▁" are marked first, with a char no text holds.
+    space = SPACE
+    if trainer.byte_fallback and spec.escape_whitespaces and _space_in_bytes(proto):
+        space = PIECE_SPACE
+        steps.append(_replace(SPACE, space))
     if trainer.byte_fallback:
         steps.append({"type": "ByteFallback"})
     steps.append({"type": "Fuse"})
     if spec.add_dummy_prefix or spec.remove_extra_whitespaces:
-        steps.append({"type": "Strip", "content": SPACE, "start": 1, "stop": 0})
+        steps.append({"type": "Strip", "content": space, "start": 1, "stop": 0})
     if spec.escape_whitespaces:
-        steps.append(_replace(SPACE, " "))
+        steps.append(_replace(space, " "))
     return {"type": "Sequence", "decoders": steps}
+
+
+def _space_in_bytes(proto: Any) -> bool:
+    """Whether byte pieces may spell a "▁": in a WORD model (whole unknown words), or where "▁" is no piece."""
+    return proto.trainer_spec.model_type == spm.WORD or \
+        not any(p.piece == SPACE and matched_in_text(proto, p) for p in proto.pieces)
 
 
 def _model(proto: Any) -> dict:
@@ -333,7 +344,9 @@ def _model(proto: Any) -> dict:
         return _bpe_model(proto, unknown)
     if model_type == spm.WORD:
         vocab = {p.piece: i for i, p in enumerate(proto.pieces)}
-        return {"type": "WordLevel", "vocab": vocab, "unk_token": proto.pieces[unknown].piece}
+        # Without an unknown piece (byte fallback) no word becomes unk: the trainer's name stands in.
+        unk = proto.trainer_spec.unk_piece if unknown is None else proto.pieces[unknown].piece
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": unk}
     return {"type": "Unigram", "unk_id": unknown, "vocab": _unigram_vocab(proto),
             "byte_fallback": proto.trainer_spec.byte_fallback}
 
