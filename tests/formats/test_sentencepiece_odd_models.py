@@ -78,6 +78,10 @@ def _long_char_pieces(proto: Any) -> None:
 ODD_MODELS = {  # name: (model type, byte fallback, edit, the lint finding)
     "CHAR model with pieces of several chars": ("char", False, _long_char_pieces, "char-model-long-piece"),
     "WORD model with byte fallback": ("word", True, lambda proto: None, "sentencepiece-json-inexact"),
+    "Unigram model with byte fallback and no UNKNOWN piece": ("unigram", True, lambda proto: proto.pieces.__delitem__(0),
+                                                              "unknown-piece-missing"),
+    "CHAR model with byte fallback and no UNKNOWN piece": ("char", True, lambda proto: proto.pieces.__delitem__(0),
+                                                           "unknown-piece-missing"),
 }
 
 

@@ -549,14 +549,14 @@ def _without_unknown(as_unigram: bool) -> Callable[[Any], None]:
     return edit
 
 
-def test_a_byte_fallback_bpe_model_without_unknown_piece_runs_as_sentencepiece(tmp_path: Path) -> None:
+@pytest.mark.parametrize("as_unigram", [False, True], ids=["BPE", "Unigram"])
+def test_a_byte_fallback_model_without_unknown_piece_runs_as_sentencepiece(as_unigram: bool, tmp_path: Path) -> None:
     """sentencepiece loads a byte-fallback model without an UNKNOWN piece (unk_id -1: every unknown
-    char is spelled in bytes); hfcompat loads the BPE one too and gives the same ids and decoded
-    text (`lint` reports it). The Unigram one stays refused: hfcompat's Unigram, as tokenizers',
-    needs the piece."""
+    char is spelled in bytes); hfcompat loads it too, BPE or Unigram, and gives the same ids and
+    decoded text (`lint` reports it)."""
     import sentencepiece
 
-    path = write_files(tmp_path, proto_edit(_without_unknown(False))(KINDS["llama.model"].files()))
+    path = write_files(tmp_path, proto_edit(_without_unknown(as_unigram))(KINDS["llama.model"].files()))
     owner = sentencepiece.SentencePieceProcessor(model_file=str(path))
     ours = hfcompat.load(path)
     texts = [*PROBES, "x ① y", "🙂🙂 ①②", *corpus_sample("botchan", 40), *corpus_sample("wagahaiwa", 40),
@@ -565,10 +565,6 @@ def test_a_byte_fallback_bpe_model_without_unknown_piece_runs_as_sentencepiece(t
     assert [ours.encode_ids(text) for text in texts] == [owner.encode(text) for text in texts]
     assert [ours.decode(owner.encode(text)) for text in texts] == [owner.decode(owner.encode(text)) for text in texts]
     assert "unknown-piece-missing" in {found.code for found in lint(ours)}
-    unigram = write_files(tmp_path, proto_edit(_without_unknown(True))(KINDS["llama.model"].files()))
-    assert sentencepiece.SentencePieceProcessor(model_file=str(unigram)).unk_id() == -1
-    with pytest.raises(FormatError, match="sentencepiece loads it"):
-        hfcompat.load(unigram)
 
 
 def table() -> str:

@@ -121,17 +121,6 @@ def check_model(proto: Any) -> None:
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
     if model_type == spm.BPE:
         _check_bpe_chars(proto, seen)
-    _check_model_type_runs(proto, model_type)
-
-
-def _check_model_type_runs(proto: Any, model_type: int) -> None:
-    """Refuse what hfcompat would run otherwise than sentencepiece: a Unigram or CHAR model without an
-    unknown piece (sentencepiece spells unknown chars in bytes; hfcompat's Unigram, like tokenizers',
-    needs the unknown piece in its lattice)."""
-    if model_type in (spm.UNIGRAM, spm.CHAR) and not any(p.type == spm.UNKNOWN for p in proto.pieces):
-        raise FormatError("a Unigram model without an UNKNOWN piece (sentencepiece loads it with byte fallback and "
-                          "spells unknown chars in bytes; hfcompat's Unigram, as tokenizers', needs the piece)",
-                          field="pieces")
 
 
 def matched_in_text(proto: Any, piece: Any) -> bool:
@@ -347,6 +336,8 @@ def _model(proto: Any) -> dict:
         # Without an unknown piece (byte fallback) no word becomes unk: the trainer's name stands in.
         unk = proto.trainer_spec.unk_piece if unknown is None else proto.pieces[unknown].piece
         return {"type": "WordLevel", "vocab": vocab, "unk_token": unk}
+    if unknown is None:  # byte fallback spells every unknown char: a piece no text matches stands in
+        unknown = next(i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p))
     return {"type": "Unigram", "unk_id": unknown, "vocab": _unigram_vocab(proto),
             "byte_fallback": proto.trainer_spec.byte_fallback}
 
