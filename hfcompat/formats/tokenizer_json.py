@@ -289,6 +289,11 @@ def write_tokenizer_json(tokenizer: Tokenizer, path: str | Path, pretty: bool = 
     atomic_write_text(Path(path), tokenizer_to_json(tokenizer, pretty=pretty))
 
 
+def _holds_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone surrogate (which no JSON file, UTF-8, can hold)."""
+    return not text.isascii() and any("\ud800" <= char <= "\udfff" for char in text)
+
+
 def check_json_expressible(tokenizer: Tokenizer) -> None:
     """Raise UnsupportedConversion where a tokenizer read from a .model does what tokenizer.json cannot say.
 
@@ -303,8 +308,12 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
             f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
             "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
             "match them)")
+    not_utf8 = sorted(token for token in model.get_vocab() if _holds_surrogate(token))
+    if not_utf8:
+        raise UnsupportedConversion(f"model: the pieces {not_utf8[:5]!r} are not UTF-8 (their bytes stand as lone "
+                                    "surrogates), which a JSON file cannot hold")
     decoder = {} if tokenizer.decoder is None else tokenizer.decoder.to_dict()
-    if any(0xD800 <= ord(char) <= 0xDFFF for char in json.dumps(decoder, ensure_ascii=False)):
+    if _holds_surrogate(json.dumps(decoder, ensure_ascii=False)):
         raise UnsupportedConversion(
             "decoder: SentencePiece writes a \"▁\" spelled in byte pieces as it is and turns the pieces' own into "
             "spaces, which tokenizer.json's decoders cannot tell apart (hfcompat marks the pieces' own with a "

@@ -41,13 +41,13 @@ def trained(model_type: str, byte_fallback: bool) -> bytes:
     return written.getvalue()
 
 
-def edited(model_type: str, byte_fallback: bool, edit: Callable[[Any], None], directory: Path) -> Path:
-    """The trained model after `edit`, written to `directory`."""
+def edited(model_type: str, byte_fallback: bool, edit: Callable[[Any], bytes | None], directory: Path) -> Path:
+    """The trained model after `edit` (which changes the proto, or returns the file's bytes), in `directory`."""
     proto = model_pb2.ModelProto()
     proto.ParseFromString(trained(model_type, byte_fallback))
-    edit(proto)
+    data = edit(proto)
     path = directory / "odd.model"
-    path.write_bytes(proto.SerializeToString())
+    path.write_bytes(proto.SerializeToString() if data is None else data)
     return path
 
 
@@ -62,7 +62,7 @@ def assert_runs_as_sentencepiece(path: Path, lines: list[str]) -> int:
     owner = sentencepiece.SentencePieceProcessor(model_file=str(path))
     ours = hfcompat.load(path)
     for text in lines:
-        ids = owner.encode(text)
+        ids = owner.encode(text)  # no text gives a piece that is not UTF-8, whose decoding raises in sentencepiece
         assert ours.encode_ids(text) == ids, text
         assert ours.encode(text).tokens == owner.encode(text, out_type=str), text
         assert ours.decode(ids) == owner.decode(ids), text
@@ -75,6 +75,17 @@ def _long_char_pieces(proto: Any) -> None:
         proto.pieces.add(piece=text, score=10.0, type=NORMAL)
 
 
+def _not_utf8(proto: Any) -> bytes:
+    """The model's bytes with the first byte of its first two normal pieces of several chars made 0xFF."""
+    data = proto.SerializeToString()
+    for piece in [p.piece for p in proto.pieces if p.type == NORMAL and len(p.piece) > 1][:2]:
+        text = piece.encode()
+        field = b"\x0a" + bytes([len(text)]) + text  # field 1 (piece), length-delimited
+        assert field in data
+        data = data.replace(field, field[:2] + b"\xff" + text[1:], 1)
+    return data
+
+
 ODD_MODELS = {  # name: (model type, byte fallback, edit, the lint finding)
     "CHAR model with pieces of several chars": ("char", False, _long_char_pieces, "char-model-long-piece"),
     "WORD model with byte fallback": ("word", True, lambda proto: None, "sentencepiece-json-inexact"),
@@ -82,6 +93,9 @@ ODD_MODELS = {  # name: (model type, byte fallback, edit, the lint finding)
                                                               "unknown-piece-missing"),
     "CHAR model with byte fallback and no UNKNOWN piece": ("char", True, lambda proto: proto.pieces.__delitem__(0),
                                                            "unknown-piece-missing"),
+    "BPE model with pieces not UTF-8": ("bpe", True, _not_utf8, "piece-not-utf8"),
+    "Unigram model with pieces not UTF-8": ("unigram", False, _not_utf8, "piece-not-utf8"),
+    "WORD model with pieces not UTF-8": ("word", True, _not_utf8, "piece-not-utf8"),
 }
 
 

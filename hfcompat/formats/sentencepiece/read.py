@@ -96,9 +96,6 @@ def check_model(proto: Any) -> None:
     for index, piece in enumerate(proto.pieces):
         if not piece.piece:
             raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
-        if not isinstance(piece.piece, str):
-            raise FormatError(f"piece {piece.piece!r} is not UTF-8 (sentencepiece loads it; no text can match it)",
-                              field=f"pieces[{index}].piece")
         if not math.isfinite(piece.score):
             raise FormatError(f"score {piece.score} is NaN or infinite, which sentencepiece refuses",
                               field=f"pieces[{index}].score")
@@ -107,7 +104,7 @@ def check_model(proto: Any) -> None:
         seen.add(piece.piece)
         unknowns += piece.type == spm.UNKNOWN
         if piece.type == spm.BYTE:
-            _check_byte_piece(piece.piece, byte_fallback, f"pieces[{index}]")
+            _check_byte_piece(_text(piece.piece), byte_fallback, f"pieces[{index}]")
             byte_pieces += 1
     if unknowns > 1 or not (unknowns or byte_fallback):
         said = "unk is already defined" if unknowns else "unk is not defined"
@@ -123,9 +120,48 @@ def check_model(proto: Any) -> None:
         _check_bpe_chars(proto, seen)
 
 
+@dataclass
+class Piece:
+    """One piece of a ModelProto, its text a str even where the file's bytes are not UTF-8."""
+
+    piece: str
+    score: float
+    type: int
+
+
+@dataclass
+class ReadableModel:
+    """A ModelProto's pieces, specs and types, every piece a str (what the pipeline is built from)."""
+
+    pieces: list[Piece]
+    trainer_spec: Any
+    normalizer_spec: Any
+
+
+def readable(proto: Any) -> Any:
+    """`proto` itself when every piece is UTF-8, else a view with the others' bytes as lone
+    surrogates (no text holds them, so no text matches them, as in sentencepiece)."""
+    if all(isinstance(p.piece, str) for p in proto.pieces):
+        return proto
+    return ReadableModel([Piece(_text(p.piece), p.score, p.type) for p in proto.pieces],
+                         proto.trainer_spec, proto.normalizer_spec)
+
+
+def _text(piece: str | bytes) -> str:
+    """A piece's text; bytes that are not UTF-8 become lone surrogates (Python's surrogateescape)."""
+    return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogateescape")
+
+
+def is_text(piece: str) -> bool:
+    """Whether a piece is UTF-8 text (no lone surrogate standing for a byte of the file)."""
+    return piece.isascii() or not any("\udc80" <= char <= "\udcff" for char in piece)
+
+
 def matched_in_text(proto: Any, piece: Any) -> bool:
     """Whether sentencepiece's model can give this piece for a span of text: normal and user-defined
-    pieces, but a CHAR model looks up single chars only (and user-defined symbols)."""
+    pieces that are UTF-8, but a CHAR model looks up single chars only (and user-defined symbols)."""
+    if not is_text(piece.piece):
+        return False
     if piece.type == spm.NORMAL and proto.trainer_spec.model_type == spm.CHAR:
         return len(piece.piece) == 1
     return piece.type in MATCHABLE
@@ -135,7 +171,7 @@ def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:
     """Refuse a BPE piece with a char that is no piece: sentencepiece merges through such a char (a
     model cut short loads there as another tokenizer), hfcompat's BPE starts from known chars only."""
     for index, piece in enumerate(proto.pieces):
-        if piece.type == spm.NORMAL and len(piece.piece) > 1:
+        if piece.type == spm.NORMAL and len(piece.piece) > 1 and isinstance(piece.piece, str):
             missing = next((char for char in piece.piece if char not in pieces), None)
             if missing is not None:
                 raise FormatError(f"BPE piece {piece.piece!r} holds {missing!r}, which is no piece (a trained model "
@@ -153,8 +189,9 @@ def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
         raise FormatError(f"byte piece {piece!r} is not of the form <0xHH>", field=f"{field}.piece")
 
 
-def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
+def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
     """The Tokenizer that runs a ModelProto exactly (charsmap applied as SentencePiece does)."""
+    proto = readable(source)
     pipeline = pipeline_from_proto(proto)
     pipeline["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
     tokenizer = tokenizer_from_dict(pipeline)
@@ -176,7 +213,7 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
                                                _ids_of_type(proto, spm.USER_DEFINED))
     elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
         tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
-    tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
+    tokenizer.sentencepiece_source = SentencePieceSource(source, tokenizer_to_dict(tokenizer))
     build_compiled(tokenizer)
     return tokenizer
 
@@ -189,8 +226,9 @@ def _ids_of_type(proto: Any, piece_type: int) -> frozenset[int]:
 # ----- ModelProto -> tokenizer.json ----------------------------------------------------------
 
 
-def pipeline_from_proto(proto: Any) -> dict:
+def pipeline_from_proto(source: Any) -> dict:
     """The tokenizer.json object that runs this SentencePiece model exactly."""
+    proto = readable(source)
     trainer, spec = proto.trainer_spec, proto.normalizer_spec
     user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
     # BPE never merges a user symbol with its neighbours: each is isolated before the model.
@@ -372,7 +410,7 @@ def _unigram_vocab(proto: Any) -> list[list]:
 
 def _mergeable_scores(proto: Any) -> dict[str, float]:
     """Piece -> score of every piece a merge can make (normal and unused pieces)."""
-    return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)}
+    return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED) and is_text(p.piece)}
 
 
 def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:

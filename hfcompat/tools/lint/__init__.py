@@ -27,6 +27,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   so do hfcompat and tokenizers on the converted file).
 - `unknown-piece-missing`: a byte-fallback SentencePiece model without an UNKNOWN piece
   (sentencepiece loads it; its unk_id() is -1).
+- `piece-not-utf8`: SentencePiece pieces whose bytes are not UTF-8 (sentencepiece loads them and
+  never gives them; decoding their ids fails in its Python API).
 - `char-model-long-piece`: pieces of several chars in a SentencePiece CHAR model (sentencepiece
   never gives them; hfcompat neither, they only decode).
 - `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
@@ -59,15 +61,15 @@ from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
                        sentencepiece_conversion, shadowed_tokens, special_tokens)
 from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
-                         long_char_model_pieces, merges_before_parts, missing_unknown_piece, repeated_rank_lines,
-                         undefined_token_types, unreachable_bytes, unreachable_tokens)
+                         long_char_model_pieces, merges_before_parts, missing_unknown_piece, pieces_not_utf8,
+                         repeated_rank_lines, undefined_token_types, unreachable_bytes, unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
-    undefined_token_types, dead_gguf_merges, missing_unknown_piece, long_char_model_pieces, shadowed_tokens,
-    regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
+    undefined_token_types, dead_gguf_merges, missing_unknown_piece, long_char_model_pieces, pieces_not_utf8,
+    shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
 )
 
 

@@ -157,6 +157,18 @@ def long_char_model_pieces(tokenizer: Tokenizer) -> list[Finding]:
                    "hfcompat); they only decode", long)
 
 
+def pieces_not_utf8(tokenizer: Tokenizer) -> list[Finding]:
+    """SentencePiece pieces whose bytes are not UTF-8 (sentencepiece loads them; no text matches them)."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    if source is None:
+        return []
+    odd = [(repr(piece.piece), i) for i, piece in enumerate(source.proto.pieces) if isinstance(piece.piece, bytes)]
+    return finding("piece-not-utf8", "warning", f"{len(odd)} pieces of the SentencePiece model are not UTF-8",
+                   "no text encodes to them (in sentencepiece nor hfcompat); sentencepiece's Python decode of "
+                   "their ids raises UnicodeDecodeError, hfcompat's gives their bytes as lone surrogates "
+                   "(surrogateescape), and no tokenizer.json can hold them", odd)
+
+
 def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
     """GGUF merges that llama.cpp never applies and tokenizers would refuse (a part is no token)."""
     source = getattr(tokenizer, "gguf_source", None)
