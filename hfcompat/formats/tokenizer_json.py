@@ -22,6 +22,7 @@ from ..segmentation.pre_tokenizer import (SideFiles, pre_tokenizer_from_extensio
                                           pre_tokenizer_to_extension_dict)
 from ..tokenizer import Tokenizer
 from ..pipeline.json_numbers import serde_json_f64, serde_json_int
+from .repeated_keys import check_repeated_keys, keep_last
 
 VERSION = "1.0"
 TOP_LEVEL_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
@@ -41,8 +42,9 @@ def read_tokenizer_json(path: str | Path, strict: bool = True) -> Tokenizer:
     """Read a tokenizer.json file; any problem is a FormatError naming the file.
 
     `strict=False` loads what only hfcompat refuses: a vocab id shared by two tokens (`tokenizers`
-    loads it, and which of the two an id decodes to then depends on its hash order) and a key
-    repeated in one object (the last one counts).
+    loads it, and which of the two an id decodes to then depends on its hash order); and a key
+    repeated in one object even where tokenizers refuses it (elsewhere the last one counts, as in
+    tokenizers: repeated_keys.py).
     """
     path = Path(path)
     try:
@@ -65,12 +67,14 @@ def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
     try:
         data = json.loads(text, parse_float=serde_json_f64, parse_constant=_refuse_constant,
                           parse_int=serde_json_int if _has_negative_zero(text) else None,
-                          object_pairs_hook=_unique_keys if strict else None)
+                          object_pairs_hook=keep_last if strict else None)
     except json.JSONDecodeError as error:
         raise FormatError(f"not valid JSON: {error.msg} at line {error.lineno} "
                           f"column {error.colno}") from None
     except RecursionError:
         raise FormatError(f"JSON nested deeper than {MAX_DEPTH} levels (tokenizers' recursion limit)") from None
+    if strict:
+        check_repeated_keys(data)
     check_file_form(data, strict)
     tokenizer = tokenizer_from_dict(data)
     build_compiled(tokenizer)
@@ -162,19 +166,6 @@ def check_unique_ids(vocab: dict[str, Any], field: str) -> None:
             raise FormatError(f"id {token_id} is given to both {seen[token_id]!r} and {token!r} (tokenizers "
                               "loads it and decodes the id to either; strict=False loads it so)", field=field)
         seen[token_id] = token
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys all differ (tokenizers refuses a repeated field in some objects, an
-    added token's, and keeps the last in others, the top level's, a pre-tokenizer's, a BPE model's;
-    hfcompat refuses it everywhere unless strict=False)."""
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise FormatError(f"key {twice!r} appears twice in one object (tokenizers refuses that in some objects and "
-                          "keeps the last in others; strict=False keeps the last)", field=twice)
-    return data
 
 
 def _refuse_constant(name: str) -> float:

@@ -39,6 +39,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   than tokens (llama.cpp reads one per token), special ids outside the vocabulary (llama.cpp
   keeps its own id).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
+- `repeated-json-key`: a tokenizer.json repeating a key in one object where `tokenizers` keeps
+  the last value (hfcompat too; where tokenizers refuses it, so does hfcompat).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
 - `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
@@ -59,7 +61,7 @@ from ...formats.load import load
 from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
-                       sentencepiece_conversion, shadowed_tokens, special_tokens)
+                       repeated_json_keys, sentencepiece_conversion, shadowed_tokens, special_tokens)
 from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
                          long_char_model_pieces, merges_before_parts, missing_unknown_piece, pieces_not_utf8,
                          repeated_rank_lines, undefined_token_types, unreachable_bytes, unreachable_tokens)
@@ -85,6 +87,7 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
         findings += added_token_ids(path, tokenizer, load_options.get("format")) + \
+            repeated_json_keys(path, load_options.get("format")) + \
             repeated_rank_lines(path, tokenizer) + ignored_gguf_values(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 
