@@ -313,6 +313,12 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
         raise UnsupportedConversion(
             "model: SentencePiece's WORD model spells an unknown word in byte pieces, which tokenizer.json's "
             "WordLevel cannot express (it gives the unknown token)")
+    stand_ins = sorted(getattr(model, "stand_ins", {}))
+    if stand_ins:
+        raise UnsupportedConversion(
+            f"model: SentencePiece's BPE merges through the chars {stand_ins!r}, which are no piece, and spells "
+            "them in bytes (or unk) only where no merge joined them; tokenizer.json's BPE cannot merge a char "
+            "outside its vocab")
     unused = getattr(model, "unused_ids", frozenset())
     if unused:
         pieces = sorted(model.id_to_token(i) for i in unused)

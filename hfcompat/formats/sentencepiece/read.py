@@ -116,8 +116,6 @@ def check_model(proto: Any) -> None:
     model_type = proto.trainer_spec.model_type
     if model_type not in spm.MODEL_TYPES.values():
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
-    if model_type == spm.BPE:
-        _check_bpe_chars(proto, seen)
 
 
 @dataclass
@@ -167,18 +165,6 @@ def matched_in_text(proto: Any, piece: Any) -> bool:
     return piece.type in MATCHABLE
 
 
-def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:
-    """Refuse a BPE piece with a char that is no piece: sentencepiece merges through such a char (a
-    model cut short loads there as another tokenizer), hfcompat's BPE starts from known chars only."""
-    for index, piece in enumerate(proto.pieces):
-        if piece.type == spm.NORMAL and len(piece.piece) > 1 and isinstance(piece.piece, str):
-            missing = next((char for char in piece.piece if char not in pieces), None)
-            if missing is not None:
-                raise FormatError(f"BPE piece {piece.piece!r} holds {missing!r}, which is no piece (a trained model "
-                                  "has every char of its pieces; this one is cut or edited)",
-                                  field=f"pieces[{index}].piece")
-
-
 def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
     """A BYTE piece needs byte_fallback and the form <0xHH>, as sentencepiece requires (a model cut
     short, its trainer spec lost, would otherwise load as a different tokenizer)."""
@@ -211,6 +197,7 @@ def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = 
         ranked = [(scores[left + right], left, right) for left, right in pipeline["model"]["merges"]]
         tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED),
                                                _ids_of_type(proto, spm.USER_DEFINED))
+        tokenizer.model.merge_through(stand_in_chars(proto))
     elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
         tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
     tokenizer.sentencepiece_source = SentencePieceSource(source, tokenizer_to_dict(tokenizer))
@@ -413,11 +400,6 @@ def _mergeable_scores(proto: Any) -> dict[str, float]:
     return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED) and is_text(p.piece)}
 
 
-def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:
-    """(piece score, left, right) for every split of every mergeable piece, best score first."""
-    return ranked_splits(_mergeable_scores(proto))
-
-
 def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     """Per merge, the rank of its piece's score among the distinct scores (sentencepiece's order)."""
     levels: list[int] = []
@@ -429,16 +411,26 @@ def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     return levels
 
 
+def stand_in_chars(proto: Any) -> list[str]:
+    """The chars of mergeable pieces that are no piece: sentencepiece's BPE still joins them (an
+    unknown char is a symbol like any other), so they enter the merges, with ids after the pieces."""
+    pieces = {p.piece for p in proto.pieces}
+    found = (char for piece in _mergeable_scores(proto) if len(piece) > 1 for char in piece if char not in pieces)
+    return list(dict.fromkeys(found))
+
+
 def _bpe_model(proto: Any, unknown: int | None) -> dict:
-    """BPE with a merge for every split of every mergeable piece, best piece score first."""
-    ranked = _ranked_merges(proto)
+    """BPE with a merge for every split of every mergeable piece, best piece score first (the
+    stand-in chars in the vocab too, for the merges; the reader takes them out again)."""
+    stand_ins = {char: len(proto.pieces) + index for index, char in enumerate(stand_in_chars(proto))}
+    ranked = ranked_splits({**_mergeable_scores(proto), **dict.fromkeys(stand_ins, 0.0)})
     return {
         "type": "BPE", "dropout": None, "unk_token": None if unknown is None else proto.pieces[unknown].piece,
         "continuing_subword_prefix": None, "end_of_word_suffix": None,
         # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
         "fuse_unk": not proto.trainer_spec.byte_fallback,
         "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
-        "vocab": {p.piece: i for i, p in enumerate(proto.pieces)},
+        "vocab": {**{p.piece: i for i, p in enumerate(proto.pieces)}, **stand_ins},
         "merges": [[left, right] for _, left, right in ranked],
     }
 

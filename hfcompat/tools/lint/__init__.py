@@ -27,6 +27,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   so do hfcompat and tokenizers on the converted file).
 - `unknown-piece-missing`: a byte-fallback SentencePiece model without an UNKNOWN piece
   (sentencepiece loads it; its unk_id() is -1).
+- `bpe-char-not-a-piece`: chars of a SentencePiece BPE model's pieces that are no piece
+  (sentencepiece merges through them, and spells them in bytes or unk where no merge does).
 - `piece-not-utf8`: SentencePiece pieces whose bytes are not UTF-8 (sentencepiece loads them and
   never gives them; decoding their ids fails in its Python API).
 - `char-model-long-piece`: pieces of several chars in a SentencePiece CHAR model (sentencepiece
@@ -62,16 +64,17 @@ from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
                        repeated_json_keys, sentencepiece_conversion, shadowed_tokens, special_tokens)
-from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
-                         long_char_model_pieces, merges_before_parts, missing_unknown_piece, pieces_not_utf8,
-                         repeated_rank_lines, undefined_token_types, unreachable_bytes, unreachable_tokens)
+from .vocabulary import (bpe_chars_not_pieces, byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values,
+                         long_char_model_pieces, merge_unreachable, merges_before_parts, missing_unknown_piece,
+                         pieces_not_utf8, repeated_rank_lines, undefined_token_types, unreachable_bytes,
+                         unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
     undefined_token_types, dead_gguf_merges, missing_unknown_piece, long_char_model_pieces, pieces_not_utf8,
-    shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
+    bpe_chars_not_pieces, shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
 )
 
 

@@ -169,6 +169,18 @@ def pieces_not_utf8(tokenizer: Tokenizer) -> list[Finding]:
                    "(surrogateescape), and no tokenizer.json can hold them", odd)
 
 
+def bpe_chars_not_pieces(tokenizer: Tokenizer) -> list[Finding]:
+    """Chars of a SentencePiece BPE model's pieces that are no piece (sentencepiece merges through them)."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    chars = getattr(tokenizer.model, "stand_ins", {})
+    if source is None or not chars:
+        return []
+    return finding("bpe-char-not-a-piece", "warning", f"{len(chars)} chars of BPE pieces are no piece",
+                   "sentencepiece (and hfcompat) merge through such a char, and spell it in bytes or unk where no "
+                   "merge joins it; a trained model has every char of its pieces (this one was cut or edited), "
+                   "and no tokenizer.json can run it", count=len(chars), details=[repr(c) for c in sorted(chars)])
+
+
 def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
     """GGUF merges that llama.cpp never applies and tokenizers would refuse (a part is no token)."""
     source = getattr(tokenizer, "gguf_source", None)
