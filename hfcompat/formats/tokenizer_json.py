@@ -12,6 +12,7 @@ from .. import decoders, normalizers, pre_tokenizers, processors
 from ..errors import FormatError, UnsupportedConversion
 from ..files import atomic_write_text
 from ..models import model_from_dict
+from ..models.wordlevel import WordLevel
 from ..normalizers.charsmap import sentencepiece_normalized
 from ..pipeline.fields import as_bool, as_str, as_uint, field_value
 from ..pipeline.added_vocabulary import AddedToken
@@ -21,6 +22,7 @@ from ..segmentation.pre_tokenizer import (SideFiles, pre_tokenizer_from_extensio
                                           pre_tokenizer_to_extension_dict)
 from ..tokenizer import Tokenizer
 from ..pipeline.json_numbers import serde_json_f64, serde_json_int
+from .repeated_keys import check_repeated_keys, keep_last
 
 VERSION = "1.0"
 TOP_LEVEL_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
@@ -40,8 +42,9 @@ def read_tokenizer_json(path: str | Path, strict: bool = True) -> Tokenizer:
     """Read a tokenizer.json file; any problem is a FormatError naming the file.
 
     `strict=False` loads what only hfcompat refuses: a vocab id shared by two tokens (`tokenizers`
-    loads it, and which of the two an id decodes to then depends on its hash order) and a key
-    repeated in one object (the last one counts).
+    loads it, and which of the two an id decodes to then depends on its hash order); and a key
+    repeated in one object even where tokenizers refuses it (elsewhere the last one counts, as in
+    tokenizers: repeated_keys.py).
     """
     path = Path(path)
     try:
@@ -64,12 +67,14 @@ def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
     try:
         data = json.loads(text, parse_float=serde_json_f64, parse_constant=_refuse_constant,
                           parse_int=serde_json_int if _has_negative_zero(text) else None,
-                          object_pairs_hook=_unique_keys if strict else None)
+                          object_pairs_hook=keep_last if strict else None)
     except json.JSONDecodeError as error:
         raise FormatError(f"not valid JSON: {error.msg} at line {error.lineno} "
                           f"column {error.colno}") from None
     except RecursionError:
         raise FormatError(f"JSON nested deeper than {MAX_DEPTH} levels (tokenizers' recursion limit)") from None
+    if strict:
+        check_repeated_keys(data)
     check_file_form(data, strict)
     tokenizer = tokenizer_from_dict(data)
     build_compiled(tokenizer)
@@ -161,19 +166,6 @@ def check_unique_ids(vocab: dict[str, Any], field: str) -> None:
             raise FormatError(f"id {token_id} is given to both {seen[token_id]!r} and {token!r} (tokenizers "
                               "loads it and decodes the id to either; strict=False loads it so)", field=field)
         seen[token_id] = token
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys all differ (tokenizers refuses a repeated field in some objects, an
-    added token's, and keeps the last in others, the top level's, a pre-tokenizer's, a BPE model's;
-    hfcompat refuses it everywhere unless strict=False)."""
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise FormatError(f"key {twice!r} appears twice in one object (tokenizers refuses that in some objects and "
-                          "keeps the last in others; strict=False keeps the last)", field=twice)
-    return data
 
 
 def _refuse_constant(name: str) -> float:
@@ -288,6 +280,11 @@ def write_tokenizer_json(tokenizer: Tokenizer, path: str | Path, pretty: bool = 
     atomic_write_text(Path(path), tokenizer_to_json(tokenizer, pretty=pretty))
 
 
+def _holds_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone surrogate (which no JSON file, UTF-8, can hold)."""
+    return not text.isascii() and any("\ud800" <= char <= "\udfff" for char in text)
+
+
 def check_json_expressible(tokenizer: Tokenizer) -> None:
     """Raise UnsupportedConversion where a tokenizer read from a .model does what tokenizer.json cannot say.
 
@@ -302,6 +299,26 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
             f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
             "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
             "match them)")
+    not_utf8 = sorted(token for token in model.get_vocab() if _holds_surrogate(token))
+    if not_utf8:
+        raise UnsupportedConversion(f"model: the pieces {not_utf8[:5]!r} are not UTF-8 (their bytes stand as lone "
+                                    "surrogates), which a JSON file cannot hold")
+    decoder = {} if tokenizer.decoder is None else tokenizer.decoder.to_dict()
+    if _holds_surrogate(json.dumps(decoder, ensure_ascii=False)):
+        raise UnsupportedConversion(
+            "decoder: SentencePiece writes a \"▁\" spelled in byte pieces as it is and turns the pieces' own into "
+            "spaces, which tokenizer.json's decoders cannot tell apart (hfcompat marks the pieces' own with a "
+            "surrogate, which JSON cannot hold)")
+    if isinstance(model, WordLevel) and model.byte_fallback:
+        raise UnsupportedConversion(
+            "model: SentencePiece's WORD model spells an unknown word in byte pieces, which tokenizer.json's "
+            "WordLevel cannot express (it gives the unknown token)")
+    stand_ins = sorted(getattr(model, "stand_ins", {}))
+    if stand_ins:
+        raise UnsupportedConversion(
+            f"model: SentencePiece's BPE merges through the chars {stand_ins!r}, which are no piece, and spells "
+            "them in bytes (or unk) only where no merge joined them; tokenizer.json's BPE cannot merge a char "
+            "outside its vocab")
     unused = getattr(model, "unused_ids", frozenset())
     if unused:
         pieces = sorted(model.id_to_token(i) for i in unused)

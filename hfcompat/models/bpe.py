@@ -71,6 +71,10 @@ class BPE(VocabLookup):
     # With ignore_merges in sentencepiece's mode: the only pieces a word may be whole (user-defined).
     whole_ids: frozenset[int] | None = None
     _merge_results: frozenset[int] | None = None  # the ids merges make, computed when first needed
+    # Chars that are no token but that merges may join (sentencepiece's BPE merges through an unknown
+    # char): char -> the id its merges were built with, outside the vocab (see `merge_through`).
+    stand_ins: dict[str, int] = {}
+    _stand_in_text: dict[int, str] = {}
     # The compiled merge table (`_bpe.MergeTable`), built on first use; False when the ids do not fit it.
     _table: Any = None
 
@@ -439,7 +443,7 @@ class BPE(VocabLookup):
         lengths: list[int] = []
         unk: list[int] | None = None  # the pending [unk id, byte length], emitted before the next known piece
         for piece, length in zip(pieces, _char_lengths(word)):
-            token_id = self.vocab.get(piece)
+            token_id = self.vocab.get(piece, self.stand_ins.get(piece))
             if token_id is not None:
                 if unk is not None:
                     ids.append(unk[0])
@@ -629,6 +633,21 @@ class BPE(VocabLookup):
             self._cuts_are_exact = False  # an unused char becomes unk, which fuses across a cut
         self.clear_cache()
 
+    def merge_through(self, chars: Iterable[str]) -> None:
+        """Let merges join these chars (in the vocab when the merges were built, and no token), as
+        sentencepiece's BPE joins an unknown char: they leave the vocab, and one no merge joined is
+        unknown (bytes with byte fallback, else unk), as an unused single char is."""
+        self.stand_ins = {char: self.vocab.pop(char) for char in chars}
+        for token_id in self.stand_ins.values():
+            del self.vocab_r[token_id]
+        self._stand_in_text = {token_id: char for char, token_id in self.stand_ins.items()}
+        self.merge_as_sentencepiece(self._levels or [], self.unused_ids | set(self.stand_ins.values()), self.whole_ids)
+
+    def _symbol_text(self, token_id: int) -> str:
+        """The text of a token id, or of a stand-in char."""
+        text = self.vocab_r.get(token_id)
+        return self._stand_in_text[token_id] if text is None else text
+
     def sample(self, sequence: str, alpha: float, nbest_size: int = -1,
                rng: random.Random | None = None) -> list[Token]:
         """BPE-dropout as sentencepiece samples it: each merge about to apply is dropped for
@@ -675,10 +694,10 @@ class BPE(VocabLookup):
             if token_id in unused:
                 pair = parts.get(token_id)
                 if pair is not None:
-                    left_length = _utf8_len(self.vocab_r[pair[0]])
+                    left_length = _utf8_len(self._symbol_text(pair[0]))
                     pending += [(pair[1], length - left_length), (pair[0], left_length)]
                     continue
-                byte_ids = [self._byte_ids[byte] for byte in self.vocab_r[token_id].encode()]
+                byte_ids = [self._byte_ids[byte] for byte in self._symbol_text(token_id).encode()]
                 if self.byte_fallback and None not in byte_ids:
                     out_ids.extend(byte_ids)
                     out_lengths.extend([1] * len(byte_ids))

@@ -52,6 +52,16 @@ class WordLevel(VocabLookup):
         self.vocab: dict[str, int] = dict(vocab or {})
         self.vocab_r: dict[int, str] = reverse_vocab(self.vocab)
         self.unk_token = unk_token
+        # An unknown pre-token spelled in `<0xHH>` tokens, as a SentencePiece WORD model with byte
+        # fallback does: tokenizer.json's WordLevel cannot say this (see `spell_unknown_in_bytes`).
+        self.byte_fallback = False
+
+    def spell_unknown_in_bytes(self) -> None:
+        """Give an unknown pre-token as the `<0xHH>` tokens of its UTF-8 bytes (all must be in the vocab)."""
+        missing = [f"<0x{byte:02X}>" for byte in range(256) if f"<0x{byte:02X}>" not in self.vocab]
+        if missing:
+            raise FormatError(f"byte fallback needs every byte token; {missing[0]!r} is missing", field="vocab")
+        self.byte_fallback = True
 
     def tokenize(self, sequence: str) -> list[Token]:
         """One token spanning the whole pre-token (byte offsets)."""
@@ -59,6 +69,9 @@ class WordLevel(VocabLookup):
         token_id = self.vocab.get(sequence)
         if token_id is not None:
             return [Token(token_id, sequence, (0, end))]
+        if self.byte_fallback:
+            return [Token(self.vocab[name], name, (0, end))
+                    for name in (f"<0x{byte:02X}>" for byte in sequence.encode("utf-8"))]
         unk_id = self.vocab.get(self.unk_token)
         if unk_id is None:
             raise TokenizationError("WordLevel error: Missing [UNK] token from the vocabulary")

@@ -41,6 +41,8 @@ from ..tokenizer_json import build_compiled, tokenizer_from_dict, tokenizer_to_d
 from . import schema as spm
 
 SPACE = "\u2581"
+# Marks a piece's own "▁" while decoding: a lone surrogate, which no piece or decoded byte text holds.
+PIECE_SPACE = "\ud800"
 _REGEX_SPECIAL = set(".^$|()[]{}*+?\\-#&~")
 # treat_whitespace_as_suffix: the dummy "▁" goes after the last char of a non-empty text.
 AFTER_LAST_CHAR = r"(?<=[\s\S])\z"
@@ -94,9 +96,6 @@ def check_model(proto: Any) -> None:
     for index, piece in enumerate(proto.pieces):
         if not piece.piece:
             raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
-        if not isinstance(piece.piece, str):
-            raise FormatError(f"piece {piece.piece!r} is not UTF-8 (sentencepiece loads it; no text can match it)",
-                              field=f"pieces[{index}].piece")
         if not math.isfinite(piece.score):
             raise FormatError(f"score {piece.score} is NaN or infinite, which sentencepiece refuses",
                               field=f"pieces[{index}].score")
@@ -105,7 +104,7 @@ def check_model(proto: Any) -> None:
         seen.add(piece.piece)
         unknowns += piece.type == spm.UNKNOWN
         if piece.type == spm.BYTE:
-            _check_byte_piece(piece.piece, byte_fallback, f"pieces[{index}]")
+            _check_byte_piece(_text(piece.piece), byte_fallback, f"pieces[{index}]")
             byte_pieces += 1
     if unknowns > 1 or not (unknowns or byte_fallback):
         said = "unk is already defined" if unknowns else "unk is not defined"
@@ -117,43 +116,53 @@ def check_model(proto: Any) -> None:
     model_type = proto.trainer_spec.model_type
     if model_type not in spm.MODEL_TYPES.values():
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
-    if model_type == spm.BPE:
-        _check_bpe_chars(proto, seen)
-    _check_model_type_runs(proto, model_type)
 
 
-def _check_model_type_runs(proto: Any, model_type: int) -> None:
-    """Refuse what hfcompat would run otherwise than sentencepiece: a CHAR model with a normal piece
-    of several chars (sentencepiece never uses it; hfcompat's Unigram would), a WORD model with byte
-    fallback (sentencepiece spells an unknown word in bytes; hfcompat's WordLevel gives unk), a
-    Unigram or CHAR model without an unknown piece (sentencepiece spells unknown chars in bytes;
-    hfcompat's Unigram, like tokenizers', needs the unknown piece in its lattice)."""
-    if model_type == spm.CHAR:
-        long = next((i for i, p in enumerate(proto.pieces) if p.type == spm.NORMAL and len(p.piece) > 1), None)
-        if long is not None:
-            raise FormatError(f"a CHAR model with the piece {proto.pieces[long].piece!r} of several chars (a "
-                              "trained CHAR model has none; sentencepiece loads it and never uses it, hfcompat's "
-                              "Unigram would)", field=f"pieces[{long}].piece")
-    if model_type in (spm.UNIGRAM, spm.CHAR) and not any(p.type == spm.UNKNOWN for p in proto.pieces):
-        raise FormatError("a Unigram model without an UNKNOWN piece (sentencepiece loads it with byte fallback and "
-                          "spells unknown chars in bytes; hfcompat's Unigram, as tokenizers', needs the piece)",
-                          field="pieces")
-    if model_type == spm.WORD and proto.trainer_spec.byte_fallback:
-        raise FormatError("a WORD model with byte_fallback, which hfcompat does not run (sentencepiece spells an "
-                          "unknown word in bytes; hfcompat's WordLevel gives the unknown piece)",
-                          field="trainer_spec.byte_fallback")
+@dataclass
+class Piece:
+    """One piece of a ModelProto, its text a str even where the file's bytes are not UTF-8."""
+
+    piece: str
+    score: float
+    type: int
 
 
-def _check_bpe_chars(proto: Any, pieces: set[str]) -> None:
-    """Refuse a BPE piece with a char that is no piece: sentencepiece merges through such a char (a
-    model cut short loads there as another tokenizer), hfcompat's BPE starts from known chars only."""
-    for index, piece in enumerate(proto.pieces):
-        if piece.type == spm.NORMAL and len(piece.piece) > 1:
-            missing = next((char for char in piece.piece if char not in pieces), None)
-            if missing is not None:
-                raise FormatError(f"BPE piece {piece.piece!r} holds {missing!r}, which is no piece (a trained model "
-                                  "has every char of its pieces; this one is cut or edited)",
-                                  field=f"pieces[{index}].piece")
+@dataclass
+class ReadableModel:
+    """A ModelProto's pieces, specs and types, every piece a str (what the pipeline is built from)."""
+
+    pieces: list[Piece]
+    trainer_spec: Any
+    normalizer_spec: Any
+
+
+def readable(proto: Any) -> Any:
+    """`proto` itself when every piece is UTF-8, else a view with the others' bytes as lone
+    surrogates (no text holds them, so no text matches them, as in sentencepiece)."""
+    if all(isinstance(p.piece, str) for p in proto.pieces):
+        return proto
+    return ReadableModel([Piece(_text(p.piece), p.score, p.type) for p in proto.pieces],
+                         proto.trainer_spec, proto.normalizer_spec)
+
+
+def _text(piece: str | bytes) -> str:
+    """A piece's text; bytes that are not UTF-8 become lone surrogates (Python's surrogateescape)."""
+    return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogateescape")
+
+
+def is_text(piece: str) -> bool:
+    """Whether a piece is UTF-8 text (no lone surrogate standing for a byte of the file)."""
+    return piece.isascii() or not any("\udc80" <= char <= "\udcff" for char in piece)
+
+
+def matched_in_text(proto: Any, piece: Any) -> bool:
+    """Whether sentencepiece's model can give this piece for a span of text: normal and user-defined
+    pieces that are UTF-8, but a CHAR model looks up single chars only (and user-defined symbols)."""
+    if not is_text(piece.piece):
+        return False
+    if piece.type == spm.NORMAL and proto.trainer_spec.model_type == spm.CHAR:
+        return len(piece.piece) == 1
+    return piece.type in MATCHABLE
 
 
 def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
@@ -166,8 +175,9 @@ def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
         raise FormatError(f"byte piece {piece!r} is not of the form <0xHH>", field=f"{field}.piece")
 
 
-def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
+def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
     """The Tokenizer that runs a ModelProto exactly (charsmap applied as SentencePiece does)."""
+    proto = readable(source)
     pipeline = pipeline_from_proto(proto)
     pipeline["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
     tokenizer = tokenizer_from_dict(pipeline)
@@ -179,7 +189,7 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
                                          if rules_may_touch(normalizer.charsmap, piece))
     if pipeline["model"]["type"] == "Unigram":
         tokenizer.model.without_matching(frozenset(
-            i for i, p in enumerate(proto.pieces) if p.type not in MATCHABLE))
+            i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p)))
         normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
         tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
     elif pipeline["model"]["type"] == "BPE":
@@ -187,7 +197,10 @@ def tokenizer_from_proto(proto: Any, *, add_bos: bool = False, add_eos: bool = F
         ranked = [(scores[left + right], left, right) for left, right in pipeline["model"]["merges"]]
         tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED),
                                                _ids_of_type(proto, spm.USER_DEFINED))
-    tokenizer.sentencepiece_source = SentencePieceSource(proto, tokenizer_to_dict(tokenizer))
+        tokenizer.model.merge_through(stand_in_chars(proto))
+    elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
+        tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
+    tokenizer.sentencepiece_source = SentencePieceSource(source, tokenizer_to_dict(tokenizer))
     build_compiled(tokenizer)
     return tokenizer
 
@@ -200,8 +213,9 @@ def _ids_of_type(proto: Any, piece_type: int) -> frozenset[int]:
 # ----- ModelProto -> tokenizer.json ----------------------------------------------------------
 
 
-def pipeline_from_proto(proto: Any) -> dict:
+def pipeline_from_proto(source: Any) -> dict:
     """The tokenizer.json object that runs this SentencePiece model exactly."""
+    proto = readable(source)
     trainer, spec = proto.trainer_spec, proto.normalizer_spec
     user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
     # BPE never merges a user symbol with its neighbours: each is isolated before the model.
@@ -314,14 +328,26 @@ def _decoder(proto: Any) -> dict:
     unknown = next((p.piece for p in proto.pieces if p.type == spm.UNKNOWN), None)
     if unknown is not None:  # a byte-fallback model may have none: its unknown chars are bytes
         steps.append(_replace(r"\A" + _escape(unknown) + r"\z", trainer.unk_surface, regex=True))
+    # sentencepiece writes the text of byte pieces as it is: a "▁" spelled in bytes (an unknown word
+    # of a WORD model) stays "▁". The pieces' own "▁" are marked first, with a char no text holds.
+    space = SPACE
+    if trainer.byte_fallback and spec.escape_whitespaces and _space_in_bytes(proto):
+        space = PIECE_SPACE
+        steps.append(_replace(SPACE, space))
     if trainer.byte_fallback:
         steps.append({"type": "ByteFallback"})
     steps.append({"type": "Fuse"})
     if spec.add_dummy_prefix or spec.remove_extra_whitespaces:
-        steps.append({"type": "Strip", "content": SPACE, "start": 1, "stop": 0})
+        steps.append({"type": "Strip", "content": space, "start": 1, "stop": 0})
     if spec.escape_whitespaces:
-        steps.append(_replace(SPACE, " "))
+        steps.append(_replace(space, " "))
     return {"type": "Sequence", "decoders": steps}
+
+
+def _space_in_bytes(proto: Any) -> bool:
+    """Whether byte pieces may spell a "▁": in a WORD model (whole unknown words), or where "▁" is no piece."""
+    return proto.trainer_spec.model_type == spm.WORD or \
+        not any(p.piece == SPACE and matched_in_text(proto, p) for p in proto.pieces)
 
 
 def _model(proto: Any) -> dict:
@@ -332,7 +358,11 @@ def _model(proto: Any) -> dict:
         return _bpe_model(proto, unknown)
     if model_type == spm.WORD:
         vocab = {p.piece: i for i, p in enumerate(proto.pieces)}
-        return {"type": "WordLevel", "vocab": vocab, "unk_token": proto.pieces[unknown].piece}
+        # Without an unknown piece (byte fallback) no word becomes unk: the trainer's name stands in.
+        unk = proto.trainer_spec.unk_piece if unknown is None else proto.pieces[unknown].piece
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": unk}
+    if unknown is None:  # byte fallback spells every unknown char: a piece no text matches stands in
+        unknown = next(i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p))
     return {"type": "Unigram", "unk_id": unknown, "vocab": _unigram_vocab(proto),
             "byte_fallback": proto.trainer_spec.byte_fallback}
 
@@ -346,20 +376,20 @@ def _unigram_vocab(proto: Any) -> list[list]:
     """[piece, score] per piece, with the scores SentencePiece's lattice effectively uses.
 
     A user-defined piece scores `0.1 * (bytes - 1)` (float32, sentencepiece 0.2.3's bonus for a
-    longer match: a one-byte symbol scores 0, not its stored score). Pieces
-    SentencePiece never matches in text (control, unknown, byte, unused) get a score below any
-    spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
+    longer match: a one-byte symbol scores 0, not its stored score). Pieces SentencePiece never
+    matches in text (control, unknown, byte, unused, a CHAR model's pieces of several chars) get a
+    score below any spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
     every segmentation of a text holds the same unknown chars.
     """
     normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
-    reserved = [p.piece for p in proto.pieces if p.type not in MATCHABLE]
+    reserved = [p.piece for p in proto.pieces if not matched_in_text(proto, p)]
     unreachable = min(normal_scores) * (max(map(len, reserved), default=0) + 1) - 1000.0
     vocab = []
     for p in proto.pieces:
         score = p.score
         if p.type == spm.USER_DEFINED:
             score = _f32(0.1 * (len(p.piece.encode("utf-8")) - 1))
-        elif p.type not in MATCHABLE:
+        elif not matched_in_text(proto, p):
             score = unreachable
         vocab.append([p.piece, score])
     return vocab
@@ -367,12 +397,7 @@ def _unigram_vocab(proto: Any) -> list[list]:
 
 def _mergeable_scores(proto: Any) -> dict[str, float]:
     """Piece -> score of every piece a merge can make (normal and unused pieces)."""
-    return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED)}
-
-
-def _ranked_merges(proto: Any) -> list[tuple[float, str, str]]:
-    """(piece score, left, right) for every split of every mergeable piece, best score first."""
-    return ranked_splits(_mergeable_scores(proto))
+    return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED) and is_text(p.piece)}
 
 
 def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
@@ -386,16 +411,26 @@ def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     return levels
 
 
+def stand_in_chars(proto: Any) -> list[str]:
+    """The chars of mergeable pieces that are no piece: sentencepiece's BPE still joins them (an
+    unknown char is a symbol like any other), so they enter the merges, with ids after the pieces."""
+    pieces = {p.piece for p in proto.pieces}
+    found = (char for piece in _mergeable_scores(proto) if len(piece) > 1 for char in piece if char not in pieces)
+    return list(dict.fromkeys(found))
+
+
 def _bpe_model(proto: Any, unknown: int | None) -> dict:
-    """BPE with a merge for every split of every mergeable piece, best piece score first."""
-    ranked = _ranked_merges(proto)
+    """BPE with a merge for every split of every mergeable piece, best piece score first (the
+    stand-in chars in the vocab too, for the merges; the reader takes them out again)."""
+    stand_ins = {char: len(proto.pieces) + index for index, char in enumerate(stand_in_chars(proto))}
+    ranked = ranked_splits({**_mergeable_scores(proto), **dict.fromkeys(stand_ins, 0.0)})
     return {
         "type": "BPE", "dropout": None, "unk_token": None if unknown is None else proto.pieces[unknown].piece,
         "continuing_subword_prefix": None, "end_of_word_suffix": None,
         # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
         "fuse_unk": not proto.trainer_spec.byte_fallback,
         "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
-        "vocab": {p.piece: i for i, p in enumerate(proto.pieces)},
+        "vocab": {**{p.piece: i for i, p in enumerate(proto.pieces)}, **stand_ins},
         "merges": [[left, right] for _, left, right in ranked],
     }
 

@@ -27,6 +27,12 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   so do hfcompat and tokenizers on the converted file).
 - `unknown-piece-missing`: a byte-fallback SentencePiece model without an UNKNOWN piece
   (sentencepiece loads it; its unk_id() is -1).
+- `bpe-char-not-a-piece`: chars of a SentencePiece BPE model's pieces that are no piece
+  (sentencepiece merges through them, and spells them in bytes or unk where no merge does).
+- `piece-not-utf8`: SentencePiece pieces whose bytes are not UTF-8 (sentencepiece loads them and
+  never gives them; decoding their ids fails in its Python API).
+- `char-model-long-piece`: pieces of several chars in a SentencePiece CHAR model (sentencepiece
+  never gives them; hfcompat neither, they only decode).
 - `undefined-token-type`: GGUF token types outside 1..6 (llama.cpp's UNDEFINED: encoded as
   normal tokens, dropped by its detokenizer).
 - `gguf-dead-merges`: GGUF merges naming a string that is no token and that no merge forms
@@ -35,6 +41,8 @@ the checks of the vocabulary, `pipeline.py` those of the components around the m
   than tokens (llama.cpp reads one per token), special ids outside the vocabulary (llama.cpp
   keeps its own id).
 - `repeated-rank-token`: a tiktoken rank file listing a token twice (tiktoken keeps the last rank).
+- `repeated-json-key`: a tokenizer.json repeating a key in one object where `tokenizers` keeps
+  the last value (hfcompat too; where tokenizers refuses it, so does hfcompat).
 - `added-token-id-mismatch`: a tokenizer.json whose added tokens say other ids than the ones
   `tokenizers` gives them on load (it ignores the written ids).
 - `sentencepiece-json-inexact`: a SentencePiece model whose tokenizer.json conversion cannot be
@@ -55,17 +63,18 @@ from ...formats.load import load
 from ...tokenizer import Tokenizer
 from .base import SEVERITIES, Finding
 from .pipeline import (added_token_ids, gguf_pre_name, normalizer_idempotence, regex_patterns,
-                       sentencepiece_conversion, shadowed_tokens, special_tokens)
-from .vocabulary import (byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values, merge_unreachable,
-                         merges_before_parts, missing_unknown_piece, repeated_rank_lines,
-                         undefined_token_types, unreachable_bytes, unreachable_tokens)
+                       repeated_json_keys, sentencepiece_conversion, shadowed_tokens, special_tokens)
+from .vocabulary import (bpe_chars_not_pieces, byte_coverage, dead_gguf_merges, id_space, ignored_gguf_values,
+                         long_char_model_pieces, merge_unreachable, merges_before_parts, missing_unknown_piece,
+                         pieces_not_utf8, repeated_rank_lines, undefined_token_types, unreachable_bytes,
+                         unreachable_tokens)
 
 __all__ = ["CHECKS", "Finding", "counts", "has_errors", "lint", "merge_unreachable", "report"]
 
 CHECKS: tuple[Callable[[Tokenizer], list[Finding]], ...] = (
     special_tokens, byte_coverage, id_space, unreachable_tokens, merges_before_parts, unreachable_bytes,
-    undefined_token_types, dead_gguf_merges, missing_unknown_piece, shadowed_tokens, regex_patterns,
-    normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
+    undefined_token_types, dead_gguf_merges, missing_unknown_piece, long_char_model_pieces, pieces_not_utf8,
+    bpe_chars_not_pieces, shadowed_tokens, regex_patterns, normalizer_idempotence, sentencepiece_conversion, gguf_pre_name,
 )
 
 
@@ -81,6 +90,7 @@ def lint(tokenizer_or_path: Tokenizer | str | Path, **load_options: Any) -> list
     findings = [found for check in CHECKS for found in check(tokenizer)]
     if path is not None:
         findings += added_token_ids(path, tokenizer, load_options.get("format")) + \
+            repeated_json_keys(path, load_options.get("format")) + \
             repeated_rank_lines(path, tokenizer) + ignored_gguf_values(path, tokenizer)
     return sorted(findings, key=lambda found: SEVERITIES.index(found.severity))
 

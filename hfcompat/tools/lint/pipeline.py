@@ -13,6 +13,7 @@ import regex
 
 from ...errors import UnsupportedConversion
 from ...formats.detect import detect_format
+from ...formats.repeated_keys import keep_last, repeated_keys
 from ...formats.tokenizer_json import check_json_expressible
 from ...models.unigram import Unigram
 from ...pipeline.bytelevel import chars_to_bytes
@@ -185,6 +186,19 @@ def added_token_ids(path: Path, tokenizer: Tokenizer, format: str | None = None)
                    "tokenizers ignores the written ids and numbers added tokens itself, so readers that trust "
                    "the file disagree with it", wrong,
                    details=[f"{t!r}: written {i}, loaded {tokenizer.token_to_id(t)}" for t, i in wrong])
+
+
+def repeated_json_keys(path: Path, format: str | None = None) -> list[Finding]:
+    """Keys a tokenizer.json repeats in one object where tokenizers keeps the last value."""
+    if detect_format(path, format) != "tokenizer.json":
+        return []
+    try:
+        places = repeated_keys(json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=keep_last))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return []
+    return finding("repeated-json-key", "warning", f"{len(places)} keys are repeated in one object",
+                   "tokenizers (and hfcompat) keep the last value there; other JSON readers may keep the first "
+                   "or refuse the file", count=len(places), details=places)
 
 
 def regex_patterns(tokenizer: Tokenizer) -> list[Finding]:

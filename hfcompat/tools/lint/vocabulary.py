@@ -14,6 +14,7 @@ from typing import Callable
 
 from ...formats.gguf.metadata import read_metadata
 from ...formats.gguf.read import dead_merges
+from ...formats.sentencepiece import schema as spm
 from ...formats.tiktoken.ranks import repeated_tokens
 from ...models.bpe import BPE
 from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
@@ -142,6 +143,42 @@ def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
     return finding("unknown-piece-missing", "warning", "the SentencePiece model has no UNKNOWN piece",
                    "sentencepiece and hfcompat spell every unknown char in bytes, but its unk_id() is -1, which "
                    "tools that expect an unknown id refuse", count=1)
+
+
+def long_char_model_pieces(tokenizer: Tokenizer) -> list[Finding]:
+    """Pieces of several chars in a SentencePiece CHAR model, which sentencepiece never gives."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    if source is None or source.proto.trainer_spec.model_type != spm.CHAR:
+        return []
+    long = [(piece.piece, i) for i, piece in enumerate(source.proto.pieces)
+            if piece.type == NORMAL and len(piece.piece) > 1]
+    return finding("char-model-long-piece", "warning", f"{len(long)} pieces of a CHAR model have several chars",
+                   "sentencepiece's CHAR model looks up one char at a time and never gives them (nor does "
+                   "hfcompat); they only decode", long)
+
+
+def pieces_not_utf8(tokenizer: Tokenizer) -> list[Finding]:
+    """SentencePiece pieces whose bytes are not UTF-8 (sentencepiece loads them; no text matches them)."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    if source is None:
+        return []
+    odd = [(repr(piece.piece), i) for i, piece in enumerate(source.proto.pieces) if isinstance(piece.piece, bytes)]
+    return finding("piece-not-utf8", "warning", f"{len(odd)} pieces of the SentencePiece model are not UTF-8",
+                   "no text encodes to them (in sentencepiece nor hfcompat); sentencepiece's Python decode of "
+                   "their ids raises UnicodeDecodeError, hfcompat's gives their bytes as lone surrogates "
+                   "(surrogateescape), and no tokenizer.json can hold them", odd)
+
+
+def bpe_chars_not_pieces(tokenizer: Tokenizer) -> list[Finding]:
+    """Chars of a SentencePiece BPE model's pieces that are no piece (sentencepiece merges through them)."""
+    source = getattr(tokenizer, "sentencepiece_source", None)
+    chars = getattr(tokenizer.model, "stand_ins", {})
+    if source is None or not chars:
+        return []
+    return finding("bpe-char-not-a-piece", "warning", f"{len(chars)} chars of BPE pieces are no piece",
+                   "sentencepiece (and hfcompat) merge through such a char, and spell it in bytes or unk where no "
+                   "merge joins it; a trained model has every char of its pieces (this one was cut or edited), "
+                   "and no tokenizer.json can run it", count=len(chars), details=[repr(c) for c in sorted(chars)])
 
 
 def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
