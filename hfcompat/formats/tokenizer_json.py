@@ -313,6 +313,10 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
         raise UnsupportedConversion(
             "model: SentencePiece's WORD model spells an unknown word in byte pieces, which tokenizer.json's "
             "WordLevel cannot express (it gives the unknown token)")
+    if isinstance(model, WordLevel) and model.word_mark is not None:
+        raise UnsupportedConversion(
+            "model: SentencePiece gives a run of unknown words of its WORD model one unknown id, which "
+            "tokenizer.json's WordLevel cannot express (it gives one unknown token per word)")
     stand_ins = sorted(getattr(model, "stand_ins", {}))
     if stand_ins:
         raise UnsupportedConversion(

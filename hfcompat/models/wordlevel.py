@@ -45,6 +45,13 @@ def check_type(data: Any, expected: str) -> None:
         raise FormatError(f"invalid value: string {kind!r}, expected {expected}", field="type")
 
 
+def words_before_mark(text: str, mark: str) -> list[str]:
+    """`text` cut before each `mark` (SentencePiece's words: "▁a▁▁b" is "▁a", "▁", "▁b")."""
+    words = text.split(mark)
+    found = [mark + word for word in words[1:]]
+    return [words[0], *found] if words[0] else found
+
+
 class WordLevel(VocabLookup):
     """Look the whole pre-token up in `vocab`; unknown pre-tokens become `unk_token`."""
 
@@ -55,6 +62,9 @@ class WordLevel(VocabLookup):
         # An unknown pre-token spelled in `<0xHH>` tokens, as a SentencePiece WORD model with byte
         # fallback does: tokenizer.json's WordLevel cannot say this (see `spell_unknown_in_bytes`).
         self.byte_fallback = False
+        # Words begin at each `word_mark` of a whole text, and a run of unknown words is one
+        # unknown token, as in a SentencePiece WORD model without byte fallback (`fuse_unknown_words`).
+        self.word_mark: str | None = None
 
     def spell_unknown_in_bytes(self) -> None:
         """Give an unknown pre-token as the `<0xHH>` tokens of its UTF-8 bytes (all must be in the vocab)."""
@@ -63,8 +73,35 @@ class WordLevel(VocabLookup):
             raise FormatError(f"byte fallback needs every byte token; {missing[0]!r} is missing", field="vocab")
         self.byte_fallback = True
 
+    def fuse_unknown_words(self, mark: str) -> None:
+        """Take a whole text, cut it into words before each `mark` (and at its start), and give a run
+        of unknown words one unknown token spanning them all: SentencePiece's processor fuses the
+        unknown ids its WORD model gives in a row. tokenizer.json's WordLevel cannot say this."""
+        self.word_mark = mark
+
     def tokenize(self, sequence: str) -> list[Token]:
-        """One token spanning the whole pre-token (byte offsets)."""
+        """One token spanning the whole pre-token (byte offsets); with a word mark, the tokens of its words."""
+        if self.word_mark is not None:
+            return self._fused_words(sequence, self.word_mark)
+        return self._word(sequence)
+
+    def _fused_words(self, text: str, mark: str) -> list[Token]:
+        """The tokens of each word of `text` (cut before each `mark`), a run of unknown words (the unk id) as one token."""
+        tokens: list[Token] = []
+        unk_id = self.vocab.get(self.unk_token)
+        start = 0
+        for word in words_before_mark(text, mark):
+            token = self._word(word)[0]
+            end = start + token.offsets[1]
+            if tokens and token.id == unk_id and tokens[-1].id == unk_id:
+                tokens[-1] = Token(unk_id, tokens[-1].value, (tokens[-1].offsets[0], end))
+            else:
+                tokens.append(Token(token.id, token.value, (start, end)))
+            start = end
+        return tokens
+
+    def _word(self, sequence: str) -> list[Token]:
+        """The token(s) of one word: itself, its byte tokens, or the unknown token."""
         end = len(sequence) if sequence.isascii() else len(sequence.encode("utf-8"))
         token_id = self.vocab.get(sequence)
         if token_id is not None:

@@ -144,8 +144,8 @@ def proto_mutation(draw: st.DrawFn, data: bytes) -> bytes:
         proto.pieces.append(proto.pieces[index])
     elif op == "byte_fallback":
         proto.trainer_spec.byte_fallback = not proto.trainer_spec.byte_fallback
-    elif op == "model_type":  # not WORD (3): its fused unknown words are a known gap (test_sentencepiece's WORD_GAP)
-        proto.trainer_spec.model_type = draw(st.sampled_from([1, 2, 4]))
+    elif op == "model_type":
+        proto.trainer_spec.model_type = draw(st.sampled_from([1, 2, 3, 4]))
     elif op == "charsmap":
         charsmap = proto.normalizer_spec.precompiled_charsmap
         proto.normalizer_spec.precompiled_charsmap = charsmap[:draw(st.integers(0, len(charsmap)))]

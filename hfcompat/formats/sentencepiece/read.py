@@ -200,6 +200,10 @@ def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = 
         tokenizer.model.merge_through(stand_in_chars(proto))
     elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
         tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
+    elif pipeline["model"]["type"] == "WordLevel":
+        # sentencepiece gives a run of unknown words one unk id: the model sees the whole text.
+        tokenizer.pre_tokenizer = None
+        tokenizer.model.fuse_unknown_words(SPACE)
     tokenizer.sentencepiece_source = SentencePieceSource(source, tokenizer_to_dict(tokenizer))
     build_compiled(tokenizer)
     return tokenizer
