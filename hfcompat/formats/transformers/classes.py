@@ -709,6 +709,32 @@ def xlnet_post_processor(config: Config, data: Data) -> Data:
     return data
 
 
+def python_sentencepiece(config: Config, data: Data, eos_after: bool) -> Data:
+    """A SentencePieceBackend class (transformers' Python tokenizer running sentencepiece on its .model): its
+    decode joins the pieces, turns "▁" into spaces and strips the text (DECODED_TEXT_REWRITES), with no byte
+    fallback; `eos_after`: "$A </s>" / "$A $B </s>" all of type 0 (SpeechT5), else no special tokens and type id
+    1 for $B (BertGeneration)."""
+    data["decoder"] = {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                                                        {"type": "Fuse"}]}
+    eos = role(config, "eos_token", "</s>") if eos_after else None
+    ends = [eos] if eos else []
+    data["post_processor"] = template(["$A", *ends], ["$A", "$B" if eos_after else "$B:1", *ends], ends, data)
+    return data
+
+
+def python_sentencepiece_rules(config: Config) -> list[str]:
+    """What a SentencePieceBackend class does, under the config's options, that hfcompat does not."""
+    rules = []
+    if config.get("legacy", True) is False:
+        rules.append("drops the model's dummy prefix and encodes a text starting with a space after its unk token "
+                     "(legacy false)")
+    if config.get("normalize"):
+        rules.append("spells out English numbers (EnglishNumberNormalizer) before sentencepiece (normalize true)")
+    if config.get("sp_model_kwargs"):
+        rules.append("passes sp_model_kwargs (sampling options) to sentencepiece")
+    return rules
+
+
 def backend_sentencepiece(data: Data, byte_fallback: bool, dummy_prefix: bool, specials: dict[str, int]) -> Data:
     """What TokenizersBackend (transformers 5.24) keeps of a SentencePiece model beside its encoding: a plain
     decoder ("▁" to spaces, bytes, one leading space stripped) and the model's bos, eos and unk pieces
@@ -823,7 +849,12 @@ CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
 DECODED_TEXT_REWRITES: dict[str, tuple[str, str, bool]] = {
     "CLIPTokenizer": (re.escape("</w>"), " ", True),
     "WhisperTokenizer": (r"<\|(\d+\.\d+)\|>", "", False),
+    **dict.fromkeys(("BertGenerationTokenizer", "SpeechT5Tokenizer"), ("(?!)", "", True)),
 }
+# The SentencePieceBackend classes hfcompat builds: the .model file each reads (its vocab_files_names), never
+# tokenizer.json.
+PYTHON_SENTENCEPIECE_CLASSES: dict[str, str] = {"BertGenerationTokenizer": "spiece.model",
+                                                "SpeechT5Tokenizer": "spm_char.model"}
 
 # What a class hfcompat builds still does in decode that hfcompat does not (said when it loads).
 CLASS_DECODE_RULES: dict[str, str] = {
@@ -901,6 +932,9 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "FNetTokenizer": _ALBERT_ROLES,
     "XLNetTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                        "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
+    "BertGenerationTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>",
+                                "sep_token": "<::::>"},
+    "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -927,8 +961,7 @@ NOT_BUILT: dict[str, str] = {
         "ProphetNetTokenizer", "RoCBertTokenizer", "Speech2TextTokenizer", "TapasTokenizer", "VitsTokenizer",
         "Wav2Vec2CTCTokenizer", "Wav2Vec2PhonemeCTCTokenizer", "XLMTokenizer"), _PYTHON),
     **dict.fromkeys((
-        "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
-        "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
+        "BartphoTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer", "SiglipTokenizer"), _SENTENCEPIECE),
     **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
@@ -951,11 +984,14 @@ def class_roles(config: Config, name: str | None, roles: tuple[str, ...]) -> dic
     return found
 
 
-# The post-processor a class sets on a SentencePiece model (whose other components follow sentencepiece).
+# The post-processor a class sets on a SentencePiece model (whose other components follow sentencepiece);
+# the SentencePieceBackend classes (PYTHON_SENTENCEPIECE_CLASSES) set their decoder too.
 SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "T5Tokenizer": t5_post_processor,
     "AlbertTokenizer": albert_post_processor,
     "XLNetTokenizer": xlnet_post_processor,
+    "BertGenerationTokenizer": partial(python_sentencepiece, eos_after=False),
+    "SpeechT5Tokenizer": partial(python_sentencepiece, eos_after=True),
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
@@ -1029,7 +1065,7 @@ def template_flags(config: Config, name: str | None, from_tokenizer_json: bool) 
 def is_rebuilt_by_class(name: str | None) -> bool:
     """False when transformers loads the directory as TokenizersBackend: no class, an as-is one, or one it
     does not know (from a SentencePiece model, transformers 5.24 then follows the model's own settings)."""
-    return name in CLASSES or name in NOT_BUILT
+    return name in CLASSES or name in NOT_BUILT or name in PYTHON_SENTENCEPIECE_CLASSES
 
 
 def strip_fast(name: str) -> str:
