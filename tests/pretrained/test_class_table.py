@@ -329,6 +329,21 @@ def test_python_sentencepiece_class_matches_auto(tmp_path: Path, name: str, mode
     assert messages == []
 
 
+@pytest.mark.parametrize("model", PYTHON_SENTENCEPIECE_MODELS)
+def test_gpt_sw3_preprocessing_and_decode(tmp_path: Path, model: str) -> None:
+    """GPTSw3Tokenizer drops non-printing characters, turns its whitespace characters into spaces and applies NFC
+    before sentencepiece, and decodes the runs between special tokens apart: as AutoTokenizer, both decodes."""
+    directory = python_sentencepiece_directory(tmp_path / "gpt-sw3", "GPTSw3Tokenizer", model)
+    auto, ours = auto_tokenizer(directory), hfcompat.load(directory)
+    texts = ["a\x07b\x85c\u00a0d\u00ade\u200bf\u3000g\u2009h\ufffci", "Cafe\u0301 <s>x</s><|endoftext|> y <unk>z",
+             "\t tab\nnew line  <pad><pad>  end "]
+    for text in texts:
+        ids = auto(text)["input_ids"]
+        assert ours.encode(text).ids == ids, text
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip), text
+
+
 def test_python_sentencepiece_class_beside_tokenizer_json_says_so(tmp_path: Path) -> None:
     """A tokenizer.json beside the model: transformers takes its added tokens into the class's vocabulary (falcon's
     ">>DOMAIN<<" for id 7), hfcompat does not, and a warning says so."""

@@ -722,6 +722,25 @@ def python_sentencepiece(config: Config, data: Data, eos_after: bool) -> Data:
     return data
 
 
+# GPTSw3Tokenizer's preprocess_text: control and other non-printing characters dropped, its whitespace characters
+# turned into spaces, NFC.
+GPT_SW3_NON_PRINTING = "".join(map(chr, [*range(0, 9), *range(11, 32), *range(127, 160), 160, 173, 8203]))
+GPT_SW3_SPACES = "\u2002\u2003\u2005\u2008\u2009\u200a\u202f\u3000\ufffc"
+
+
+def gpt_sw3(config: Config, data: Data) -> Data:
+    """GPTSw3Tokenizer: its preprocess_text before the model's own normalizer, sentencepiece's decode, no special
+    tokens and type id 1 for $B."""
+    steps = [{"type": "Replace", "pattern": {"Regex": f"[{re.escape(GPT_SW3_NON_PRINTING)}]"}, "content": ""},
+             {"type": "Replace", "pattern": {"Regex": f"[{GPT_SW3_SPACES}]"}, "content": " "}, {"type": "NFC"}]
+    normalizer = data.get("normalizer")
+    if normalizer:
+        steps += normalizer["normalizers"] if normalizer.get("type") == "Sequence" else [normalizer]
+    data["normalizer"] = {"type": "Sequence", "normalizers": steps}
+    data["post_processor"] = template(["$A"], ["$A", "$B:1"], [], data)
+    return data
+
+
 def python_sentencepiece_rules(config: Config) -> list[str]:
     """What a SentencePieceBackend class does, under the config's options, that hfcompat does not."""
     rules = []
@@ -851,10 +870,13 @@ DECODED_TEXT_REWRITES: dict[str, tuple[str, str, bool]] = {
     "WhisperTokenizer": (r"<\|(\d+\.\d+)\|>", "", False),
     **dict.fromkeys(("BertGenerationTokenizer", "SpeechT5Tokenizer"), ("(?!)", "", True)),
 }
+# Classes whose decode runs sentencepiece on the pieces between special tokens apart, a space before the first
+# special token after them (GPTSw3Tokenizer's convert_tokens_to_string).
+DECODES_SPECIAL_TOKEN_RUNS = {"GPTSw3Tokenizer"}
 # The SentencePieceBackend classes hfcompat builds: the .model file each reads (its vocab_files_names), never
 # tokenizer.json.
 PYTHON_SENTENCEPIECE_CLASSES: dict[str, str] = {"BertGenerationTokenizer": "spiece.model",
-                                                "SpeechT5Tokenizer": "spm_char.model"}
+                                                "SpeechT5Tokenizer": "spm_char.model", "GPTSw3Tokenizer": "spiece.model"}
 
 # What a class hfcompat builds still does in decode that hfcompat does not (said when it loads).
 CLASS_DECODE_RULES: dict[str, str] = {
@@ -935,6 +957,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "BertGenerationTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>",
                                 "sep_token": "<::::>"},
     "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -961,7 +984,7 @@ NOT_BUILT: dict[str, str] = {
         "ProphetNetTokenizer", "RoCBertTokenizer", "Speech2TextTokenizer", "TapasTokenizer", "VitsTokenizer",
         "Wav2Vec2CTCTokenizer", "Wav2Vec2PhonemeCTCTokenizer", "XLMTokenizer"), _PYTHON),
     **dict.fromkeys((
-        "BartphoTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer", "SiglipTokenizer"), _SENTENCEPIECE),
+        "BartphoTokenizer", "CpmTokenizer", "PLBartTokenizer", "SiglipTokenizer"), _SENTENCEPIECE),
     **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
@@ -992,6 +1015,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet_post_processor,
     "BertGenerationTokenizer": partial(python_sentencepiece, eos_after=False),
     "SpeechT5Tokenizer": partial(python_sentencepiece, eos_after=True),
+    "GPTSw3Tokenizer": gpt_sw3,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (

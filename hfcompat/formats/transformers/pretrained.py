@@ -374,6 +374,9 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    if name in classes.DECODES_SPECIAL_TOKEN_RUNS and tokenizer.decoder is not None:
+        specials = frozenset([*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+        tokenizer.decoder = decoders.SpecialTokenRuns(tokenizer.decoder, specials)
     if deferred:
         try:
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
@@ -433,6 +436,9 @@ def _warn_python_sentencepiece(directory: Path, name: str, source: str, config: 
     elif (directory / TOKENIZER_FILE).exists():
         _warn(f"{directory}: transformers' {name} runs sentencepiece on {model_file} but takes the added tokens of "
               "tokenizer.json (their ids and text) too; hfcompat reads only the model and tokenizer_config.json")
+    if name == "GPTSw3Tokenizer" and "gpt-sw3-7b" in str(directory):
+        _warn(f"{directory}: transformers' {name} makes its pad token the unk token and its bos token the eos token "
+              "when the path holds 'gpt-sw3-7b' and the config names none; hfcompat keeps <pad> and <s>")
     for rule in classes.python_sentencepiece_rules(config):
         _warn(f"{directory}: transformers' {name} {rule}; hfcompat does not")
 
