@@ -983,8 +983,19 @@ NOT_BUILT: dict[str, str] = {
         "GPTNeoXJapaneseTokenizer", "M2M100Tokenizer", "MarianTokenizer", "MgpstrTokenizer", "PhobertTokenizer",
         "ProphetNetTokenizer", "RoCBertTokenizer", "Speech2TextTokenizer", "TapasTokenizer", "VitsTokenizer",
         "Wav2Vec2CTCTokenizer", "Wav2Vec2PhonemeCTCTokenizer", "XLMTokenizer"), _PYTHON),
-    **dict.fromkeys((
-        "BartphoTokenizer", "CpmTokenizer", "PLBartTokenizer", "SiglipTokenizer"), _SENTENCEPIECE),
+    "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
+                         "vocabulary of dict.txt (fairseq ids, <unk> for a piece not there) and adds '<s> $A </s>' "
+                         "('<s> $A </s> </s> $B </s>')"),
+    "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
+                     "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
+                     "space and turns ▂ and ▃ into space and newline"),
+    "PLBartTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): fairseq ids (<s> <pad> </s> <unk> first, the "
+                        "pieces shifted by one, its language codes and <mask> after), '$A </s>' with the source "
+                        "language code after </s> when src_lang is set, and decode cleans up spaces before punctuation"),
+    "SiglipTokenizer": (f"{_SENTENCEPIECE}: it prefixes ▁, lowercases, removes ASCII punctuation and collapses "
+                        "whitespace in each piece of text between special tokens, encodes each after its unk token "
+                        "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "
+                        "tokens apart"),
     **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
