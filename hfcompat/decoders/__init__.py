@@ -432,6 +432,37 @@ class RewrittenText(Decoder):
                                     "transformers class does, which no tokenizer.json decoder does")
 
 
+@dataclass
+class SpecialTokenRuns(Decoder):
+    """What transformers' GPTSw3Tokenizer does in decode: the pieces between special tokens are decoded by the
+    inner decoder run by run, each special token is kept as it is, and a space comes before the first special
+    token after a run. hfcompat's own: a tokenizer.json cannot hold it."""
+
+    inner: Decoder
+    specials: frozenset[str]
+    TYPE: ClassVar[str] = ""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """One string: each run decoded, special tokens spliced in."""
+        out, run, previous_special = [], [], False
+        for token in tokens:
+            if token in self.specials:
+                if not previous_special:
+                    out.append(" ")
+                out += [self.inner.decode(run), token]
+                run = []
+            else:
+                run.append(token)
+            previous_special = token in self.specials
+        return ["".join(out) + self.inner.decode(run)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no decoder of tokenizer.json decodes the runs between special tokens apart."""
+        raise UnsupportedConversion("decoder: the pieces between special tokens are decoded run by run, with a "
+                                    "space before special tokens, as a transformers class does, which no "
+                                    "tokenizer.json decoder does")
+
+
 DECODER_TYPES: dict[str, type] = {
     cls.TYPE: cls for cls in (ByteLevel, WordPiece, Metaspace, BPEDecoder, ByteFallback, Fuse,
                               Strip, Replace, CTC, Sequence)

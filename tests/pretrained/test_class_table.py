@@ -177,8 +177,12 @@ def differing_lines(directory: Path) -> tuple[list[str], int, list[str]]:
         result = auto(text)
         ids = result["input_ids"]
         encoding = ours.encode(text)
-        expected = (ids, result.tokens(), auto.decode(ids, skip_special_tokens=False))
-        actual = (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False))
+        # A Python tokenizer (SentencePieceBackend) has no tokens() of its encoding: both sides give their ids' pieces
+        # (sentencepiece's own tokens hold the text of an unknown piece).
+        tokens = result.tokens() if auto.is_fast else auto.convert_ids_to_tokens(ids)
+        our_tokens = encoding.tokens if auto.is_fast else [ours.id_to_token(i) for i in encoding.ids]
+        expected = (ids, tokens, auto.decode(ids, skip_special_tokens=False))
+        actual = (encoding.ids, our_tokens, ours.decode(ids, skip_special_tokens=False))
         if expected != actual:
             differing.append(f"{text[:60]!r}:\n    transformers {expected!r:.300}\n    hfcompat     {actual!r:.300}")
     for pair in zip(texts[:3], texts[-3:]):
@@ -295,9 +299,76 @@ def test_table_knows_every_auto_class() -> None:
     """Every class transformers' auto mapping names is built, taken as it is, or announced by hfcompat."""
     from transformers.models.auto.tokenization_auto import TOKENIZER_MAPPING_NAMES
 
-    known = set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT)
+    known = set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT) | set(classes.PYTHON_SENTENCEPIECE_CLASSES)
     named = {classes.class_name({"tokenizer_class": name}) for name in TOKENIZER_MAPPING_NAMES.values() if name}
     assert sorted(named - known) == [], f"transformers {transformers.__version__}"
+
+
+# The SentencePiece models the SentencePieceBackend classes are checked on: Unigram (lowercasing ALBERT, XLNet)
+# and BPE with byte fallback (Llama 2).
+PYTHON_SENTENCEPIECE_MODELS = ("albert/spiece.model", "xlnet/spiece.model", "llama2/tokenizer.model")
+
+
+def python_sentencepiece_directory(directory: Path, name: str, model: str, config: dict | None = None) -> Path:
+    """A SentencePiece model under the file name the class reads, and a tokenizer_config.json naming the class."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shared_dir() / "refs" / model, directory / classes.PYTHON_SENTENCEPIECE_CLASSES[name])
+    (directory / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name, **(config or {})}),
+                                                     encoding="utf-8")
+    return directory
+
+
+@pytest.mark.parametrize("model", PYTHON_SENTENCEPIECE_MODELS)
+@pytest.mark.parametrize("name", sorted(classes.PYTHON_SENTENCEPIECE_CLASSES))
+def test_python_sentencepiece_class_matches_auto(tmp_path: Path, name: str, model: str) -> None:
+    """A SentencePieceBackend class over its .model: the same ids, pieces, decode and pairs as AutoTokenizer, no
+    warning."""
+    directory = python_sentencepiece_directory(tmp_path / name, name, model)
+    differing, total, messages = differing_lines(directory)
+    assert differing == [], f"{name} on {model}: {len(differing)}/{total} lines differ\n  " + "\n  ".join(differing[:3])
+    assert messages == []
+
+
+@pytest.mark.parametrize("model", PYTHON_SENTENCEPIECE_MODELS)
+def test_gpt_sw3_preprocessing_and_decode(tmp_path: Path, model: str) -> None:
+    """GPTSw3Tokenizer drops non-printing characters, turns its whitespace characters into spaces and applies NFC
+    before sentencepiece, and decodes the runs between special tokens apart: as AutoTokenizer, both decodes."""
+    directory = python_sentencepiece_directory(tmp_path / "gpt-sw3", "GPTSw3Tokenizer", model)
+    auto, ours = auto_tokenizer(directory), hfcompat.load(directory)
+    texts = ["a\x07b\x85c\u00a0d\u00ade\u200bf\u3000g\u2009h\ufffci", "Cafe\u0301 <s>x</s><|endoftext|> y <unk>z",
+             "\t tab\nnew line  <pad><pad>  end "]
+    for text in texts:
+        ids = auto(text)["input_ids"]
+        assert ours.encode(text).ids == ids, text
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip), text
+
+
+def test_python_sentencepiece_class_beside_tokenizer_json_says_so(tmp_path: Path) -> None:
+    """A tokenizer.json beside the model: transformers takes its added tokens into the class's vocabulary (falcon's
+    ">>DOMAIN<<" for id 7), hfcompat does not, and a warning says so."""
+    name = "BertGenerationTokenizer"
+    directory = python_sentencepiece_directory(tmp_path / name, name, "albert/spiece.model")
+    shutil.copy(shared_dir() / "refs" / SOURCES["falcon"], directory / "tokenizer.json")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    assert any("added tokens of tokenizer.json" in str(w.message) for w in caught)
+    assert auto_tokenizer(directory).decode([7]) != ours.decode([7])
+
+
+@pytest.mark.parametrize("name, option", [("SpeechT5Tokenizer", {"normalize": True}),
+                                          ("BertGenerationTokenizer", {"legacy": False})])
+def test_python_sentencepiece_option_is_announced(tmp_path: Path, name: str, option: dict) -> None:
+    """An option under which the class does what hfcompat does not (number spelling, legacy false): a warning
+    says so, and AutoTokenizer does encode some text differently."""
+    directory = python_sentencepiece_directory(tmp_path / name, name, "albert/spiece.model", option)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = hfcompat.load(directory)
+    assert any(f"{name} " in str(w.message) and next(iter(option)) in str(w.message) for w in caught)
+    text = "42 apples cost $3.50"
+    assert auto_tokenizer(directory)(text)["input_ids"] != ours.encode(text).ids
 
 
 @pytest.mark.parametrize("name", sorted(classes.NOT_BUILT))

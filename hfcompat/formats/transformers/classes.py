@@ -709,6 +709,51 @@ def xlnet_post_processor(config: Config, data: Data) -> Data:
     return data
 
 
+def python_sentencepiece(config: Config, data: Data, eos_after: bool) -> Data:
+    """A SentencePieceBackend class (transformers' Python tokenizer running sentencepiece on its .model): its
+    decode joins the pieces, turns "▁" into spaces and strips the text (DECODED_TEXT_REWRITES), with no byte
+    fallback; `eos_after`: "$A </s>" / "$A $B </s>" all of type 0 (SpeechT5), else no special tokens and type id
+    1 for $B (BertGeneration)."""
+    data["decoder"] = {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                                                        {"type": "Fuse"}]}
+    eos = role(config, "eos_token", "</s>") if eos_after else None
+    ends = [eos] if eos else []
+    data["post_processor"] = template(["$A", *ends], ["$A", "$B" if eos_after else "$B:1", *ends], ends, data)
+    return data
+
+
+# GPTSw3Tokenizer's preprocess_text: control and other non-printing characters dropped, its whitespace characters
+# turned into spaces, NFC.
+GPT_SW3_NON_PRINTING = "".join(map(chr, [*range(0, 9), *range(11, 32), *range(127, 160), 160, 173, 8203]))
+GPT_SW3_SPACES = "\u2002\u2003\u2005\u2008\u2009\u200a\u202f\u3000\ufffc"
+
+
+def gpt_sw3(config: Config, data: Data) -> Data:
+    """GPTSw3Tokenizer: its preprocess_text before the model's own normalizer, sentencepiece's decode, no special
+    tokens and type id 1 for $B."""
+    steps = [{"type": "Replace", "pattern": {"Regex": f"[{re.escape(GPT_SW3_NON_PRINTING)}]"}, "content": ""},
+             {"type": "Replace", "pattern": {"Regex": f"[{GPT_SW3_SPACES}]"}, "content": " "}, {"type": "NFC"}]
+    normalizer = data.get("normalizer")
+    if normalizer:
+        steps += normalizer["normalizers"] if normalizer.get("type") == "Sequence" else [normalizer]
+    data["normalizer"] = {"type": "Sequence", "normalizers": steps}
+    data["post_processor"] = template(["$A"], ["$A", "$B:1"], [], data)
+    return data
+
+
+def python_sentencepiece_rules(config: Config) -> list[str]:
+    """What a SentencePieceBackend class does, under the config's options, that hfcompat does not."""
+    rules = []
+    if config.get("legacy", True) is False:
+        rules.append("drops the model's dummy prefix and encodes a text starting with a space after its unk token "
+                     "(legacy false)")
+    if config.get("normalize"):
+        rules.append("spells out English numbers (EnglishNumberNormalizer) before sentencepiece (normalize true)")
+    if config.get("sp_model_kwargs"):
+        rules.append("passes sp_model_kwargs (sampling options) to sentencepiece")
+    return rules
+
+
 def backend_sentencepiece(data: Data, byte_fallback: bool, dummy_prefix: bool, specials: dict[str, int]) -> Data:
     """What TokenizersBackend (transformers 5.24) keeps of a SentencePiece model beside its encoding: a plain
     decoder ("▁" to spaces, bytes, one leading space stripped) and the model's bos, eos and unk pieces
@@ -823,7 +868,15 @@ CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
 DECODED_TEXT_REWRITES: dict[str, tuple[str, str, bool]] = {
     "CLIPTokenizer": (re.escape("</w>"), " ", True),
     "WhisperTokenizer": (r"<\|(\d+\.\d+)\|>", "", False),
+    **dict.fromkeys(("BertGenerationTokenizer", "SpeechT5Tokenizer"), ("(?!)", "", True)),
 }
+# Classes whose decode runs sentencepiece on the pieces between special tokens apart, a space before the first
+# special token after them (GPTSw3Tokenizer's convert_tokens_to_string).
+DECODES_SPECIAL_TOKEN_RUNS = {"GPTSw3Tokenizer"}
+# The SentencePieceBackend classes hfcompat builds: the .model file each reads (its vocab_files_names), never
+# tokenizer.json.
+PYTHON_SENTENCEPIECE_CLASSES: dict[str, str] = {"BertGenerationTokenizer": "spiece.model",
+                                                "SpeechT5Tokenizer": "spm_char.model", "GPTSw3Tokenizer": "spiece.model"}
 
 # What a class hfcompat builds still does in decode that hfcompat does not (said when it loads).
 CLASS_DECODE_RULES: dict[str, str] = {
@@ -901,6 +954,10 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "FNetTokenizer": _ALBERT_ROLES,
     "XLNetTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                        "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
+    "BertGenerationTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>",
+                                "sep_token": "<::::>"},
+    "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -926,9 +983,19 @@ NOT_BUILT: dict[str, str] = {
         "GPTNeoXJapaneseTokenizer", "M2M100Tokenizer", "MarianTokenizer", "MgpstrTokenizer", "PhobertTokenizer",
         "ProphetNetTokenizer", "RoCBertTokenizer", "Speech2TextTokenizer", "TapasTokenizer", "VitsTokenizer",
         "Wav2Vec2CTCTokenizer", "Wav2Vec2PhonemeCTCTokenizer", "XLMTokenizer"), _PYTHON),
-    **dict.fromkeys((
-        "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
-        "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
+    "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
+                         "vocabulary of dict.txt (fairseq ids, <unk> for a piece not there) and adds '<s> $A </s>' "
+                         "('<s> $A </s> </s> $B </s>')"),
+    "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
+                     "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
+                     "space and turns ▂ and ▃ into space and newline"),
+    "PLBartTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): fairseq ids (<s> <pad> </s> <unk> first, the "
+                        "pieces shifted by one, its language codes and <mask> after), '$A </s>' with the source "
+                        "language code after </s> when src_lang is set, and decode cleans up spaces before punctuation"),
+    "SiglipTokenizer": (f"{_SENTENCEPIECE}: it prefixes ▁, lowercases, removes ASCII punctuation and collapses "
+                        "whitespace in each piece of text between special tokens, encodes each after its unk token "
+                        "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "
+                        "tokens apart"),
     **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
@@ -951,11 +1018,15 @@ def class_roles(config: Config, name: str | None, roles: tuple[str, ...]) -> dic
     return found
 
 
-# The post-processor a class sets on a SentencePiece model (whose other components follow sentencepiece).
+# The post-processor a class sets on a SentencePiece model (whose other components follow sentencepiece);
+# the SentencePieceBackend classes (PYTHON_SENTENCEPIECE_CLASSES) set their decoder too.
 SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
     "T5Tokenizer": t5_post_processor,
     "AlbertTokenizer": albert_post_processor,
     "XLNetTokenizer": xlnet_post_processor,
+    "BertGenerationTokenizer": partial(python_sentencepiece, eos_after=False),
+    "SpeechT5Tokenizer": partial(python_sentencepiece, eos_after=True),
+    "GPTSw3Tokenizer": gpt_sw3,
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
@@ -1029,7 +1100,7 @@ def template_flags(config: Config, name: str | None, from_tokenizer_json: bool) 
 def is_rebuilt_by_class(name: str | None) -> bool:
     """False when transformers loads the directory as TokenizersBackend: no class, an as-is one, or one it
     does not know (from a SentencePiece model, transformers 5.24 then follows the model's own settings)."""
-    return name in CLASSES or name in NOT_BUILT
+    return name in CLASSES or name in NOT_BUILT or name in PYTHON_SENTENCEPIECE_CLASSES
 
 
 def strip_fast(name: str) -> str:

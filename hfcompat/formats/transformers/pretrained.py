@@ -374,6 +374,9 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    if name in classes.DECODES_SPECIAL_TOKEN_RUNS and tokenizer.decoder is not None:
+        specials = frozenset([*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+        tokenizer.decoder = decoders.SpecialTokenRuns(tokenizer.decoder, specials)
     if deferred:
         try:
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
@@ -393,6 +396,8 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
     is; a known class hfcompat cannot build is followed by a warning saying what transformers does.
     """
 
+    if name in classes.PYTHON_SENTENCEPIECE_CLASSES:
+        _warn_python_sentencepiece(directory, name, source, config)
     if source == SENTENCEPIECE:
         if name in classes.SENTENCEPIECE_POST_PROCESSORS:
             data = classes.SENTENCEPIECE_POST_PROCESSORS[name](config, data)
@@ -421,6 +426,23 @@ def _class_pipeline(directory: Path, name: str | None, source: str, config: dict
     return data, name
 
 
+def _warn_python_sentencepiece(directory: Path, name: str, source: str, config: dict[str, Any]) -> None:
+    """Say what a SentencePieceBackend class does that hfcompat does not: read its .model when the directory
+    lacks it, or an option of the config hfcompat does not follow."""
+    model_file = classes.PYTHON_SENTENCEPIECE_CLASSES[name]
+    if source != SENTENCEPIECE or not (directory / model_file).exists():
+        _warn(f"{directory}: transformers' {name} runs sentencepiece on the directory's {model_file}; there is none "
+              "here, so hfcompat follows the files it found")
+    elif (directory / TOKENIZER_FILE).exists():
+        _warn(f"{directory}: transformers' {name} runs sentencepiece on {model_file} but takes the added tokens of "
+              "tokenizer.json (their ids and text) too; hfcompat reads only the model and tokenizer_config.json")
+    if name == "GPTSw3Tokenizer" and "gpt-sw3-7b" in str(directory):
+        _warn(f"{directory}: transformers' {name} makes its pad token the unk token and its bos token the eos token "
+              "when the path holds 'gpt-sw3-7b' and the config names none; hfcompat keeps <pad> and <s>")
+    for rule in classes.python_sentencepiece_rules(config):
+        _warn(f"{directory}: transformers' {name} {rule}; hfcompat does not")
+
+
 def _warn_if_files_unread(directory: Path, name: str, data: dict[str, Any]) -> None:
     """Say so when the class does not read the directory's classic vocabulary files (not in its vocab_files_names)."""
     files = "vocab.txt" if data["model"]["type"] == "WordPiece" else "vocab.json"
@@ -439,6 +461,9 @@ def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) ->
     """The tokenizer.json dict to start from, and its source: TOKENIZER_FILE, SLOW_FILES or
     SENTENCEPIECE (a pipeline that already follows its owner library)."""
 
+    own_model = classes.PYTHON_SENTENCEPIECE_CLASSES.get(name or "")
+    if own_model and (directory / own_model).exists():
+        return _sentencepiece_data(directory / own_model, name), SENTENCEPIECE
     for file_name in (HFCOMPAT_FILE, TOKENIZER_FILE):
         if (directory / file_name).exists():
             return _read_json(directory / file_name), TOKENIZER_FILE
@@ -451,14 +476,20 @@ def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) ->
         return {"model": {"type": "BPE", "vocab": vocab, "merges": merges}, "added_tokens": []}, SLOW_FILES
     for file_name in SENTENCEPIECE_FILES:
         if (directory / file_name).exists():
-            tokenizer = read_sentencepiece(directory / file_name)
-            _warn_if_transformers_differs(directory / file_name, tokenizer, name)
-            data = tokenizer_to_dict(tokenizer)
-            if not classes.is_rebuilt_by_class(name):
-                data = _as_backend_reads(data, tokenizer.sentencepiece_source.proto)
-            return data, SENTENCEPIECE
+            return _sentencepiece_data(directory / file_name, name), SENTENCEPIECE
     raise FormatError("no tokenizer.json, vocab.txt, vocab.json + merges.txt or SentencePiece model "
                       f"({', '.join(SENTENCEPIECE_FILES)}) in this directory", path=str(directory))
+
+
+def _sentencepiece_data(path: Path, name: str | None) -> dict[str, Any]:
+    """The tokenizer.json dict of a SentencePiece model as sentencepiece runs it (with what TokenizersBackend
+    adds when no class rebuilds it)."""
+    tokenizer = read_sentencepiece(path)
+    _warn_if_transformers_differs(path, tokenizer, name)
+    data = tokenizer_to_dict(tokenizer)
+    if not classes.is_rebuilt_by_class(name):
+        data = _as_backend_reads(data, tokenizer.sentencepiece_source.proto)
+    return data
 
 
 def _as_backend_reads(data: dict[str, Any], proto: Any) -> dict[str, Any]:
@@ -488,7 +519,7 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
     against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
     quote replacement). hfcompat follows sentencepiece.
     """
-    if not classes.is_rebuilt_by_class(name):
+    if not classes.is_rebuilt_by_class(name) or name in classes.PYTHON_SENTENCEPIECE_CLASSES:
         return
     if name in classes.CLASSES and name not in classes.SENTENCEPIECE_SPACING_CLASSES:
         _warn(f"{path}: transformers' {name} builds its own pipeline over this SentencePiece model's vocabulary "
