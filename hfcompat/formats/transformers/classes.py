@@ -22,7 +22,10 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable
 
+from ...decoders.byte_chars import ByteChars
 from ...errors import FormatError
+from ...models.utf8_bytes import UTF8Bytes
+from ...processors.byt5 import ByT5Processing
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -738,6 +741,19 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
 # ---------------------------------------------------------------- the table of classes
 
 # class name (without a "Fast" suffix) -> the pipeline it builds; classes that build the same share a builder.
+def byt5(config: Config, data: Data) -> Data:
+    """ByT5Tokenizer (no files read): pad, eos, unk at ids 0, 1, 2, taking the spaces around them, then byte b at
+    b + 3 (models/utf8_bytes.py); eos after each sequence unless it ends with it; decode drops invalid UTF-8.
+    The model, decoder and post-processor are hfcompat's own objects: no tokenizer.json holds them."""
+    roles = [role(config, key, default) for key, default in (("pad_token", "<pad>"), ("eos_token", "</s>"),
+                                                              ("unk_token", "<unk>"))]
+    eos = roles[1]
+    return {"model": UTF8Bytes(len(roles), {token: index for index, token in enumerate(roles)}),
+            "decoder": ByteChars(), "post_processor": ByT5Processing(eos, roles.index(eos), dict(enumerate(roles))),
+            "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": True, "rstrip": True,
+                              "normalized": True, "special": True} for index, token in enumerate(roles)]}
+
+
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     bert),
@@ -779,7 +795,10 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "AlbertTokenizer": albert,
     "XLNetTokenizer": xlnet,
     "DebertaV2Tokenizer": deberta_v2,
+    "ByT5Tokenizer": byt5,
 }
+# Classes that read no file at all: they build their vocabulary by a rule from their special tokens.
+BY_RULE_CLASSES = {"ByT5Tokenizer"}
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
@@ -852,6 +871,7 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
                  "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"}
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
+    "ByT5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     _BERT_ROLES),
     "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
@@ -929,7 +949,7 @@ NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
         "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
-    **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
+    **dict.fromkeys(("CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
@@ -1006,6 +1026,8 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
     if name == "PegasusTokenizer":
         found += pegasus_extra_tokens(config)
+    if name == "ByT5Tokenizer" and not given_extras:
+        found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 125)))]
     if name == "XGLMTokenizer":
         found += [f"<madeupword{i}>" for i in range(7)]
     if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:
