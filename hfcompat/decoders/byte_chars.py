@@ -1,7 +1,8 @@
 """The decoder of transformers' byte tokenizers (models/utf8_bytes.py): tokens chr(b) back to text.
 
 transformers joins the bytes of every token (chr(b) for a byte token, the UTF-8 of any other token:
-an added one) and decodes the whole as UTF-8, dropping what is not valid (errors="ignore"). No file
+an added one) and decodes the whole as UTF-8, dropping what is not valid (ByT5: errors="ignore") or
+writing U+FFFD for it (Perceiver: errors="replace"). No file
 format holds this decoder: `to_dict` raises UnsupportedConversion.
 """
 
@@ -25,11 +26,13 @@ def token_bytes(token: str) -> bytes:
 
 @dataclass
 class ByteChars(Decoder):
-    """All tokens' bytes joined, decoded as UTF-8 with invalid bytes dropped."""
+    """All tokens' bytes joined, decoded as UTF-8 with Python's `errors` mode for invalid bytes."""
+
+    errors: str = "ignore"
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """The one text of all the tokens."""
-        return [b"".join(map(token_bytes, tokens)).decode("utf-8", "ignore")]
+        return [b"".join(map(token_bytes, tokens)).decode("utf-8", self.errors)]
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: tokenizer.json's decoders have no byte-per-Latin-1-character step."""

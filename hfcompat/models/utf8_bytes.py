@@ -1,4 +1,4 @@
-"""transformers' byte tokenizers (ByT5): each UTF-8 byte of the text is one token.
+"""transformers' byte tokenizers (ByT5, Perceiver): each UTF-8 byte of the text is one token.
 
 Byte b has the id b + offset (the special tokens take the ids below the bytes, and sentinels may
 follow them) and the token string chr(b), one Latin-1 character per byte: "é" is the two tokens

@@ -1,4 +1,5 @@
-"""transformers' classes that build their vocabulary by a rule and read no file (ByT5Tokenizer): hfcompat.load(dir)
+"""transformers' classes that build their vocabulary by a rule and read no file (ByT5Tokenizer,
+PerceiverTokenizer): hfcompat.load(dir)
 against AutoTokenizer on the directory the class's save_pretrained writes and on one holding only a
 tokenizer_config.json naming the class.
 
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.conformance
 # Each class with the options of a second, bare directory (the first is the class's own save_pretrained).
 BARE_CONFIGS: dict[str, dict[str, Any]] = {
     "ByT5Tokenizer": {"extra_ids": 3, "eos_token": "<eos>"},
+    "PerceiverTokenizer": {"cls_token": "<cls>", "mask_token": "[M]"},
 }
 
 
@@ -97,11 +99,14 @@ def test_random_text(loaded: dict, name: str, text: str) -> None:
     assert actual == expected
 
 
-def test_decode_drops_invalid_bytes_as_transformers(loaded: dict) -> None:
-    """A lone lead byte and a cut sequence vanish from the decoded text, as in transformers."""
-    auto, ours = loaded["ByT5Tokenizer", "saved"]
-    ids = [0xE6 + 3, 0x97 + 3, ord("e") + 3, 1, 0xC3 + 3, 0xA9 + 3, 0xFF + 3]
-    assert ours.decode(ids, skip_special_tokens=False) == auto.decode(ids) == "e</s>é"
+@pytest.mark.parametrize(("name", "offset", "text"), [("ByT5Tokenizer", 3, "e</s>é"),
+                                                      ("PerceiverTokenizer", 6, "\ufffde[PAD]é\ufffd")])
+def test_decode_of_invalid_bytes_as_transformers(loaded: dict, name: str, offset: int, text: str) -> None:
+    """A cut sequence and a byte that starts none vanish (ByT5) or become U+FFFD (Perceiver), as in transformers."""
+    auto, ours = loaded[name, "saved"]
+    ids = [0xE6 + offset, 0x97 + offset, ord("e") + offset, 1 if offset == 3 else 0, 0xC3 + offset, 0xA9 + offset,
+           0xFF + offset]
+    assert ours.decode(ids, skip_special_tokens=False) == auto.decode(ids) == text
 
 
 @pytest.mark.parametrize("name", sorted(classes.BY_RULE_CLASSES))

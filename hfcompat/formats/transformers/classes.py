@@ -741,17 +741,44 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
 # ---------------------------------------------------------------- the table of classes
 
 # class name (without a "Fast" suffix) -> the pipeline it builds; classes that build the same share a builder.
+def _byte_rule(config: Config, defaults: tuple[tuple[str, str], ...], strip: bool, errors: str) -> tuple[Data, list[str]]:
+    """A byte class's pipeline (models/utf8_bytes.py) without its post-processor, and its role tokens in id order:
+    the roles (config's, else `defaults`) at ids 0, 1, ..., byte b after them; decode with `errors`."""
+    roles = [role(config, key, default) for key, default in defaults]
+    data = {"model": UTF8Bytes(len(roles), {token: index for index, token in enumerate(roles)}),
+            "decoder": ByteChars(errors),
+            "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": strip, "rstrip": strip,
+                              "normalized": True, "special": True} for index, token in enumerate(roles)]}
+    return data, roles
+
+
 def byt5(config: Config, data: Data) -> Data:
     """ByT5Tokenizer (no files read): pad, eos, unk at ids 0, 1, 2, taking the spaces around them, then byte b at
-    b + 3 (models/utf8_bytes.py); eos after each sequence unless it ends with it; decode drops invalid UTF-8.
+    b + 3; eos after each sequence unless it ends with it; decode drops invalid UTF-8.
     The model, decoder and post-processor are hfcompat's own objects: no tokenizer.json holds them."""
-    roles = [role(config, key, default) for key, default in (("pad_token", "<pad>"), ("eos_token", "</s>"),
-                                                              ("unk_token", "<unk>"))]
-    eos = roles[1]
-    return {"model": UTF8Bytes(len(roles), {token: index for index, token in enumerate(roles)}),
-            "decoder": ByteChars(), "post_processor": ByT5Processing(eos, roles.index(eos), dict(enumerate(roles))),
-            "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": True, "rstrip": True,
-                              "normalized": True, "special": True} for index, token in enumerate(roles)]}
+    data, roles = _byte_rule(config, (("pad_token", "<pad>"), ("eos_token", "</s>"), ("unk_token", "<unk>")),
+                             strip=True, errors="ignore")
+    data["post_processor"] = ByT5Processing(roles[1], 1, dict(enumerate(roles)))
+    return data
+
+
+def perceiver(config: Config, data: Data) -> Data:
+    """PerceiverTokenizer (no files read): [PAD] [BOS] [EOS] [MASK] [CLS] [SEP] at ids 0-5, byte b at b + 6;
+    "[CLS] $A [SEP]", pairs "[CLS] $A [SEP] $B:1 [SEP]:1"; decode writes U+FFFD for invalid UTF-8."""
+    data, roles = _byte_rule(config, (("pad_token", "[PAD]"), ("bos_token", "[BOS]"), ("eos_token", "[EOS]"),
+                                      ("mask_token", "[MASK]"), ("cls_token", "[CLS]"), ("sep_token", "[SEP]")),
+                             strip=False, errors="replace")
+    cls, sep = roles[4], roles[5]
+    data["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                   {"SpecialToken": {"id": sep, "type_id": 0}}],
+        "pair": [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                 {"SpecialToken": {"id": sep, "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}},
+                 {"SpecialToken": {"id": sep, "type_id": 1}}],
+        "special_tokens": {token: {"id": token, "ids": [index], "tokens": [token]}
+                           for index, token in ((4, cls), (5, sep))}}
+    return data
 
 
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
@@ -796,9 +823,10 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "XLNetTokenizer": xlnet,
     "DebertaV2Tokenizer": deberta_v2,
     "ByT5Tokenizer": byt5,
+    "PerceiverTokenizer": perceiver,
 }
 # Classes that read no file at all: they build their vocabulary by a rule from their special tokens.
-BY_RULE_CLASSES = {"ByT5Tokenizer"}
+BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer"}
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
@@ -872,6 +900,8 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "ByT5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
+                           "cls_token": "[CLS]", "sep_token": "[SEP]"},
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     _BERT_ROLES),
     "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
@@ -949,7 +979,7 @@ NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
         "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
-    **dict.fromkeys(("CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
+    **dict.fromkeys(("CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
