@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from ...decoders.byte_chars import ByteChars
 from ...errors import FormatError
+from ...models.code_points import CodePoints
 from ...models.utf8_bytes import UTF8Bytes
 from ...processors.byt5 import ByT5Processing
 
@@ -781,6 +782,25 @@ def perceiver(config: Config, data: Data) -> Data:
     return data
 
 
+def canine(config: Config, data: Data) -> Data:
+    """CanineTokenizer (no files read): each character is one token, id its code point (models/code_points.py);
+    its roles are private-use characters added as special tokens (the mask's lstrip has no effect there);
+    "[CLS] $A [SEP]", pairs "... $B [SEP]", type ids all 0; decode joins the tokens."""
+    roles = {key: role(config, key, default) for key, default in DEFAULT_ROLES["CanineTokenizer"].items()}
+    cls, sep = roles["cls_token"], roles["sep_token"]
+    ids = {token: ord(token) if len(token) == 1 else None for token in (cls, sep)}
+    items = [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+             {"SpecialToken": {"id": sep, "type_id": 0}}]
+    return {"model": CodePoints(), "decoder": {"type": "Fuse"},
+            "post_processor": {"type": "TemplateProcessing", "single": items,
+                               "pair": items + [{"Sequence": {"id": "B", "type_id": 0}}, items[-1]],
+                               "special_tokens": {token: {"id": token, "ids": [index], "tokens": [token]}
+                                                  for token, index in ids.items()}},
+            # An added token's id is its code point (or the next free id): loading assigns it, not "id".
+            "added_tokens": [{"id": 0, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+                              "normalized": False, "special": True} for token in roles.values() if token]}
+
+
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     bert),
@@ -824,9 +844,10 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "DebertaV2Tokenizer": deberta_v2,
     "ByT5Tokenizer": byt5,
     "PerceiverTokenizer": perceiver,
+    "CanineTokenizer": canine,
 }
 # Classes that read no file at all: they build their vocabulary by a rule from their special tokens.
-BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer"}
+BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer"}
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
@@ -900,6 +921,8 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "ByT5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "CanineTokenizer": {"bos_token": "\ue000", "eos_token": "\ue001", "sep_token": "\ue001", "cls_token": "\ue000",
+                        "pad_token": "\x00", "mask_token": "\ue003"},
     "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
                            "cls_token": "[CLS]", "sep_token": "[SEP]"},
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
@@ -979,7 +1002,7 @@ NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
         "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
-    **dict.fromkeys(("CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer"),
+    **dict.fromkeys(("DiaTokenizer", "MyT5Tokenizer"),
                     _BY_RULE),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),

@@ -376,6 +376,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         raise error.at(path=error.path or where) from None
     for key, part in own_parts.items():
         setattr(tokenizer, key, part)
+    if source == BY_RULE:
+        tokenizer.added_vocabulary.is_strippable = str.isspace  # a Python tokenizer's str.strip
     if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
         tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
