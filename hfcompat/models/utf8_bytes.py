@@ -1,7 +1,7 @@
-"""transformers' byte tokenizers (ByT5, Perceiver): each UTF-8 byte of the text is one token.
+"""transformers' byte tokenizers (ByT5, Perceiver, Dia): each UTF-8 byte of the text is one token.
 
 Byte b has the id b + offset (the special tokens take the ids below the bytes, and sentinels may
-follow them) and the token string chr(b), one Latin-1 character per byte: "é" is the two tokens
+follow them; Dia's offset 0 gives bytes 0-2 the ids of its specials, which name them) and the token string chr(b), one Latin-1 character per byte: "é" is the two tokens
 "Ã" and "©". There is no vocabulary file; the class builds this from its special tokens. Token
 strings of this kind exist in no file format (tokenizer.json's byte fallback writes `<0xC3>`,
 its ByteLevel another alphabet), so `to_dict` raises UnsupportedConversion.

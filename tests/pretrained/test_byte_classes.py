@@ -1,5 +1,5 @@
 """transformers' classes that build their vocabulary by a rule and read no file (ByT5Tokenizer,
-PerceiverTokenizer, CanineTokenizer): hfcompat.load(dir)
+PerceiverTokenizer, CanineTokenizer, DiaTokenizer): hfcompat.load(dir)
 against AutoTokenizer on the directory the class's save_pretrained writes and on one holding only a
 tokenizer_config.json naming the class.
 
@@ -31,6 +31,7 @@ BARE_CONFIGS: dict[str, dict[str, Any]] = {
     "ByT5Tokenizer": {"extra_ids": 3, "eos_token": "<eos>"},
     "PerceiverTokenizer": {"cls_token": "<cls>", "mask_token": "[M]"},
     "CanineTokenizer": {"sep_token": "[SEP]"},
+    "DiaTokenizer": {"offset": 3},
 }
 
 
@@ -80,7 +81,7 @@ def test_class_matches_auto(loaded: dict, backend: str, name: str, kind: str) ->
     auto, ours = loaded[name, kind]
     specials = [token for token in auto.all_special_tokens if token][:6]
     lines = corpus_texts() + [f"Hello {token}world{token} x  {token} " for token in specials] + \
-        [f"{specials[0]}ab{specials[-1]}", f"\x1f{specials[0]}\x1c x", "\x00 é\u3000\U0001f600 ", ""]
+        [f"{specials[0]}ab{specials[-1]}", f"\x1f{specials[0]}\x1c x", "[S1] hé [S2]\x01\x02", "\x00 é\u3000\U0001f600 ", ""]
     differing = [text for text in lines if not agree(*expected_and_actual(auto, ours, text))]
     for first, second in zip(lines[:3], lines[-4:]):
         result = auto(first, second, return_token_type_ids=True)

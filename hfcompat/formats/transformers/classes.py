@@ -763,6 +763,18 @@ def byt5(config: Config, data: Data) -> Data:
     return data
 
 
+def dia(config: Config, data: Data) -> Data:
+    """DiaTokenizer (no files read): <pad> (special), [S1], [S2] at ids 0, 1, 2 and byte b at b + offset (0 by
+    default, so bytes 0-2 share their ids and read back as those tokens); no special tokens around a sequence;
+    decode joins the token strings as they are (a byte above 0x7F comes back as its Latin-1 character)."""
+    pad = role(config, "pad_token", "<pad>")
+    return {"model": UTF8Bytes(int(config.get("offset", 0)), {pad: 0, "[S1]": 1, "[S2]": 2}),
+            "decoder": {"type": "Fuse"}, "post_processor": ByT5Processing(None, 0, {0: pad, 1: "[S1]", 2: "[S2]"}),
+            "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+                              "normalized": True, "special": token == pad}
+                             for index, token in enumerate((pad, "[S1]", "[S2]"))]}
+
+
 def perceiver(config: Config, data: Data) -> Data:
     """PerceiverTokenizer (no files read): [PAD] [BOS] [EOS] [MASK] [CLS] [SEP] at ids 0-5, byte b at b + 6;
     "[CLS] $A [SEP]", pairs "[CLS] $A [SEP] $B:1 [SEP]:1"; decode writes U+FFFD for invalid UTF-8."""
@@ -845,9 +857,10 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "ByT5Tokenizer": byt5,
     "PerceiverTokenizer": perceiver,
     "CanineTokenizer": canine,
+    "DiaTokenizer": dia,
 }
 # Classes that read no file at all: they build their vocabulary by a rule from their special tokens.
-BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer"}
+BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer", "DiaTokenizer"}
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
@@ -921,6 +934,7 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "ByT5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "DiaTokenizer": {"pad_token": "<pad>", "unk_token": "<pad>"},
     "CanineTokenizer": {"bos_token": "\ue000", "eos_token": "\ue001", "sep_token": "\ue001", "cls_token": "\ue000",
                         "pad_token": "\x00", "mask_token": "\ue003"},
     "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
@@ -1002,8 +1016,7 @@ NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
         "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
-    **dict.fromkeys(("DiaTokenizer", "MyT5Tokenizer"),
-                    _BY_RULE),
+    "MyT5Tokenizer": _BY_RULE,
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
