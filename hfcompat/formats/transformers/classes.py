@@ -996,7 +996,6 @@ _PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never to
 _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
-_BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     "EsmcTokenizer": ("encodes with its own fixed protein vocabulary (one id per residue letter, from its code) "
                       "whatever tokenizer.json holds"),
@@ -1016,7 +1015,9 @@ NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "BartphoTokenizer", "BertGenerationTokenizer", "CpmTokenizer", "GPTSw3Tokenizer", "PLBartTokenizer",
         "SiglipTokenizer", "SpeechT5Tokenizer"), _SENTENCEPIECE),
-    "MyT5Tokenizer": _BY_RULE,
+    "MyT5Tokenizer": ("rewrites the text's UTF-8 bytes with the decompose and merge maps of byte_maps.json (greedy "
+                      "longest match over hex byte tokens, reversed in decode) before ByT5's byte ids, a model "
+                      "hfcompat does not have"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
