@@ -5,6 +5,9 @@ A model exposes `tokenize(sequence) -> list[Token]`, `token_to_id`, `id_to_token
 holds its algorithm and its tokenizer.json form; its trainer sits in `hfcompat.trainers`.
 rwkv.py (RWKV's world tokenizer) and plamo2.py (PLaMo-2's) hold models that only a GGUF file
 holds: the GGUF reader builds them, they have no `from_dict`, and their `to_dict` refuses.
+utf8_bytes.py (transformers' ByT5, Perceiver and Dia: one token chr(b) per UTF-8 byte) and code_points.py
+(CANINE: one token per character) are built by the transformers
+directory reader alone and refused by every writer likewise.
 """
 
 from __future__ import annotations

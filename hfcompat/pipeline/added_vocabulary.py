@@ -53,6 +53,9 @@ class AddedVocabulary:
         self.special_tokens: set[str] = set()
         self.normalized_form: dict[int, str] = {}
         self.encode_special_tokens = False
+        # What lstrip/rstrip take: Unicode White_Space as tokenizers, or str.isspace (which also counts
+        # U+001C-U+001F) as transformers' Python tokenizers.
+        self.is_strippable: Callable[[str], bool] = is_whitespace
         self._raw_matcher: _Matcher | None = None
         self._normalized_matcher: _Matcher | None = None
 
@@ -169,13 +172,13 @@ class AddedVocabulary:
             if token.single_word and not _stands_alone(text, start, stop):
                 continue
             if token.lstrip:
-                while start > start_offset and is_whitespace(text[start - 1]):
+                while start > start_offset and self.is_strippable(text[start - 1]):
                     start -= 1
                 # A match inside the spaces the previous token's rstrip took starts where they end
                 # (HF clamps only here: without lstrip the match overlaps the previous one).
                 start = max(start, start_offset)
             if token.rstrip:
-                while stop < len(text) and is_whitespace(text[stop]):
+                while stop < len(text) and self.is_strippable(text[stop]):
                     stop += 1
             if start_offset < start:
                 pieces.append(Split(ns.slice(start_offset, start)))

@@ -22,7 +22,11 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable
 
+from ...decoders.byte_chars import ByteChars
 from ...errors import FormatError
+from ...models.code_points import CodePoints
+from ...models.utf8_bytes import UTF8Bytes
+from ...processors.byt5 import ByT5Processing
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -783,6 +787,77 @@ def _precompiled_only(normalizer: Data | None) -> Data | None:
 # ---------------------------------------------------------------- the table of classes
 
 # class name (without a "Fast" suffix) -> the pipeline it builds; classes that build the same share a builder.
+def _byte_rule(config: Config, defaults: tuple[tuple[str, str], ...], strip: bool, errors: str) -> tuple[Data, list[str]]:
+    """A byte class's pipeline (models/utf8_bytes.py) without its post-processor, and its role tokens in id order:
+    the roles (config's, else `defaults`) at ids 0, 1, ..., byte b after them; decode with `errors`."""
+    roles = [role(config, key, default) for key, default in defaults]
+    data = {"model": UTF8Bytes(len(roles), {token: index for index, token in enumerate(roles)}),
+            "decoder": ByteChars(errors),
+            "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": strip, "rstrip": strip,
+                              "normalized": True, "special": True} for index, token in enumerate(roles)]}
+    return data, roles
+
+
+def byt5(config: Config, data: Data) -> Data:
+    """ByT5Tokenizer (no files read): pad, eos, unk at ids 0, 1, 2, taking the spaces around them, then byte b at
+    b + 3; eos after each sequence unless it ends with it; decode drops invalid UTF-8.
+    The model, decoder and post-processor are hfcompat's own objects: no tokenizer.json holds them."""
+    data, roles = _byte_rule(config, (("pad_token", "<pad>"), ("eos_token", "</s>"), ("unk_token", "<unk>")),
+                             strip=True, errors="ignore")
+    data["post_processor"] = ByT5Processing(roles[1], 1, dict(enumerate(roles)))
+    return data
+
+
+def dia(config: Config, data: Data) -> Data:
+    """DiaTokenizer (no files read): <pad> (special), [S1], [S2] at ids 0, 1, 2 and byte b at b + offset (0 by
+    default, so bytes 0-2 share their ids and read back as those tokens); no special tokens around a sequence;
+    decode joins the token strings as they are (a byte above 0x7F comes back as its Latin-1 character)."""
+    pad = role(config, "pad_token", "<pad>")
+    return {"model": UTF8Bytes(int(config.get("offset", 0)), {pad: 0, "[S1]": 1, "[S2]": 2}),
+            "decoder": {"type": "Fuse"}, "post_processor": ByT5Processing(None, 0, {0: pad, 1: "[S1]", 2: "[S2]"}),
+            "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+                              "normalized": True, "special": token == pad}
+                             for index, token in enumerate((pad, "[S1]", "[S2]"))]}
+
+
+def perceiver(config: Config, data: Data) -> Data:
+    """PerceiverTokenizer (no files read): [PAD] [BOS] [EOS] [MASK] [CLS] [SEP] at ids 0-5, byte b at b + 6;
+    "[CLS] $A [SEP]", pairs "[CLS] $A [SEP] $B:1 [SEP]:1"; decode writes U+FFFD for invalid UTF-8."""
+    data, roles = _byte_rule(config, (("pad_token", "[PAD]"), ("bos_token", "[BOS]"), ("eos_token", "[EOS]"),
+                                      ("mask_token", "[MASK]"), ("cls_token", "[CLS]"), ("sep_token", "[SEP]")),
+                             strip=False, errors="replace")
+    cls, sep = roles[4], roles[5]
+    data["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                   {"SpecialToken": {"id": sep, "type_id": 0}}],
+        "pair": [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                 {"SpecialToken": {"id": sep, "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}},
+                 {"SpecialToken": {"id": sep, "type_id": 1}}],
+        "special_tokens": {token: {"id": token, "ids": [index], "tokens": [token]}
+                           for index, token in ((4, cls), (5, sep))}}
+    return data
+
+
+def canine(config: Config, data: Data) -> Data:
+    """CanineTokenizer (no files read): each character is one token, id its code point (models/code_points.py);
+    its roles are private-use characters added as special tokens (the mask's lstrip has no effect there);
+    "[CLS] $A [SEP]", pairs "... $B [SEP]", type ids all 0; decode joins the tokens."""
+    roles = {key: role(config, key, default) for key, default in DEFAULT_ROLES["CanineTokenizer"].items()}
+    cls, sep = roles["cls_token"], roles["sep_token"]
+    ids = {token: ord(token) if len(token) == 1 else None for token in (cls, sep)}
+    items = [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+             {"SpecialToken": {"id": sep, "type_id": 0}}]
+    return {"model": CodePoints(), "decoder": {"type": "Fuse"},
+            "post_processor": {"type": "TemplateProcessing", "single": items,
+                               "pair": items + [{"Sequence": {"id": "B", "type_id": 0}}, items[-1]],
+                               "special_tokens": {token: {"id": token, "ids": [index], "tokens": [token]}
+                                                  for token, index in ids.items()}},
+            # An added token's id is its code point (or the next free id): loading assigns it, not "id".
+            "added_tokens": [{"id": 0, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
+                              "normalized": False, "special": True} for token in roles.values() if token]}
+
+
 CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     bert),
@@ -824,7 +899,13 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "AlbertTokenizer": albert,
     "XLNetTokenizer": xlnet,
     "DebertaV2Tokenizer": deberta_v2,
+    "ByT5Tokenizer": byt5,
+    "PerceiverTokenizer": perceiver,
+    "CanineTokenizer": canine,
+    "DiaTokenizer": dia,
 }
+# Classes that read no file at all: they build their vocabulary by a rule from their special tokens.
+BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer", "DiaTokenizer"}
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
 # vocab.json comes with merges.txt). From other files transformers builds the class with its special tokens alone.
 VOCAB_FILES: dict[str, str] = {
@@ -905,6 +986,12 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
                  "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"}
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
+    "ByT5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "DiaTokenizer": {"pad_token": "<pad>", "unk_token": "<pad>"},
+    "CanineTokenizer": {"bos_token": "\ue000", "eos_token": "\ue001", "sep_token": "\ue001", "cls_token": "\ue000",
+                        "pad_token": "\x00", "mask_token": "\ue003"},
+    "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
+                           "cls_token": "[CLS]", "sep_token": "[SEP]"},
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
                     _BERT_ROLES),
     "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
@@ -966,7 +1053,6 @@ _PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never to
 _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
-_BY_RULE = "encodes characters or bytes by a rule of its own, without tokenizer.json"
 NOT_BUILT: dict[str, str] = {
     "EsmcTokenizer": ("encodes with its own fixed protein vocabulary (one id per residue letter, from its code) "
                       "whatever tokenizer.json holds"),
@@ -996,8 +1082,9 @@ NOT_BUILT: dict[str, str] = {
                         "whitespace in each piece of text between special tokens, encodes each after its unk token "
                         "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "
                         "tokens apart"),
-    **dict.fromkeys(("ByT5Tokenizer", "CanineTokenizer", "DiaTokenizer", "MyT5Tokenizer", "PerceiverTokenizer"),
-                    _BY_RULE),
+    "MyT5Tokenizer": ("rewrites the text's UTF-8 bytes with the decompose and merge maps of byte_maps.json (greedy "
+                      "longest match over hex byte tokens, reversed in decode) before ByT5's byte ids, a model "
+                      "hfcompat does not have"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
@@ -1077,6 +1164,8 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
     if name == "PegasusTokenizer":
         found += pegasus_extra_tokens(config)
+    if name == "ByT5Tokenizer" and not given_extras:
+        found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 125)))]
     if name == "XGLMTokenizer":
         found += [f"<madeupword{i}>" for i in range(7)]
     if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:

@@ -25,7 +25,8 @@ from ...pipeline.added_vocabulary import AddedToken
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
-from ..tokenizer_json import check_unique_ids, tokenizer_from_dict, tokenizer_to_dict, tokenizer_to_json
+from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from_dict, tokenizer_to_dict,
+                              tokenizer_to_json)
 from . import classes
 from .auto_class import auto_class
 from .classes import token_text
@@ -323,6 +324,7 @@ def _json_text(data: dict[str, Any]) -> str:
 SENTENCEPIECE_FILES = ("tokenizer.model", "spiece.model", "sentencepiece.bpe.model")
 EXTRA_SPECIALS = ("additional_special_tokens", "extra_special_tokens")
 SLOW_FILES = "slow files"
+BY_RULE = "the class's rule"
 SENTENCEPIECE = "SentencePiece model"
 
 
@@ -356,6 +358,9 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
     data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+    # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
+    own_parts = {key: data.pop(key) for key in ("decoder", "post_processor")
+                 if source == BY_RULE and not isinstance(data.get(key), dict)}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
     if deferred:
@@ -365,9 +370,14 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     extensions = SideFiles(directory=directory) if own_file else None
     where = str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))
     try:
-        tokenizer = tokenizer_from_dict(data, extensions=extensions)
+        tokenizer = tokenizer_around(data.pop("model"), data) if source == BY_RULE else \
+            tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
         raise error.at(path=error.path or where) from None
+    for key, part in own_parts.items():
+        setattr(tokenizer, key, part)
+    if source == BY_RULE:
+        tokenizer.added_vocabulary.is_strippable = str.isspace  # a Python tokenizer's str.strip
     if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
         tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
     if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
@@ -458,9 +468,12 @@ def read_config(directory: Path) -> dict[str, Any]:
 
 
 def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The tokenizer.json dict to start from, and its source: TOKENIZER_FILE, SLOW_FILES or
-    SENTENCEPIECE (a pipeline that already follows its owner library)."""
+    """The tokenizer.json dict to start from, and its source: TOKENIZER_FILE, SLOW_FILES,
+    SENTENCEPIECE (a pipeline that already follows its owner library) or BY_RULE (a class that reads
+    no file, whatever the directory holds: {})."""
 
+    if name in classes.BY_RULE_CLASSES:
+        return {}, BY_RULE
     own_model = classes.PYTHON_SENTENCEPIECE_CLASSES.get(name or "")
     if own_model and (directory / own_model).exists():
         return _sentencepiece_data(directory / own_model, name), SENTENCEPIECE
