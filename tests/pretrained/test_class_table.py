@@ -18,6 +18,7 @@ import pytest
 import hfcompat
 from hfcompat.formats.transformers import classes
 from hfcompat.formats.transformers.auto_class import auto_class, model_types
+from hfcompat.formats.transformers.own_files import OWN_FILES_CLASSES
 from tests.conftest import corpus_sample, fixture_lines, shared_dir
 
 from .auto_harness import auto_tokenizer, transformers
@@ -296,12 +297,16 @@ def test_every_built_class_is_checked() -> None:
 
 
 def test_table_knows_every_auto_class() -> None:
-    """Every class transformers' auto mapping names is built, taken as it is, or announced by hfcompat."""
+    """Every class transformers' auto mapping names is built, taken as it is, or announced by hfcompat; none is
+    both built and announced."""
     from transformers.models.auto.tokenization_auto import TOKENIZER_MAPPING_NAMES
 
-    known = set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT) | set(classes.PYTHON_SENTENCEPIECE_CLASSES)
+    known = (set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT)
+             | set(classes.PYTHON_SENTENCEPIECE_CLASSES) | set(OWN_FILES_CLASSES))
     named = {classes.class_name({"tokenizer_class": name}) for name in TOKENIZER_MAPPING_NAMES.values() if name}
     assert sorted(named - known) == [], f"transformers {transformers.__version__}"
+    built = set(classes.CLASSES) | set(classes.PYTHON_SENTENCEPIECE_CLASSES) | set(OWN_FILES_CLASSES)
+    assert sorted(built & set(classes.NOT_BUILT)) == []
 
 
 # The SentencePiece models the SentencePieceBackend classes are checked on: Unigram (lowercasing ALBERT, XLNet)

@@ -29,6 +29,7 @@ from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from
                               tokenizer_to_json)
 from . import classes
 from .auto_class import auto_class
+from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
 
 BERT_SPECIALS = ("[UNK]", "[SEP]", "[CLS]", "[PAD]", "[MASK]")
@@ -324,7 +325,7 @@ def _json_text(data: dict[str, Any]) -> str:
 SENTENCEPIECE_FILES = ("tokenizer.model", "spiece.model", "sentencepiece.bpe.model")
 EXTRA_SPECIALS = ("additional_special_tokens", "extra_special_tokens")
 SLOW_FILES = "slow files"
-BY_RULE = "the class's rule"
+BY_RULE = "the class's rule or own files"
 SENTENCEPIECE = "SentencePiece model"
 
 
@@ -370,7 +371,7 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     extensions = SideFiles(directory=directory) if own_file else None
     where = str(directory / (HFCOMPAT_FILE if own_file else TOKENIZER_FILE))
     try:
-        tokenizer = tokenizer_around(data.pop("model"), data) if source == BY_RULE else \
+        tokenizer = tokenizer_around(data.pop("model"), data) if not isinstance(data["model"], dict) else \
             tokenizer_from_dict(data, extensions=extensions)
     except FormatError as error:
         raise error.at(path=error.path or where) from None
@@ -474,6 +475,11 @@ def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) ->
 
     if name in classes.BY_RULE_CLASSES:
         return {}, BY_RULE
+    if name in OWN_FILES_CLASSES:
+        try:
+            return OWN_FILES_CLASSES[name](directory, config), BY_RULE
+        except FormatError as error:
+            raise error.at(path=error.path or str(directory)) from None
     own_model = classes.PYTHON_SENTENCEPIECE_CLASSES.get(name or "")
     if own_model and (directory / own_model).exists():
         return _sentencepiece_data(directory / own_model, name), SENTENCEPIECE
@@ -500,7 +506,7 @@ def _sentencepiece_data(path: Path, name: str | None) -> dict[str, Any]:
     tokenizer = read_sentencepiece(path)
     _warn_if_transformers_differs(path, tokenizer, name)
     data = tokenizer_to_dict(tokenizer)
-    if not classes.is_rebuilt_by_class(name):
+    if not is_rebuilt(name):
         data = _as_backend_reads(data, tokenizer.sentencepiece_source.proto)
     return data
 
@@ -532,7 +538,7 @@ def _warn_if_transformers_differs(path: Path, tokenizer: Tokenizer, name: str | 
     against "▁" + "▁You"); ALBERT, XLNet and others add their own normalization (lowercasing,
     quote replacement). hfcompat follows sentencepiece.
     """
-    if not classes.is_rebuilt_by_class(name) or name in classes.PYTHON_SENTENCEPIECE_CLASSES:
+    if not is_rebuilt(name) or name in classes.PYTHON_SENTENCEPIECE_CLASSES:
         return
     if name in classes.CLASSES and name not in classes.SENTENCEPIECE_SPACING_CLASSES:
         _warn(f"{path}: transformers' {name} builds its own pipeline over this SentencePiece model's vocabulary "
