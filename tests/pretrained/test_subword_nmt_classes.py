@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 
 import hfcompat
-from hfcompat.errors import TokenizationError, UnsupportedConversion
+from hfcompat.errors import FormatError, TokenizationError, UnsupportedConversion
 from hfcompat.formats.transformers import classes, own_files
 from hfcompat.formats.transformers.subword_nmt import CLASSES
 from tests.conformance.test_hypothesis import texts
@@ -245,3 +245,27 @@ def test_vocabulary_without_unk_warns_and_refuses(tmp_path: Path) -> None:
     assert None in auto("a bc")["input_ids"]
     with pytest.raises(TokenizationError, match="'c'"):
         ours.encode("a bc")
+
+
+@pytest.mark.parametrize(("name", "damage", "message"), [
+    ("CTRLTokenizer", {"merges.txt": None}, "merges.txt: the class reads this file and it is missing"),
+    ("BlenderbotSmallTokenizer", {"vocab.json": "[1, 2]"}, "vocab.json: expected an object"),
+    ("PhobertTokenizer", {"vocab.txt": "a 1\nnospace\n"}, "vocab.txt: line 2: expected '<token> <count>'"),
+    ("BertweetTokenizer", {"bpe.codes": b"a b 1\n\xff"}, "bpe.codes: not UTF-8"),
+])
+def test_damaged_files_are_refused_as_transformers_refuses_them(tmp_path: Path, name: str, damage: dict,
+                                                                message: str) -> None:
+    """A missing or damaged file: AutoTokenizer fails to load the directory, hfcompat raises a FormatError naming
+    the file and what is wrong."""
+    path = write_directory(tmp_path / "damaged", name, {}, ["a", "b"], [("a", "b")])
+    for file_name, content in damage.items():
+        if content is None:
+            (path / file_name).unlink()
+        elif isinstance(content, bytes):
+            (path / file_name).write_bytes(content)
+        else:
+            (path / file_name).write_text(content, encoding="utf-8")
+    with pytest.raises(Exception):
+        auto_tokenizer(path)
+    with pytest.raises(FormatError, match=message):
+        hfcompat.load(path)
