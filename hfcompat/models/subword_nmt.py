@@ -5,7 +5,9 @@ A word is cut into its characters, the last one marked with "</w>" (the end of t
 adjacent symbols whose merge comes first in the merges file is joined everywhere in the word, left to right,
 until no adjacent pair is a merge. Every symbol but the last then ends with "@@" (the word goes on), and the
 last loses its "</w>": "lower" -> "low@@", "er". A one-character word is its own token. Each subword's id is
-its vocabulary entry, else the unknown token's.
+its vocabulary entry, else the unknown token's; once bound to the tokenizer's added tokens
+(`bind_added_vocabulary`), a subword that is an added token takes that token's id, and an id that is an added
+token's reads as that token, as transformers' Python tokenizers look them up.
 
 How a text becomes words is the class's (a `WordSplitter`, pre_tokenizers/subword_nmt_words.py). No file
 format holds this model (tokenizer.json's BPE marks a word's end, not its continuation), so `to_dict`
@@ -17,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from ..errors import TokenizationError, UnsupportedConversion
+from ..pipeline.added_vocabulary import AddedVocabulary
 from .base import Token, VocabLookup
 
 END_OF_WORD = "</w>"
@@ -72,7 +75,12 @@ class SubwordNmt(VocabLookup):
         self.unk_token = unk_token
         self.split_words = split_words
         self.lowercase_lookup = lowercase_lookup
+        self.added = AddedVocabulary()
         self._subwords: dict[str, list[str]] = {}
+
+    def bind_added_vocabulary(self, added: AddedVocabulary) -> None:
+        """Look subwords up among these added tokens first (the tokenizer's, once loading added them all)."""
+        self.added = added
 
     def word_subwords(self, word: str) -> list[str]:
         """`subwords` of one word, remembered."""
@@ -82,9 +90,11 @@ class SubwordNmt(VocabLookup):
         return found
 
     def subword_id(self, subword: str) -> int:
-        """The subword's id, else the unknown token's (TokenizationError when the vocabulary lacks that too:
-        transformers then gives the id None)."""
-        found = self.vocab.get(subword.lower() if self.lowercase_lookup else subword)
+        """The subword's id as an added token, else in the vocabulary, else the unknown token's
+        (TokenizationError when the vocabulary lacks that too: transformers then gives the id None)."""
+        found = self.added.token_to_id.get(subword)
+        if found is None:
+            found = self.vocab.get(subword.lower() if self.lowercase_lookup else subword)
         if found is None and self.unk_token is not None:
             found = self.vocab.get(self.unk_token)
         if found is None:
@@ -102,7 +112,8 @@ class SubwordNmt(VocabLookup):
             spans = _piece_spans(pieces, sequence[start:end], start)
             for piece, (first, last) in zip(pieces, spans):
                 token_id = self.subword_id(piece)
-                tokens.append(Token(token_id, self.vocab_r[token_id], (byte_starts[first], byte_starts[last])))
+                token = self.added.id_to_token(token_id) or self.vocab_r[token_id]
+                tokens.append(Token(token_id, token, (byte_starts[first], byte_starts[last])))
         return tokens
 
     def to_dict(self) -> dict[str, Any]:

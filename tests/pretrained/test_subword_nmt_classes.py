@@ -269,3 +269,19 @@ def test_damaged_files_are_refused_as_transformers_refuses_them(tmp_path: Path, 
         auto_tokenizer(path)
     with pytest.raises(FormatError, match=message):
         hfcompat.load(path)
+
+
+@pytest.mark.parametrize(("name", "config", "tokens"), [
+    ("CTRLTokenizer", {"additional_special_tokens": ["ab@@", "<x>"]}, ["<unk>", "a", "b", "c", "b@@"]),
+    ("BlenderbotSmallTokenizer", {"additional_special_tokens": ["ab@@"]}, ["__unk__", "a", "b", "c", "_@@"]),
+    ("PhobertTokenizer", {}, ["a", "<unk>", "b", "c", "<s>", "ab@@"]),
+])
+def test_subwords_and_ids_of_added_tokens(tmp_path: Path, backend: str, name: str, config: dict,
+                                          tokens: list[str]) -> None:
+    """A subword that is an added token outside the vocabulary takes the added token's id, and an id both
+    holds reads as the added token (fairseq's vocab.txt listing <unk> or <s> again), as in transformers."""
+    path = write_directory(tmp_path / "added", name, config, tokens, [("a", "b")])
+    auto, ours = auto_tokenizer(path), hfcompat.load(path)
+    differing = [text for text in ("abc", "x ab@@ abc b", "__START__ __End__ <unk> <s> a", "ab\nabc <x>ab")
+                 if not agree(*expected_and_actual(auto, ours, text))]
+    assert differing == []
