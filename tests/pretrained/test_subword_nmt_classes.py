@@ -4,7 +4,7 @@ against AutoTokenizer on directories of the files each class reads.
 Each class gets a directory of merges learned here from the project's multilingual fixture (so words outside
 it, other scripts and unknown characters, meet the unknown token), the directory its own save_pretrained
 writes from that, and, with ../shared, one whose vocabulary and merges are CLIP's (49k merges, "</w>" marks
-as subword-nmt writes them). transformers runs these as Python tokenizers (no .tokens()), so token strings
+as subword-nmt writes them; CLIP's byte-level symbols leave non-ASCII text to the unknown token). transformers runs these as Python tokenizers (no .tokens()), so token strings
 come from convert_ids_to_tokens. Compared per text: ids, tokens, decode with skip_special_tokens both ways;
 pairs: ids and type ids.
 """
@@ -129,8 +129,17 @@ def made_directories(root: Path) -> dict[str, Path]:
     return found
 
 
+# The CLIP directories: kind -> (class, tokenizer_config.json options, vocabulary tokens written first).
+CLIP: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
+    "clip-ctrl": ("CTRLTokenizer", {}, ("<unk>",)),
+    "clip-blenderbot-small": ("BlenderbotSmallTokenizer", {}, ("__start__", "__end__", "__unk__", "__null__")),
+    "clip-phobert": ("PhobertTokenizer", {}, ()),
+    "clip-bertweet-normalized": ("BertweetTokenizer", {"normalization": True}, ()),
+}
+
+
 def clip_directories(root: Path) -> dict[str, Path]:
-    """CTRL and PhoBERT directories of CLIP's vocabulary and merges (../shared/refs/clip), when there."""
+    """CLIP's vocabulary and merges (../shared/refs/clip) as each class reads them, when there."""
     clip = SHARED / "refs" / "clip"
     if not (clip / "vocab.json").exists():
         return {}
@@ -138,8 +147,8 @@ def clip_directories(root: Path) -> dict[str, Path]:
     tokens = [as_subword(symbol) for symbol in sorted(vocab, key=vocab.get)]
     lines = (clip / "merges.txt").read_text(encoding="utf-8").split("\n")[1:]
     merges = [tuple(line.split()) for line in lines if len(line.split()) == 2]
-    return {f"clip-{kind}": write_directory(root / f"clip-{kind}", name, {}, first + tokens, merges)
-            for kind, name, first in (("ctrl", "CTRLTokenizer", ["<unk>"]), ("phobert", "PhobertTokenizer", []))}
+    return {kind: write_directory(root / kind, name, config, [*first, *tokens], merges)
+            for kind, (name, config, first) in CLIP.items()}
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +187,7 @@ def test_every_class_of_the_family_is_built_and_checked() -> None:
 
 
 @pytest.mark.parametrize("kind", [*MADE, *(f"{k}-saved" for k in ("ctrl", "blenderbot-small", "phobert", "bertweet")),
-                                  "clip-ctrl", "clip-phobert"])
+                                  *CLIP])
 def test_class_matches_auto(loaded: dict, backend: str, kind: str) -> None:
     """Corpus lines, tweets, lines holding each special token, and pairs agree."""
     if kind not in loaded:
