@@ -194,3 +194,21 @@ def test_a_bug_is_one_line_and_debug_shows_the_traceback(gpt2, capsys, monkeypat
     assert (code, out) == (4, "") and len(err.splitlines()) == 1 and "bug" in err and "boom" in err
     code, _, err = run(["--debug", "inspect", path], capsys)
     assert code == 4 and "Traceback" in err and "RuntimeError: boom" in err
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("tokenizer.json", "", "the file is empty"),
+    ("tokenizer.json", "  \n", "the file is empty"),
+    ("tokenizer.json", "{}", "missing the required `model`"),
+    ("other.json", '{"version": "1.0"}', "missing the required `model`"),
+    ("vocab.json", '{"a": 0, "b": 1}', "needs merges.txt"),
+])
+def test_errors_name_the_real_problem(tmp_path: Path, capsys, name: str, content: str, message: str) -> None:
+    """Content detection reports the most likely format and what is wrong with it: an empty file is empty, a JSON
+    object without a model is a tokenizer.json missing its model (not a vocab.json needing merges.txt)."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run(["inspect", str(path)], capsys)
+    assert (code, out) == (3, "") and message in err and str(tmp_path) in err
+    with pytest.raises(hfcompat.FormatError, match=message.replace("`", ".")):
+        hfcompat.load(path)
