@@ -28,6 +28,7 @@ from tests.conformance.test_hypothesis import texts
 from tests.conftest import corpus_sample
 
 from .auto_harness import auto_tokenizer
+from .test_byte_classes import agree, expected_and_actual
 from .test_class_table import corpus_texts
 
 pytestmark = pytest.mark.conformance
@@ -115,19 +116,21 @@ def directories(tmp_path_factory: pytest.TempPathFactory, learned: tuple) -> dic
     return {case: root / case for case in CASES}
 
 
+def resaved(directories: dict[str, Path], root: Path) -> dict[str, Path]:
+    """Each untrimmed case as AutoTokenizer's save_pretrained writes it back (added_tokens_decoder and all)."""
+    saved = {}
+    for case, path in directories.items():
+        if not CASES[case][2]:
+            saved[f"{case}-saved"] = root / f"{case}-saved"
+            auto_tokenizer(path).save_pretrained(str(saved[f"{case}-saved"]))
+    return saved
+
+
 @pytest.fixture(scope="module")
-def loaded(directories: dict[str, Path]) -> dict[str, tuple[Any, Any]]:
-    """Case -> (AutoTokenizer, hfcompat tokenizer) of its directory."""
-    return {case: (auto_tokenizer(path), hfcompat.load(path)) for case, path in directories.items()}
-
-
-def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
-    """(ids, tokens, decode, decode skipping specials) of both libraries."""
-    ids = auto(text)["input_ids"]
-    encoding = ours.encode(text)
-    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
-            (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False),
-             ours.decode(ids, skip_special_tokens=True)))
+def loaded(directories: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any]]:
+    """Case (and "<case>-saved") -> (AutoTokenizer, hfcompat tokenizer) of its directory."""
+    paths = {**directories, **resaved(directories, tmp_path_factory.mktemp("moses-saved"))}
+    return {case: (auto_tokenizer(path), hfcompat.load(path)) for case, path in paths.items()}
 
 
 def compared(auto: Any, ours: Any, case: str, text: str) -> tuple[tuple, tuple]:
@@ -142,11 +145,11 @@ def compared(auto: Any, ours: Any, case: str, text: str) -> tuple[tuple, tuple]:
 def test_every_case_reads_its_directory(loaded: dict) -> None:
     """Each case is the class it names, built by hfcompat from the files (no tokenizer.json)."""
     for case, (auto, ours) in loaded.items():
-        assert type(auto).__name__ == CASES[case][0]
+        assert type(auto).__name__ == CASES[case.removesuffix("-saved")][0]
         assert type(ours.model).__name__ == "PairRankBPE"
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", sorted(CASES) + [f"{case}-saved" for case in sorted(CASES) if not CASES[case][2]])
 def test_class_matches_auto(loaded: dict, backend: str, case: str) -> None:
     """Corpus lines (English, Japanese, Chinese, the multilingual fixture), French, odd punctuation, lines holding
     each special token, and pairs agree."""
@@ -163,11 +166,6 @@ def test_class_matches_auto(loaded: dict, backend: str, case: str) -> None:
             if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
                 differing.append(f"pair {first[:20]!r} {second[:20]!r} add_special_tokens={add}")
     assert differing == [], f"{case}: {len(differing)}/{len(lines) + 2 * len(pairs)} differ: {differing[:3]}"
-
-
-def agree(expected: tuple, actual: tuple) -> bool:
-    """True when both libraries' fields are equal."""
-    return expected == actual
 
 
 def test_unknowns_and_merges_are_exercised(loaded: dict) -> None:
@@ -215,3 +213,27 @@ def test_fsmt_without_langs_is_refused(directories: dict, tmp_path: Path) -> Non
         auto_tokenizer(directory)
     with pytest.raises(hfcompat.errors.FormatError, match="langs"):
         hfcompat.load(directory)
+
+
+# A hand-made vocabulary where transformers' word BPE and tokenizers' BPE part: "aa a" ranks before "a a" (so
+# "aaaaa" merges every "a a" first), "é" is not in the vocabulary but merges into "ét</w>", and "bb" is a merge
+# result the vocabulary lacks.
+HAND_VOCAB = SPECIALS + ["a", "a</w>", "aa", "aaa", "aa</w>", "t</w>", "ét</w>", "b", "b</w>", "ab</w>"]
+HAND_MERGES = ["aa a", "a a", "é t</w>", "b b", "a b</w>", "a a</w>"]
+HAND_TEXTS = ["aaaaa", "aaaa aaa aa a", "été ét", "bbb abb ab", "x ÉTÉ b", "aaaaa<special0>été"]
+
+
+@pytest.mark.parametrize("name", ["XLMTokenizer", "BioGptTokenizer"])
+def test_hand_made_merges_as_transformers(tmp_path: Path, backend: str, name: str) -> None:
+    """Merges on strings, whole rank at a time, then the vocabulary: ids, tokens and decodes as AutoTokenizer."""
+    (tmp_path / "vocab.json").write_text(json.dumps({token: i for i, token in enumerate(HAND_VOCAB)}),
+                                         encoding="utf-8")
+    (tmp_path / "merges.txt").write_text("\n".join(HAND_MERGES) + "\n", encoding="utf-8")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name,
+                                                                "do_lowercase_and_remove_accent": False}),
+                                                    encoding="utf-8")
+    auto, ours = auto_tokenizer(tmp_path), hfcompat.load(tmp_path)
+    assert auto.tokenize("aaaaa") == ["aa", "aa", "a</w>"]  # tokenizers' BPE would give aaa a a</w>
+    for text in HAND_TEXTS:
+        expected, actual = expected_and_actual(auto, ours, text)
+        assert actual == expected, text
