@@ -408,6 +408,24 @@ class Sequence(Decoder):
 
 
 @dataclass
+class CleanedUp(Decoder):
+    """transformers' decode with clean_up_tokenization_spaces on: the inner decoder's text with its clean-up
+    rules (" ." -> ".", " 's" -> "'s", ...). hfcompat's own: a tokenizer.json cannot hold it."""
+
+    inner: Decoder
+    TYPE: ClassVar[str] = ""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """One string: the inner decode, cleaned up."""
+        return [clean_up_tokenization(self.inner.decode(tokens))]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no decoder of tokenizer.json applies transformers' clean-up."""
+        raise UnsupportedConversion("decoder: transformers' clean_up_tokenization_spaces (spaces before "
+                                    "punctuation and contractions removed), which no tokenizer.json decoder does")
+
+
+@dataclass
 class RewrittenText(Decoder):
     """What a transformers class does to the decoded text: the inner decoder's text with each match of
     `pattern` (a Python regex) replaced, then, with `strip`, stripped of whitespace at both ends (str.strip).

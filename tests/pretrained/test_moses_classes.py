@@ -3,8 +3,9 @@ hfcompat.load(dir) against AutoTokenizer on directories written here.
 
 Each directory holds a vocabulary and merges.txt of a "</w>" BPE that hfcompat's trainer learns from corpus words
 (English, French, Chinese/Japanese and the multilingual fixture), with the special tokens the class names partly
-absent (so they are added) and, in the "trimmed" directories, merge results and a merged character left out of the
-vocabulary (transformers still merges them and then gives the unk id). merges.txt keeps fairseq's count column
+absent (so they are added) and, in the "trimmed" directories (two with clean_up_tokenization_spaces on), merge
+results and a merged character left out of the vocabulary (transformers still merges them and then gives the
+unk id); AutoTokenizer's save_pretrained of the others too. merges.txt keeps fairseq's count column
 and a "#version" first line, which the classes read as one more merge. Compared per text: ids, tokens
 (convert_ids_to_tokens), decode with skip_special_tokens both ways; pairs: ids and type ids.
 transformers runs these as Python tokenizers, which give no offsets.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -51,13 +53,14 @@ SPECIALS = ["<s>", "</s>", "<pad>", "<unk>"]
 # A directory per case: (class, its config options, vocabulary trimmed).
 CASES: dict[str, tuple[str, dict[str, Any], bool]] = {
     "xlm": ("XLMTokenizer", {}, False),
-    "xlm-cased-trimmed": ("XLMTokenizer", {"do_lowercase_and_remove_accent": False}, True),
+    "xlm-cased-trimmed": ("XLMTokenizer", {"do_lowercase_and_remove_accent": False,
+                                           "clean_up_tokenization_spaces": True}, True),
     "flaubert": ("FlaubertTokenizer", {}, False),
     "flaubert-lower-trimmed": ("FlaubertTokenizer", {"do_lowercase": True}, True),
     "fsmt": ("FSMTTokenizer", {"langs": ["en", "de"]}, False),
     "fsmt-fr-lower-trimmed": ("FSMTTokenizer", {"langs": ["fr", "ru"], "do_lower_case": True}, True),
     "biogpt": ("BioGptTokenizer", {}, False),
-    "biogpt-trimmed": ("BioGptTokenizer", {"unk_token": "<unk>"}, True),
+    "biogpt-trimmed": ("BioGptTokenizer", {"unk_token": "<unk>", "clean_up_tokenization_spaces": True}, True),
 }
 
 
@@ -142,11 +145,15 @@ def compared(auto: Any, ours: Any, case: str, text: str) -> tuple[tuple, tuple]:
     return expected, actual
 
 
-def test_every_case_reads_its_directory(loaded: dict) -> None:
-    """Each case is the class it names, built by hfcompat from the files (no tokenizer.json)."""
+def test_every_case_reads_its_directory(loaded: dict, directories: dict) -> None:
+    """Each case is the class it names, built by hfcompat from the files (no tokenizer.json), without a warning."""
     for case, (auto, ours) in loaded.items():
         assert type(auto).__name__ == CASES[case.removesuffix("-saved")][0]
         assert type(ours.model).__name__ == "PairRankBPE"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for path in directories.values():
+            hfcompat.load(path)
 
 
 @pytest.mark.parametrize("case", sorted(CASES) + [f"{case}-saved" for case in sorted(CASES) if not CASES[case][2]])
@@ -171,7 +178,8 @@ def test_class_matches_auto(loaded: dict, backend: str, case: str) -> None:
 def test_unknowns_and_merges_are_exercised(loaded: dict) -> None:
     """The corpus lines meet merged tokens, unknown pieces and "</w>" tokens (else the comparison proves little)."""
     auto, ours = loaded["xlm-cased-trimmed"]
-    tokens = [token for text in corpus_texts() + FRENCH for token in auto.convert_ids_to_tokens(auto(text)["input_ids"])]
+    tokens = [token for text in corpus_texts() + FRENCH
+              for token in auto.convert_ids_to_tokens(auto(text)["input_ids"])]
     assert "<unk>" in tokens
     assert any(token.endswith("</w>") and len(token) > 5 for token in tokens)
     assert any(len(token) > 2 and not token.endswith("</w>") and token not in SPECIALS for token in tokens)

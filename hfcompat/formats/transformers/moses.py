@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from ...decoders import Fuse, RewrittenText
+from ...decoders import CleanedUp, Decoder, Fuse, RewrittenText
 from ...decoders.moses import WORD_END, MosesDetokenizer
 from ...errors import FormatError
 from ...models.pair_rank_bpe import PairRankBPE
@@ -53,7 +53,8 @@ def read_merges(path: Path) -> list[tuple[str, ...]]:
     return [tuple(line.split()[:2]) for line in lines]
 
 
-def _bpe(directory: Path, config: Config, vocab_file: str = "vocab.json", decode_file: str | None = None) -> PairRankBPE:
+def _bpe(directory: Path, config: Config, vocab_file: str = "vocab.json",
+         decode_file: str | None = None) -> PairRankBPE:
     """The class's word BPE over its vocabulary and merges.txt."""
     vocab = read_vocab(directory / vocab_file)
     decode_vocab = read_vocab(directory / decode_file) if decode_file else None
@@ -61,11 +62,14 @@ def _bpe(directory: Path, config: Config, vocab_file: str = "vocab.json", decode
                        WORD_END, decode_vocab)
 
 
-def _pipeline(model: PairRankBPE, pre_tokenizer: MosesPreTokenizer, decoder: Any, single: list[str],
-              pair: list[str]) -> Data:
-    """The pipeline dict: the class's template (its special tokens' ids from the vocabulary, or given when added)."""
+def _pipeline(config: Config, model: PairRankBPE, pre_tokenizer: MosesPreTokenizer, decoder: Decoder,
+              single: list[str], pair: list[str]) -> Data:
+    """The pipeline dict: the class's template (its special tokens' ids from the vocabulary, or given when added);
+    the decoder cleans up as transformers does when the config turns clean_up_tokenization_spaces on."""
     specials = [item for item in single + pair if not item.startswith("$")]
     names = [item.partition(":")[0] for item in specials]
+    if config.get("clean_up_tokenization_spaces"):
+        decoder = CleanedUp(decoder)
     return {"model": model, "pre_tokenizer": pre_tokenizer, "decoder": decoder, "added_tokens": [],
             "post_processor": template(single, pair, names, {"model": {"vocab": model.vocab}})}
 
@@ -85,14 +89,14 @@ def xlm(directory: Path, config: Config) -> Data:
     """XLMTokenizer: English Moses with punctuation normalization, no escaping, then (do_lowercase_and_remove_accent,
     on by default) the words lowercased without accents."""
     moses = MosesPreTokenizer("en", lowercase_remove_accents=bool(config.get("do_lowercase_and_remove_accent", True)))
-    return _pipeline(_bpe(directory, config), moses, _joined_decoder(), *_bos_sep_template(config))
+    return _pipeline(config, _bpe(directory, config), moses, _joined_decoder(), *_bos_sep_template(config))
 
 
 def flaubert(directory: Path, config: Config) -> Data:
     """FlaubertTokenizer: `` and '' as ", NFC, lowercased with do_lowercase, then French Moses with punctuation
     normalization, no escaping."""
     moses = MosesPreTokenizer("fr", quotes_nfc=True, lowercase=bool(config.get("do_lowercase", False)))
-    return _pipeline(_bpe(directory, config), moses, _joined_decoder(), *_bos_sep_template(config))
+    return _pipeline(config, _bpe(directory, config), moses, _joined_decoder(), *_bos_sep_template(config))
 
 
 def fsmt(directory: Path, config: Config) -> Data:
@@ -107,8 +111,9 @@ def fsmt(directory: Path, config: Config) -> Data:
     moses = MosesPreTokenizer(source, escape=True, aggressive_dash_splits=True,
                               lowercase=bool(config.get("do_lower_case", False)))
     sep = role(config, "sep_token", "</s>")
-    return _pipeline(_bpe(directory, config, "vocab-src.json", "vocab-tgt.json"), moses, MosesDetokenizer(target),
-                     ["$A:0", f"{sep}:0"], ["$A:0", f"{sep}:0", "$B:1", f"{sep}:1"])
+    model = _bpe(directory, config, "vocab-src.json", "vocab-tgt.json")
+    return _pipeline(config, model, moses, MosesDetokenizer(target), ["$A:0", f"{sep}:0"],
+                     ["$A:0", f"{sep}:0", "$B:1", f"{sep}:1"])
 
 
 def biogpt(directory: Path, config: Config) -> Data:
@@ -116,7 +121,7 @@ def biogpt(directory: Path, config: Config) -> Data:
     Moses decode; "</s> $A", pairs "</s> $A </s>:1 $B:1"."""
     moses = MosesPreTokenizer("en", escape=True, aggressive_dash_splits=True, normalize_punctuation=False)
     sep = role(config, "sep_token", "</s>")
-    return _pipeline(_bpe(directory, config), moses, MosesDetokenizer("en"),
+    return _pipeline(config, _bpe(directory, config), moses, MosesDetokenizer("en"),
                      [f"{sep}:0", "$A:0"], [f"{sep}:0", "$A:0", f"{sep}:1", "$B:1"])
 
 
