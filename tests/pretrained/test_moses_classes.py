@@ -245,3 +245,13 @@ def test_hand_made_merges_as_transformers(tmp_path: Path, backend: str, name: st
     for text in HAND_TEXTS:
         expected, actual = expected_and_actual(auto, ours, text)
         assert actual == expected, text
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja", "th", "ro", "fr"])
+def test_xlm_lang_argument_never_reaches_its_tokenizer(loaded: dict, lang: str) -> None:
+    """transformers 5.24 calls _tokenize without keyword arguments, so XLM's lang= (rjieba, KyTea, PyThaiNLP,
+    Romanian rewrite, other Moses rules) changes nothing: hfcompat's English path is AutoTokenizer's for any lang."""
+    auto, ours = loaded["xlm"]
+    for text in ["我们明天早上九点见面。", "東京の駅で友達を待っていた", "ภาษาไทยไม่มีช่องว่าง", "Ştiinţă l'homme"]:
+        ids = auto(text, lang=lang)["input_ids"]
+        assert ids == auto(text)["input_ids"] == ours.encode(text).ids
