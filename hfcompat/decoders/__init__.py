@@ -1,7 +1,8 @@
 """Decoders: turn the list of token strings back into text, as HF `tokenizers` 0.23.3 does.
 
 The folder also holds bytes-to-text decoding with tiktoken's error modes and a streaming
-decoder (utf8.py).
+decoder (utf8.py), transformers' byte-class decode (byte_chars.py) and Moses detokenization on sacremoses
+(moses.py).
 
 Every decoder maps a token list to a token list (`decode_chain`) so that a `Sequence` can chain
 them; `decode` concatenates the final list. The per-token structure matters: several decoders
