@@ -108,5 +108,6 @@ class MosesPreTokenizer(PreTokenizer):
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: tokenizer.json has no Moses pre-tokenizer."""
-        raise UnsupportedConversion(f"pre_tokenizer: Moses tokenization (sacremoses, lang {self.lang!r}: punctuation "
-                                    "normalization, MosesTokenizer) has no form in tokenizer.json")
+        steps = "punctuation normalization, MosesTokenizer" if self.normalize_punctuation else "MosesTokenizer"
+        raise UnsupportedConversion(f"pre_tokenizer: Moses tokenization (sacremoses, lang {self.lang!r}: {steps}) has "
+                                    "no form in tokenizer.json")

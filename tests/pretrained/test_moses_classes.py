@@ -25,6 +25,7 @@ from hypothesis import given, settings
 
 import hfcompat
 from hfcompat.errors import MissingDependency, UnsupportedConversion
+from hfcompat.tools.explain import explain, render
 from hfcompat.trainers.bpe import BpeTrainer
 from tests.conformance.test_hypothesis import texts
 from tests.conftest import corpus_sample
@@ -200,6 +201,15 @@ def test_saving_as_tokenizer_json_is_refused(loaded: dict, tmp_path: Path, case:
     with pytest.raises(UnsupportedConversion, match="^(model|pre_tokenizer|decoder): "):
         loaded[case][1].save(tmp_path / "tokenizer.json")
     assert not (tmp_path / "tokenizer.json").exists()
+
+
+def test_explain_names_the_moses_components(loaded: dict) -> None:
+    """`explain` walks a Moses tokenizer (components tokenizer.json cannot hold are named by their class) and
+    ends with AutoTokenizer's ids."""
+    auto, ours = loaded["biogpt"]
+    explanation = explain(ours, "Hello, e-mail & co.")
+    assert explanation.ids == auto("Hello, e-mail & co.")["input_ids"]
+    assert "pre-tokenizer: MosesPreTokenizer" in render(explanation)
 
 
 def test_without_sacremoses_loading_says_what_to_install(directories: dict, monkeypatch: pytest.MonkeyPatch) -> None:
