@@ -13,6 +13,7 @@ These components have no tokenizer.json form; saving one raises UnsupportedConve
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -76,7 +77,7 @@ def _pipeline(config: Config, model: PairRankBPE, pre_tokenizer: MosesPreTokeniz
 
 def _joined_decoder() -> RewrittenText:
     """XLM's and Flaubert's decode: the tokens joined, "</w>" as a space, the ends stripped."""
-    return RewrittenText(Fuse(), WORD_END, " ", strip=True)
+    return RewrittenText(Fuse(), re.escape(WORD_END), " ", strip=True)
 
 
 def _bos_sep_template(config: Config) -> tuple[list[str], list[str]]:
