@@ -415,6 +415,7 @@ class CleanedUp(Decoder):
 
     inner: Decoder
     TYPE: ClassVar[str] = ""
+    clean_up: ClassVar[bool] = True
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """One string: the inner decode, cleaned up."""

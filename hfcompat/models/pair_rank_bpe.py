@@ -1,9 +1,11 @@
-"""BPE as transformers' Python classes run it over whole words (XLM, Flaubert, FSMT, BioGpt): merges on strings,
+"""BPE as transformers' Python classes XLM, Flaubert, FSMT and BioGpt run it over whole words: merges on strings,
 the vocabulary consulted only after.
 
-A word becomes its characters with the end-of-word suffix ("</w>") glued to the last one. While some adjacent
-pair is in the merge table, the pair of lowest rank merges at every place it occurs, left to right; a word of
-one symbol stops. Each resulting symbol is then looked up in the vocabulary, the unk token's id when absent.
+A word becomes its characters with "</w>" glued to the last one, and the merges of subword-nmt's loop join them
+(models/subword_nmt.py: the best-ranked adjacent pair at every place it occurs, again and again); unlike
+subword-nmt's classes, the symbols are the tokens as they are ("low", "er</w>"). Each is looked up among the
+added tokens once bound to them (`bind_added_vocabulary`), then in the vocabulary, else it takes the unk token's
+id from the vocabulary.
 
 This is not HF tokenizers' BPE (models/bpe.py), which looks characters up first and merges ids: here a
 character outside the vocabulary still merges, a merge may make a string the vocabulary lacks (its id is
@@ -17,62 +19,44 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import TokenizationError, UnsupportedConversion
+from ..pipeline.added_vocabulary import AddedVocabulary
 from .base import Token, VocabLookup
-
-
-def merged_once(word: list[str], first: str, second: str) -> list[str]:
-    """`word` with every (first, second) pair, left to right, made one symbol."""
-    merged: list[str] = []
-    i = 0
-    while i < len(word):
-        if i + 1 < len(word) and word[i] == first and word[i + 1] == second:
-            merged.append(first + second)
-            i += 2
-        else:
-            merged.append(word[i])
-            i += 1
-    return merged
+from .subword_nmt import END_OF_WORD, merged_symbols
 
 
 class PairRankBPE(VocabLookup):
-    """Merges by pair rank over strings, then vocabulary lookup (see the module docstring)."""
+    """Merges by `ranks` (models/subword_nmt.py's merge_ranks) over strings, then lookup (see the module
+    docstring); `decode_vocab` names the ids decode reads, when not `vocab`."""
 
-    def __init__(self, vocab: dict[str, int], merges: list[tuple[str, ...]], unk_token: str,
-                 suffix: str = "</w>", decode_vocab: dict[str, int] | None = None) -> None:
+    def __init__(self, vocab: dict[str, int], ranks: dict[tuple[str, str], int], unk_token: str,
+                 decode_vocab: dict[str, int] | None = None) -> None:
         self.vocab = vocab
-        self.ranks: dict[tuple[str, ...], int] = {pair: rank for rank, pair in enumerate(merges)}
+        self.ranks = ranks
         self.unk_token = unk_token
-        self.suffix = suffix
         self.vocab_r = {token_id: token for token, token_id in (decode_vocab or vocab).items()}
+        self.added = AddedVocabulary()
         self.cache: dict[str, list[str]] = {}
 
+    def bind_added_vocabulary(self, added: AddedVocabulary) -> None:
+        """Look symbols up among these added tokens first (the tokenizer's, once loading added them all)."""
+        self.added = added
+
     def symbols(self, word: str) -> list[str]:
-        """The strings the merges leave of `word` (its last one ending with the suffix)."""
+        """The strings the merges leave of `word` (its last one ending with "</w>"), remembered."""
         found = self.cache.get(word)
         if found is None:
-            found = self._merged(list(word[:-1]) + [word[-1] + self.suffix])
-            self.cache[word] = found
+            found = self.cache[word] = merged_symbols([*word[:-1], word[-1] + END_OF_WORD], self.ranks)
         return found
 
-    def _merged(self, word: list[str]) -> list[str]:
-        """Merge the lowest-ranked pair present until none is in the table or one symbol is left."""
-        unranked = len(self.ranks)
-        while len(word) > 1:
-            first, second = min(zip(word, word[1:]), key=lambda pair: self.ranks.get(pair, unranked))
-            if (first, second) not in self.ranks:
-                break
-            word = merged_once(word, first, second)
-        return word
-
     def tokenize(self, sequence: str) -> list[Token]:
-        """The tokens of one word, offsets in UTF-8 bytes of the word (the suffix covers nothing)."""
+        """The tokens of one word, offsets in UTF-8 bytes of the word ("</w>" covers nothing)."""
         tokens = []
         start = 0
         symbols = self.symbols(sequence)
         for index, symbol in enumerate(symbols):
-            text = symbol[:-len(self.suffix)] if index == len(symbols) - 1 and self.suffix else symbol
+            text = symbol[:-len(END_OF_WORD)] if index == len(symbols) - 1 else symbol
             end = start + len(text.encode("utf-8", "surrogatepass"))
-            token_id = self.vocab.get(symbol)
+            token_id = self.added.token_to_id.get(symbol, self.vocab.get(symbol))
             if token_id is None:
                 symbol, token_id = self.unk_token, self._unk_id()
             tokens.append(Token(token_id, symbol, (start, end)))
@@ -80,7 +64,7 @@ class PairRankBPE(VocabLookup):
         return tokens
 
     def _unk_id(self) -> int:
-        """The unk token's id in the vocabulary (transformers looks it up there too)."""
+        """The unk token's id in the vocabulary (transformers looks it up there, not among the added tokens)."""
         token_id = self.vocab.get(self.unk_token)
         if token_id is None:
             raise TokenizationError(f"a word piece is not in the vocabulary and neither is the unk token "

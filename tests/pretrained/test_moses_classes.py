@@ -241,15 +241,22 @@ HAND_MERGES = ["aa a", "a a", "é t</w>", "b b", "a b</w>", "a a</w>"]
 HAND_TEXTS = ["aaaaa", "aaaa aaa aa a", "été ét", "bbb abb ab", "x ÉTÉ b", "aaaaa<special0>été"]
 
 
+def hand_made_directory(directory: Path, name: str, lowercase: bool = False) -> Path:
+    """HAND_VOCAB and HAND_MERGES under the class `name`."""
+    directory.mkdir(exist_ok=True)
+    (directory / "vocab.json").write_text(json.dumps({token: i for i, token in enumerate(HAND_VOCAB)}),
+                                          encoding="utf-8")
+    (directory / "merges.txt").write_text("\n".join(HAND_MERGES) + "\n", encoding="utf-8")
+    (directory / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name,
+                                                                 "do_lowercase_and_remove_accent": lowercase}),
+                                                     encoding="utf-8")
+    return directory
+
+
 @pytest.mark.parametrize("name", ["XLMTokenizer", "BioGptTokenizer"])
 def test_hand_made_merges_as_transformers(tmp_path: Path, backend: str, name: str) -> None:
     """Merges on strings, whole rank at a time, then the vocabulary: ids, tokens and decodes as AutoTokenizer."""
-    (tmp_path / "vocab.json").write_text(json.dumps({token: i for i, token in enumerate(HAND_VOCAB)}),
-                                         encoding="utf-8")
-    (tmp_path / "merges.txt").write_text("\n".join(HAND_MERGES) + "\n", encoding="utf-8")
-    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name,
-                                                                "do_lowercase_and_remove_accent": False}),
-                                                    encoding="utf-8")
+    hand_made_directory(tmp_path, name)
     auto, ours = auto_tokenizer(tmp_path), hfcompat.load(tmp_path)
     assert auto.tokenize("aaaaa") == ["aa", "aa", "a</w>"]  # tokenizers' BPE would give aaa a a</w>
     for text in HAND_TEXTS:
@@ -265,3 +272,16 @@ def test_xlm_lang_argument_never_reaches_its_tokenizer(loaded: dict, lang: str) 
     for text in ["我们明天早上九点见面。", "東京の駅で友達を待っていた", "ภาษาไทยไม่มีช่องว่าง", "Ştiinţă l'homme"]:
         ids = auto(text, lang=lang)["input_ids"]
         assert ids == auto(text)["input_ids"] == ours.encode(text).ids
+
+
+def test_added_token_made_by_merges_takes_its_added_id(tmp_path: Path, backend: str) -> None:
+    """An added token ("bb", outside the vocabulary) that lowercasing and merges make from a text not holding it:
+    transformers' Python lookup finds it among the added tokens first, and so does hfcompat."""
+    auto = auto_tokenizer(hand_made_directory(tmp_path / "plain", "XLMTokenizer", lowercase=True))
+    auto.add_tokens(["bb"])
+    auto.save_pretrained(str(tmp_path / "added"))
+    auto, ours = auto_tokenizer(tmp_path / "added"), hfcompat.load(tmp_path / "added")
+    assert auto.tokenize("BBB") == ["bb", "b</w>"]
+    for text in ["BBB Abb", "bb BB bBb", "aBBa"]:
+        expected, actual = expected_and_actual(auto, ours, text)
+        assert actual == expected, text

@@ -1052,6 +1052,10 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                                 "sep_token": "<::::>"},
     "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "CTRLTokenizer": {"unk_token": "<unk>"},
+    "BlenderbotSmallTokenizer": {"bos_token": "__start__", "eos_token": "__end__", "unk_token": "__unk__",
+                                 "pad_token": "__null__"},
+    **dict.fromkeys(("PhobertTokenizer", "BertweetTokenizer"), _ROBERTA_ROLES),
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1072,9 +1076,6 @@ NOT_BUILT: dict[str, str] = {
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "BertJapaneseTokenizer",
-        "BertweetTokenizer",
-        "BlenderbotSmallTokenizer",
-        "CTRLTokenizer",
         "ClvpTokenizer",
         "CpmAntTokenizer",
         "EsmTokenizer",
@@ -1082,7 +1083,6 @@ NOT_BUILT: dict[str, str] = {
         "M2M100Tokenizer",
         "MarianTokenizer",
         "MgpstrTokenizer",
-        "PhobertTokenizer",
         "ProphetNetTokenizer",
         "RoCBertTokenizer",
         "Speech2TextTokenizer",

@@ -12,8 +12,8 @@ These components have no tokenizer.json form; saving one raises UnsupportedConve
 
 from __future__ import annotations
 
-import json
 import re
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,46 +21,37 @@ from ...decoders import CleanedUp, Decoder, Fuse, RewrittenText
 from ...decoders.moses import WORD_END, MosesDetokenizer
 from ...errors import FormatError
 from ...models.pair_rank_bpe import PairRankBPE
+from ...models.subword_nmt import merge_ranks
 from ...pre_tokenizers.moses import MosesPreTokenizer
 from .classes import role, template
+from .subword_nmt import read_vocab_json
 
 Config = dict[str, Any]
 Data = dict[str, Any]
 
 
-def read_vocab(path: Path) -> dict[str, int]:
-    """A class's vocabulary JSON (token -> id), as json.load reads it."""
+def read_merges(path: Path) -> dict[tuple[str, str], int]:
+    """The ranks of merges.txt as these classes read it: each line's first two fields (a "#version" line is a
+    merge too, a count column is dropped); what follows the last newline is not read."""
+    if not path.is_file():
+        raise FormatError("the class reads this file and it is missing", path=str(path))
     try:
-        vocab = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FormatError("missing: the class reads its vocabulary from this file", path=str(path)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise FormatError(f"not valid JSON: {error}", path=str(path)) from None
-    if not isinstance(vocab, dict):
-        raise FormatError("expected a JSON object of token -> id", path=str(path))
-    return vocab
-
-
-def read_merges(path: Path) -> list[tuple[str, ...]]:
-    """merges.txt as the classes read it: every line but the text after the last newline (universal newlines),
-    its first two whitespace-separated fields (a "#version" line is a merge too)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().split("\n")[:-1]
-    except FileNotFoundError:
-        raise FormatError("missing: the class reads its merges from this file", path=str(path)) from None
+        lines = path.read_text(encoding="utf-8").split("\n")[:-1]
     except UnicodeDecodeError as error:
         raise FormatError(f"not UTF-8: {error}", path=str(path)) from None
-    return [tuple(line.split()[:2]) for line in lines]
+    return merge_ranks(tuple(line.split()[:2]) for line in lines)
 
 
 def _bpe(directory: Path, config: Config, vocab_file: str = "vocab.json",
          decode_file: str | None = None) -> PairRankBPE:
     """The class's word BPE over its vocabulary and merges.txt."""
-    vocab = read_vocab(directory / vocab_file)
-    decode_vocab = read_vocab(directory / decode_file) if decode_file else None
-    return PairRankBPE(vocab, read_merges(directory / "merges.txt"), role(config, "unk_token", "<unk>") or "<unk>",
-                       WORD_END, decode_vocab)
+    vocab = read_vocab_json(directory / vocab_file)
+    decode_vocab = read_vocab_json(directory / decode_file) if decode_file else None
+    unk = role(config, "unk_token", "<unk>") or "<unk>"
+    if unk not in vocab:
+        warnings.warn(f"{directory}: {vocab_file} has no {unk!r}, so transformers gives the id None to a piece "
+                      "outside it; hfcompat raises TokenizationError there", UserWarning, stacklevel=5)
+    return PairRankBPE(vocab, read_merges(directory / "merges.txt"), unk, decode_vocab)
 
 
 def _pipeline(config: Config, model: PairRankBPE, pre_tokenizer: MosesPreTokenizer, decoder: Decoder,
