@@ -935,7 +935,8 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
-    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED")}
+    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED"),
+    **dict.fromkeys(("XLMTokenizer", "FlaubertTokenizer"), tuple(f"<special{i}>" for i in range(10)))}
 
 # What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
 # it off (null there), and what transformers does.
@@ -990,6 +991,12 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "DiaTokenizer": {"pad_token": "<pad>", "unk_token": "<pad>"},
     "CanineTokenizer": {"bos_token": "\ue000", "eos_token": "\ue001", "sep_token": "\ue001", "cls_token": "\ue000",
                         "pad_token": "\x00", "mask_token": "\ue003"},
+    **dict.fromkeys(("XLMTokenizer", "FlaubertTokenizer"), {"unk_token": "<unk>", "bos_token": "<s>", "sep_token": "</s>",
+                                                           "pad_token": "<pad>", "cls_token": "</s>",
+                                                           "mask_token": "<special1>"}),
+    "FSMTTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "sep_token": "</s>", "pad_token": "<pad>"},
+    "BioGptTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "unk_token": "<unk>",
+                        "pad_token": "<pad>"},
     "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
                            "cls_token": "[CLS]", "sep_token": "[SEP]"},
     **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
@@ -1069,12 +1076,9 @@ NOT_BUILT: dict[str, str] = {
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "BertJapaneseTokenizer",
-        "BioGptTokenizer",
         "ClvpTokenizer",
         "CpmAntTokenizer",
         "EsmTokenizer",
-        "FSMTTokenizer",
-        "FlaubertTokenizer",
         "GPTNeoXJapaneseTokenizer",
         "M2M100Tokenizer",
         "MarianTokenizer",
@@ -1086,7 +1090,6 @@ NOT_BUILT: dict[str, str] = {
         "VitsTokenizer",
         "Wav2Vec2CTCTokenizer",
         "Wav2Vec2PhonemeCTCTokenizer",
-        "XLMTokenizer",
     ), _PYTHON),
     "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
                          "vocabulary of dict.txt (fairseq ids, <unk> for a piece not there) and adds '<s> $A </s>' "

@@ -22,6 +22,7 @@ from ...models.bpe import BPE
 from ...models.vocab_files import read_merges_txt, read_vocab_json, read_vocab_txt
 from ...models.wordpiece import WordPiece
 from ...pipeline.added_vocabulary import AddedToken
+from ...processors.python_type_ids import PythonTypeIds
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
@@ -360,8 +361,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     extra_tokens = classes.class_extra_tokens(config, name)
     data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
     # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
-    own_parts = {key: data.pop(key) for key in ("decoder", "post_processor")
-                 if source == BY_RULE and not isinstance(data.get(key), dict)}
+    own_parts = {key: data.pop(key) for key in ("pre_tokenizer", "decoder", "post_processor")
+                 if source == BY_RULE and key in data and not isinstance(data[key], dict)}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
     if deferred:
@@ -397,6 +398,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
         except FormatError as error:
             raise error.at(path=error.path or where) from None
+    if source == BY_RULE and tokenizer.post_processor is not None:
+        tokenizer.post_processor = PythonTypeIds(tokenizer.post_processor)
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
