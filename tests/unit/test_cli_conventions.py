@@ -212,3 +212,25 @@ def test_errors_name_the_real_problem(tmp_path: Path, capsys, name: str, content
     assert (code, out) == (3, "") and message in err and str(tmp_path) in err
     with pytest.raises(hfcompat.FormatError, match=message.replace("`", ".")):
         hfcompat.load(path)
+
+
+def test_verify_without_its_reference_library_names_the_extra(gpt2, tmp_path: Path, capsys, monkeypatch) -> None:
+    """A reference library that is not installed: one line naming it and `pip install 'hfcompat[verify]'` (exit 3)."""
+    path, _ = gpt2
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(LINES[0], encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "tokenizers", None)  # import tokenizers now fails
+    code, out, err = run(["verify", path, "--corpus", str(corpus)], capsys)
+    assert (code, out) == (3, "") and "tokenizers" in err and "hfcompat[verify]" in err
+
+
+def test_package_declares_its_license_and_types() -> None:
+    """LICENSE is the Apache-2.0 text pyproject names, and py.typed ships with the package (PEP 561)."""
+    import tomllib
+    from importlib import resources
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "Apache-2.0" and project["license-files"] == ["LICENSE"]
+    assert "Apache License" in (root / "LICENSE").read_text(encoding="utf-8")[:200]
+    assert resources.files("hfcompat").joinpath("py.typed").is_file()
