@@ -10,6 +10,7 @@ Compared per text: ids, tokens, decode with skip_special_tokens both ways; pairs
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,24 @@ def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
 def agree(expected: tuple, actual: tuple) -> bool:
     """True when both libraries' fields are equal."""
     return expected == actual
+
+
+def both_loaded(directories: dict[str, Path]) -> dict[str, tuple[Any, Any]]:
+    """kind -> (AutoTokenizer, hfcompat tokenizer) of each directory, loading warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in directories.items()}
+
+
+def differences(auto: Any, ours: Any, lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:
+    """The lines whose fields differ (expected_and_actual) and the pairs whose ids or type ids differ."""
+    differing = [text for text in lines if not agree(*expected_and_actual(auto, ours, text))]
+    for first, second in pairs:
+        result = auto(first, second, return_token_type_ids=True)
+        encoding = ours.encode(first, second)
+        if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
+            differing.append(f"pair {first[:20]!r} {second[:20]!r}")
+    return differing
 
 
 def test_every_class_built_by_rule_is_checked() -> None:

@@ -987,7 +987,7 @@ _ALBERT_ROLES = {"bos_token": "[CLS]", "eos_token": "[SEP]", "unk_token": "<unk>
                  "pad_token": "<pad>", "cls_token": "[CLS]", "mask_token": "[MASK]"}
 # The special tokens each class declares when the config names none (its constructor defaults).
 DEFAULT_ROLES: dict[str, dict[str, str]] = {
-    "ByT5Tokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    **dict.fromkeys(("ByT5Tokenizer", "MyT5Tokenizer"), {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"}),
     "DiaTokenizer": {"pad_token": "<pad>", "unk_token": "<pad>"},
     "CanineTokenizer": {"bos_token": "\ue000", "eos_token": "\ue001", "sep_token": "\ue001", "cls_token": "\ue000",
                         "pad_token": "\x00", "mask_token": "\ue003"},
@@ -1104,9 +1104,6 @@ NOT_BUILT: dict[str, str] = {
                         "whitespace in each piece of text between special tokens, encodes each after its unk token "
                         "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "
                         "tokens apart"),
-    "MyT5Tokenizer": ("rewrites the text's UTF-8 bytes with the decompose and merge maps of byte_maps.json (greedy "
-                      "longest match over hex byte tokens, reversed in decode) before ByT5's byte ids, a model "
-                      "hfcompat does not have"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
@@ -1186,7 +1183,7 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += list(DEFAULT_ADDITIONAL_SPECIALS.get(name or "", ()))
     if name == "PegasusTokenizer":
         found += pegasus_extra_tokens(config)
-    if name == "ByT5Tokenizer" and not given_extras:
+    if name in ("ByT5Tokenizer", "MyT5Tokenizer") and not given_extras:
         found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 125)))]
     if name == "XGLMTokenizer":
         found += [f"<madeupword{i}>" for i in range(7)]
