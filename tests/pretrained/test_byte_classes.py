@@ -76,6 +76,17 @@ def both_loaded(directories: dict[str, Path]) -> dict[str, tuple[Any, Any]]:
         return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in directories.items()}
 
 
+def damage_files(path: Path, damage: dict[str, str | bytes | None]) -> None:
+    """Remove (None) or overwrite (text or bytes) the named files of a directory."""
+    for file_name, content in damage.items():
+        if content is None:
+            (path / file_name).unlink()
+        elif isinstance(content, bytes):
+            (path / file_name).write_bytes(content)
+        else:
+            (path / file_name).write_text(content, encoding="utf-8")
+
+
 def differences(auto: Any, ours: Any, lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:
     """The lines whose fields differ (expected_and_actual) and the pairs whose ids or type ids differ."""
     differing = [text for text in lines if not agree(*expected_and_actual(auto, ours, text))]

@@ -30,7 +30,7 @@ from tests.conformance.test_hypothesis import texts
 from tests.conftest import SHARED, corpus_sample, fixture_lines
 
 from .auto_harness import auto_tokenizer
-from .test_byte_classes import agree, expected_and_actual
+from .test_byte_classes import agree, damage_files, expected_and_actual
 
 pytestmark = pytest.mark.conformance
 
@@ -267,13 +267,7 @@ def test_damaged_files_are_refused_as_transformers_refuses_them(tmp_path: Path, 
     """A missing or damaged file: AutoTokenizer fails to load the directory, hfcompat raises a FormatError naming
     the file and what is wrong."""
     path = write_directory(tmp_path / "damaged", name, {}, ["a", "b"], [("a", "b")])
-    for file_name, content in damage.items():
-        if content is None:
-            (path / file_name).unlink()
-        elif isinstance(content, bytes):
-            (path / file_name).write_bytes(content)
-        else:
-            (path / file_name).write_text(content, encoding="utf-8")
+    damage_files(path, damage)
     with pytest.raises(Exception):
         auto_tokenizer(path)
     with pytest.raises(FormatError, match=message):
