@@ -1,9 +1,11 @@
 """BPE as transformers' Python classes XLM, Flaubert, FSMT and BioGpt run it over whole words: merges on strings,
 the vocabulary consulted only after.
 
-A word becomes its characters with "</w>" glued to the last one, and the merges of subword-nmt's loop join them
+A word becomes its characters with "</w>" glued to the last one (`end_of_word`; ClvpTokenizer's byte-level words
+glue nothing), and the merges of subword-nmt's loop join them
 (models/subword_nmt.py: the best-ranked adjacent pair at every place it occurs, again and again); unlike
-subword-nmt's classes, the symbols are the tokens as they are ("low", "er</w>"). Each is looked up among the
+subword-nmt's classes, the symbols are the tokens as they are ("low", "er</w>"), but for those `renamed` (CLVP's
+lone "Ġ" is "[SPACE]" when its vocabulary has that). Each is looked up among the
 added tokens once bound to them (`bind_added_vocabulary`), then in the vocabulary, else it takes the unk token's
 id from the vocabulary.
 
@@ -29,8 +31,11 @@ class PairRankBPE(VocabLookup):
     docstring); `decode_vocab` names the ids decode reads, when not `vocab`."""
 
     def __init__(self, vocab: dict[str, int], ranks: dict[tuple[str, str], int], unk_token: str,
-                 decode_vocab: dict[str, int] | None = None) -> None:
+                 decode_vocab: dict[str, int] | None = None, end_of_word: str = END_OF_WORD,
+                 renamed: dict[str, str] | None = None) -> None:
         self.vocab = vocab
+        self.end_of_word = end_of_word
+        self.renamed = renamed or {}
         self.ranks = ranks
         self.unk_token = unk_token
         self.vocab_r = {token_id: token for token, token_id in (decode_vocab or vocab).items()}
@@ -42,10 +47,10 @@ class PairRankBPE(VocabLookup):
         self.added = added
 
     def symbols(self, word: str) -> list[str]:
-        """The strings the merges leave of `word` (its last one ending with "</w>"), remembered."""
+        """The strings the merges leave of `word` (its last one ending with `end_of_word`), remembered."""
         found = self.cache.get(word)
         if found is None:
-            found = self.cache[word] = merged_symbols([*word[:-1], word[-1] + END_OF_WORD], self.ranks)
+            found = self.cache[word] = merged_symbols([*word[:-1], word[-1] + self.end_of_word], self.ranks)
         return found
 
     def tokenize(self, sequence: str) -> list[Token]:
@@ -54,8 +59,9 @@ class PairRankBPE(VocabLookup):
         start = 0
         symbols = self.symbols(sequence)
         for index, symbol in enumerate(symbols):
-            text = symbol[:-len(END_OF_WORD)] if index == len(symbols) - 1 else symbol
+            text = symbol[:len(symbol) - len(self.end_of_word)] if index == len(symbols) - 1 else symbol
             end = start + len(text.encode("utf-8", "surrogatepass"))
+            symbol = self.renamed.get(symbol, symbol)
             token_id = self.added.token_to_id.get(symbol, self.vocab.get(symbol))
             if token_id is None:
                 symbol, token_id = self.unk_token, self._unk_id()

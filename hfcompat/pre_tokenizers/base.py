@@ -21,6 +21,13 @@ BEHAVIOR_TO_JSON = {"removed": "Removed", "isolated": "Isolated",
 BEHAVIOR_FROM_JSON = {v: k for k, v in BEHAVIOR_TO_JSON.items()}
 
 
+def words_spanning_split(ns: NormalizedString, words: list[str]) -> list[NormalizedString]:
+    """`words` as normalized strings each spanning all of the split's original text (for a pre-tokenizer that
+    rewrites the text, so that no word has a span of its own)."""
+    whole = (0, len(ns.original))
+    return [NormalizedString(ns.original, word, [whole] * len(word), ns.original_shift) for word in words]
+
+
 class PreTokenizer:
     """Base class: subclasses implement `pre_tokenize` and `to_dict`."""
 

@@ -19,8 +19,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from ..errors import UnsupportedConversion, import_optional
-from ..pipeline.normalized import NormalizedString, PreTokenizedString
-from .base import PreTokenizer
+from ..pipeline.normalized import PreTokenizedString
+from .base import PreTokenizer, words_spanning_split
 
 # Moses' replace-unicode-punctuation table, applied one after the other (a pattern ending in \s* takes the
 # spaces after it too).
@@ -98,13 +98,7 @@ class MosesPreTokenizer(PreTokenizer):
 
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Replace each split by its Moses words, each aligned to the whole split."""
-        pts.split(lambda _, ns: self._word_strings(ns))
-
-    def _word_strings(self, ns: NormalizedString) -> list[NormalizedString]:
-        """The words of one split as normalized strings spanning all of its original text."""
-        whole = (0, len(ns.original))
-        return [NormalizedString(ns.original, word, [whole] * len(word), ns.original_shift)
-                for word in self.words(ns.normalized)]
+        pts.split(lambda _, ns: words_spanning_split(ns, self.words(ns.normalized)))
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: tokenizer.json has no Moses pre-tokenizer."""

@@ -1055,6 +1055,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "CTRLTokenizer": {"unk_token": "<unk>"},
+    "ClvpTokenizer": {"unk_token": "[UNK]", "bos_token": "<|endoftext|>", "eos_token": "[STOP]", "pad_token": "[STOP]"},
     "BlenderbotSmallTokenizer": {"bos_token": "__start__", "eos_token": "__end__", "unk_token": "__unk__",
                                  "pad_token": "__null__"},
     **dict.fromkeys(("PhobertTokenizer", "BertweetTokenizer"), _ROBERTA_ROLES),
@@ -1078,7 +1079,6 @@ NOT_BUILT: dict[str, str] = {
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "BertJapaneseTokenizer",
-        "ClvpTokenizer",
         "CpmAntTokenizer",
         "EsmTokenizer",
         "M2M100Tokenizer",
