@@ -43,10 +43,18 @@ def symbol_token(char: str) -> list[str]:
 
 
 def token_text(token: str, emoji_inverse: dict[str, str]) -> str:
-    """What a vocabulary token reads back as."""
+    """What a vocabulary token reads back as (TokenizationError where transformers fails: a byte token naming no
+    byte, an emoji tag emoji.json does not name)."""
     if token.startswith("<|byte") and token.endswith("|>"):
-        return bytes((int(token[6:-2]),)).decode("utf-8", "replace")
+        try:
+            return bytes((int(token[6:-2]),)).decode("utf-8", "replace")
+        except ValueError:
+            raise TokenizationError(f"vocab.txt's {token!r} names no byte: transformers' GPTNeoXJapaneseTokenizer "
+                                    "cannot read its id back") from None
     if token.startswith("<|emoji") and token.endswith("|>"):
+        if token not in emoji_inverse:
+            raise TokenizationError(f"emoji.json's 'emoji_inv' has no {token!r}: transformers' "
+                                    "GPTNeoXJapaneseTokenizer cannot read its id back")
         return emoji_inverse[token]
     return TAG_TEXT.get(token, token)
 
@@ -65,8 +73,16 @@ class JapaneseSubwords(VocabLookup):
         self.unk = unk
         self.rewrite = rewrite
         self.vocab: dict[str, int] = {",".join(spellings): index for index, spellings in enumerate(lines)}
-        self.vocab_r: dict[int, str] = {index: token_text(spellings[0], emoji_inverse)
-                                        for index, spellings in enumerate(lines)}
+        self.first_spellings = [spellings[0] for spellings in lines]
+        self.emoji_inverse = emoji_inverse
+        self.vocab_r: dict[int, str] = {}  # the texts of the ids read so far
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The text an id reads back as (see the module docstring), or None for an id vocab.txt lacks."""
+        text = self.vocab_r.get(token_id)
+        if text is None and 0 <= token_id < len(self.first_spellings):
+            text = self.vocab_r[token_id] = token_text(self.first_spellings[token_id], self.emoji_inverse)
+        return text
 
     def entry_at(self, text: str, start: int) -> str | None:
         """The vocabulary entry taken at `start`, or None."""
@@ -109,7 +125,7 @@ class JapaneseSubwords(VocabLookup):
     def tokenize(self, sequence: str) -> list[Token]:
         """The tokens of a piece of text, each spanning the whole piece (the rewriting moves the text)."""
         ids = [self.token_id(token) for token in self.pieces(self.rewrite(sequence))]
-        return [Token(token_id, self.vocab_r[token_id], (0, len(sequence))) for token_id in ids]
+        return [Token(token_id, self.id_to_token(token_id), (0, len(sequence))) for token_id in ids]
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: no format holds this segmentation."""

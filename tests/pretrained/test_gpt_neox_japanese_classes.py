@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 
 import hfcompat
-from hfcompat.errors import FormatError, UnsupportedConversion
+from hfcompat.errors import FormatError, TokenizationError, UnsupportedConversion
 from hfcompat.formats.transformers import classes, own_files
 from hfcompat.formats.transformers.gpt_neox_japanese import CLASSES
 from tests.conformance.test_hypothesis import texts
@@ -180,3 +180,16 @@ def test_damaged_files_are_refused_as_transformers_refuses_them(tmp_path: Path, 
         auto_tokenizer(path)
     with pytest.raises(FormatError, match=message):
         hfcompat.load(path)
+
+
+@pytest.mark.parametrize("line", ["<|byte300|>", "<|emoji9|>"])
+def test_an_id_without_text_fails_to_decode_as_in_transformers(tmp_path: Path, line: str) -> None:
+    """A byte token naming no byte, or an emoji tag emoji.json does not name, makes transformers fail to read
+    that id back; hfcompat loads the directory, encodes alike and raises TokenizationError there."""
+    path = write_directory(tmp_path / "odd", {}, ["a", "<|endoftext|>", line])
+    auto, ours = auto_tokenizer(path), hfcompat.load(path)
+    assert auto("aa")["input_ids"] == ours.encode("aa").ids == [0, 0]
+    with pytest.raises(Exception):
+        auto.decode([2])
+    with pytest.raises(TokenizationError, match=line.replace("|", r"\|")):
+        ours.decode([2])
