@@ -2,8 +2,8 @@
 merges.txt it reads.
 
 A byte-level BPE is learned here with tokenizers from the English corpus lines and the fixture (symbols seen
-there and the lead byte 0xC3 only, so other bytes meet [UNK]; no "[SPACE]" entry, so a lone "Ġ" stays), the directory transformers'
-save_pretrained writes from it, one with other roles, errors="ignore" and the class's clean-up, and, with
+there and the lead byte 0xC3 only, so other bytes meet [UNK]; no "[SPACE]" entry, so a lone "Ġ" stays), the
+directory transformers' save_pretrained writes from it, one with other roles, errors="ignore" and the class's clean-up, and, with
 ../shared, GPT-2's vocabulary and merges with "[SPACE]" "[STOP]" "[UNK]" after them (a lone "Ġ" is "[SPACE]",
 clean-up on, as CLVP's own files have). The texts hold numbers, money, ordinals, years, decimals and
 abbreviations the cleaning spells out, runs of whitespace, non-ASCII (dropped), and the special tokens.
