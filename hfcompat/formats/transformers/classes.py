@@ -1108,7 +1108,8 @@ NOT_BUILT: dict[str, str] = {
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
                           "and the pad token is dropped"),
-    "MistralCommonBackend": "reads tekken.json with mistral-common, not tokenizer.json",
+    "MistralCommonBackend": ("without a tekken.json, runs mistral-common's SentencePiece tokenizer on the "
+                             "directory's tokenizer.model.v* file, not tokenizer.json"),
     "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
 }
 

@@ -29,6 +29,7 @@ from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from
                               tokenizer_to_json)
 from . import classes
 from .auto_class import auto_class
+from .mistral_common import is_tekken_directory, mistral_common_backend
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
 
@@ -346,6 +347,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     directory = Path(directory)
     config = read_config(directory)
     name = auto_class(directory, config)
+    if is_tekken_directory(directory, name):
+        return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
