@@ -9,24 +9,36 @@ ids and type ids.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import pytest
 from hypothesis import given, settings
 
 import hfcompat
+from hfcompat.errors import FormatError, UnsupportedConversion
 from tests.conformance.test_hypothesis import texts
+from tests.conftest import shared_file
 
 from .auto_harness import auto_tokenizer
 from .test_class_table import corpus_texts
 
 pytestmark = pytest.mark.conformance
 
-mistral_common = pytest.importorskip("mistral_common", reason="mistral-common is not installed (test extra)")
-TEKKEN_FILES = sorted((Path(mistral_common.__file__).parent / "data").glob("tekken_*.json"))
+
+
+def tekken_files() -> list[Path]:
+    """The tekken.json files mistral-common ships (none when it is not installed)."""
+    spec = importlib.util.find_spec("mistral_common")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return sorted(Path(list(spec.submodule_search_locations)[0], "data").glob("tekken_*.json"))
+
+
+TEKKEN_FILES = tekken_files()
 
 
 def write_directory(directory: Path, files: dict[str, str | Path]) -> Path:
@@ -53,6 +65,15 @@ def agree(expected: tuple, actual: tuple) -> bool:
     return expected == actual
 
 
+def differing_pairs(auto: Any, ours: Any, pairs: Iterable[tuple[str, str]]) -> list[str]:
+    """The pairs whose ids or type ids differ between AutoTokenizer and hfcompat."""
+    def fields(first: str, second: str) -> tuple[tuple, tuple]:
+        result, encoding = auto(first, second, return_token_type_ids=True), ours.encode(first, second)
+        return (result["input_ids"], result["token_type_ids"]), (encoding.ids, encoding.type_ids)
+
+    return [f"pair {first[:20]!r} {second[:20]!r}" for first, second in pairs if not agree(*fields(first, second))]
+
+
 # ---------------------------------------------------------------- MistralCommonBackend
 
 
@@ -70,7 +91,7 @@ def mistral_directories(root: Path, tekken: Path) -> dict[str, Path]:
 def mistral(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], tuple[Any, Any, list[str]]]:
     """(tekken file, directory kind) -> (AutoTokenizer, hfcompat tokenizer, hfcompat's warnings)."""
     if not TEKKEN_FILES:
-        pytest.skip("mistral-common ships no tekken_*.json here")
+        pytest.skip("mistral-common is not installed (test extra), or ships no tekken_*.json")
     loaded = {}
     for tekken in TEKKEN_FILES:
         for kind, path in mistral_directories(tmp_path_factory.mktemp(tekken.stem), tekken).items():
@@ -133,3 +154,147 @@ def test_mistral_common_rules_are_announced_and_real(mistral: dict) -> None:
         auto("a", "b")
     ids = auto("lang:en hello")["input_ids"]
     assert auto.decode(ids, skip_special_tokens=True) == " hello" != ours.decode(ids, skip_special_tokens=True)
+
+
+# ---------------------------------------------------------------- BERT's Python tokenizers
+
+ROC_BERT_SIDE = {"word_shape.json": '{"[UNK]": 1}', "word_pronunciation.json": '{"[UNK]": 1}'}
+# directory name -> (class, vocabulary under ../shared/refs, the file it goes in, other files, config options)
+BERT_LIKE: dict[str, tuple[str, str, str, dict[str, str], dict[str, Any]]] = {
+    "prophetnet": ("ProphetNetTokenizer", "bert-base-uncased", "prophetnet.tokenizer", {}, {}),
+    "prophetnet-cased": ("ProphetNetTokenizer", "bert-base-multilingual-cased", "prophetnet.tokenizer", {},
+                         {"do_lower_case": False, "clean_up_tokenization_spaces": False, "x_sep_token": "<xs>"}),
+    "roc-bert": ("RoCBertTokenizer", "bert-base-uncased", "vocab.txt", ROC_BERT_SIDE, {}),
+    "roc-bert-accents": ("RoCBertTokenizer", "bert-base-multilingual-cased", "vocab.txt", ROC_BERT_SIDE,
+                         {"do_lower_case": False, "strip_accents": True, "tokenize_chinese_chars": False}),
+    "japanese-wordpiece": ("BertJapaneseTokenizer", "bert-base-multilingual-cased", "vocab.txt", {},
+                           {"word_tokenizer_type": "basic"}),
+    "japanese-lowercase": ("BertJapaneseTokenizer", "bert-base-multilingual-cased", "vocab.txt", {},
+                           {"word_tokenizer_type": "basic", "do_lower_case": True, "clean_up_tokenization_spaces": True}),
+    "japanese-character": ("BertJapaneseTokenizer", "bert-base-multilingual-cased", "vocab.txt", {},
+                           {"word_tokenizer_type": "basic", "subword_tokenizer_type": "character"}),
+}
+
+
+def bert_like_directory(root: Path, name: str) -> Path:
+    """The directory of one BERT_LIKE entry: its vocabulary under the class's file name, and its config."""
+    class_name, vocabulary, file_name, files, options = BERT_LIKE[name]
+    source = shared_file(f"refs/{vocabulary}/vocab.txt")
+    config = json.dumps({"tokenizer_class": class_name, **options})
+    return write_directory(root / name, {file_name: source, **files, "tokenizer_config.json": config})
+
+
+@pytest.fixture(scope="module")
+def bert_like(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any, list[str]]]:
+    """directory name -> (AutoTokenizer, hfcompat tokenizer, hfcompat's warnings); "-saved": the directory
+    transformers' save_pretrained writes of the AutoTokenizer of the first one."""
+    root = tmp_path_factory.mktemp("bert-like")
+    loaded = {}
+    for name in BERT_LIKE:
+        directory = bert_like_directory(root, name)
+        auto = auto_tokenizer(directory)
+        loaded[name] = (auto, *loaded_quietly(directory))
+        saved = root / f"{name}-saved"
+        auto.save_pretrained(str(saved))
+        for side, content in BERT_LIKE[name][3].items():
+            (saved / side).write_text(content, encoding="utf-8")
+        loaded[f"{name}-saved"] = (auto_tokenizer(saved), *loaded_quietly(saved))
+    return loaded
+
+
+BERT_LIKE_KEYS = [key for name in BERT_LIKE for key in (name, f"{name}-saved")]
+
+
+def python_fields(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
+    """(ids, tokens, decode, decode skipping specials) of both libraries (transformers' Python tokenizers have
+    no .tokens(): convert_ids_to_tokens)."""
+    ids = auto(text)["input_ids"]
+    encoding = ours.encode(text)
+    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
+            (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False),
+             ours.decode(ids, skip_special_tokens=True)))
+
+
+# Texts where the Python tokenizers and tokenizers' BERT pipeline part: NFC, final sigma, Unicode 9+ punctuation
+# and controls, U+2028, CJK extension ideographs, NFKC to a space, cleanup across tokens.
+EDGE_TEXTS = ["e\u0301te\u0301 ΟΔΟΣ ΣΑΣ. Σ", "a\u2028b\u2029c \x85d \x1ce", "x\u2e52y \u0600z \U000e0001w",
+              "\U0002b820\U0002b91f\u4e00 \uf900", "¨ ½ ｱ ﬁ ㌀", "don ' t , a ' b . c ? !", "İstanbul Ǆ ß ﬀ",
+              "\u0378 \U0001fbf9 \U000f0000 \ud7ff", "a\u200bb\u00adc ##x [SEP ]"]
+
+
+@pytest.mark.parametrize("key", BERT_LIKE_KEYS)
+def test_bert_like_matches_auto(bert_like: dict, backend: str, key: str) -> None:
+    """Corpus lines, edge texts and lines holding each special token: ids, tokens, both decodes; three pairs:
+    ids and type ids."""
+    auto, ours, _ = bert_like[key]
+    assert type(auto).__name__ == BERT_LIKE[key.removesuffix("-saved")][0]
+    specials = [token for token in auto.all_special_tokens if token]
+    lines = corpus_texts() + EDGE_TEXTS + [f"Hello {token}world{token} x  {token} " for token in specials] + \
+        [f"{specials[0]}ab{specials[-1]}", ""]
+    differing = [text for text in lines if not agree(*python_fields(auto, ours, text))]
+    differing += differing_pairs(auto, ours, zip(lines[:3], lines[-4:]))
+    assert differing == [], f"{key}: {len(differing)}/{len(lines) + 3} differ: {differing[:3]}"
+
+
+@pytest.mark.parametrize("key", ["prophetnet", "roc-bert-accents", "japanese-character"])
+@settings(max_examples=60, deadline=None)
+@given(text=texts)
+def test_bert_like_random_text(bert_like: dict, key: str, text: str) -> None:
+    """Random Unicode: ids, tokens and both decodes agree."""
+    expected, actual = python_fields(*bert_like[key][:2], text)
+    assert actual == expected
+
+
+def test_roc_bert_extra_ids_are_announced_and_real(bert_like: dict) -> None:
+    """RoCBert's call gives shape and pronunciation ids besides input_ids; the warning says hfcompat does not."""
+    auto, _, messages = bert_like["roc-bert"]
+    assert {"input_shape_ids", "input_pronunciation_ids"} <= set(auto("Hello world"))
+    assert any("input_shape_ids" in message for message in messages)
+
+
+def test_never_split_is_announced_and_real(tmp_path: Path) -> None:
+    """A never_split word stays whole in transformers (not lowercased, not split); the warning says hfcompat
+    splits it, and AutoTokenizer really differs there."""
+    directory = write_directory(tmp_path / "never", {
+        "prophetnet.tokenizer": shared_file("refs/bert-base-uncased/vocab.txt"),
+        "tokenizer_config.json": json.dumps({"tokenizer_class": "ProphetNetTokenizer", "never_split": ["Don't"]})})
+    ours, messages = loaded_quietly(directory)
+    assert any("never_split" in message for message in messages)
+    assert auto_tokenizer(directory)("Don't go")["input_ids"] != ours.encode("Don't go").ids
+
+
+def test_japanese_analyzers_are_refused_as_in_transformers(tmp_path: Path) -> None:
+    """word_tokenizer_type mecab: hfcompat names what it needs and refuses; transformers cannot load it without
+    fugashi either (or, with it, runs MeCab, which hfcompat does not)."""
+    directory = write_directory(tmp_path / "mecab", {
+        "vocab.txt": shared_file("refs/bert-base-multilingual-cased/vocab.txt"),
+        "tokenizer_config.json": json.dumps({"tokenizer_class": "BertJapaneseTokenizer",
+                                             "word_tokenizer_type": "mecab"})})
+    with pytest.raises(UnsupportedConversion, match="fugashi"):
+        hfcompat.load(directory)
+    if importlib.util.find_spec("fugashi") is None:
+        with pytest.raises(ImportError, match="fugashi"):
+            auto_tokenizer(directory)
+
+
+def test_missing_files_are_named(tmp_path: Path) -> None:
+    """A missing vocabulary or RoCBert side file: FormatError naming it, where transformers refuses too."""
+    directory = write_directory(tmp_path / "roc", {
+        "vocab.txt": shared_file("refs/bert-base-uncased/vocab.txt"), "word_shape.json": "{}",
+        "tokenizer_config.json": json.dumps({"tokenizer_class": "RoCBertTokenizer"})})
+    with pytest.raises(FormatError, match="word_pronunciation.json"):
+        hfcompat.load(directory)
+    with pytest.raises(ValueError):
+        auto_tokenizer(directory)
+    (directory / "tokenizer_config.json").write_text('{"tokenizer_class": "ProphetNetTokenizer"}', encoding="utf-8")
+    with pytest.raises(FormatError, match="prophetnet.tokenizer"):
+        hfcompat.load(directory)
+
+
+@pytest.mark.parametrize("key", ["prophetnet", "japanese-character"])
+def test_bert_like_saving_as_tokenizer_json_is_refused(bert_like: dict, tmp_path: Path, key: str) -> None:
+    """No tokenizer.json holds BasicTokenizer's Python steps: saving names the component and writes nothing."""
+    with pytest.raises(UnsupportedConversion, match="^(normalizer|pre_tokenizer|decoder): "):
+        bert_like[key][1].save(tmp_path / "tokenizer.json")
+    assert not (tmp_path / "tokenizer.json").exists()
+

@@ -932,6 +932,7 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
     "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
     "SplinterTokenizer": {"question_token": "[QUESTION]"},
+    "ProphetNetTokenizer": {"x_sep_token": "[X_SEP]"},
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
@@ -992,8 +993,9 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                         "pad_token": "\x00", "mask_token": "\ue003"},
     "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
                            "cls_token": "[CLS]", "sep_token": "[SEP]"},
-    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
-                    _BERT_ROLES),
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer",
+                     "RoCBertTokenizer", "BertJapaneseTokenizer"), _BERT_ROLES),
+    "ProphetNetTokenizer": {key: value for key, value in _BERT_ROLES.items() if key != "cls_token"},
     "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
                         "mask_token": "<mask>", "bos_token": "<s>", "eos_token": "</s>"},
     "MPNetTokenizer": {**_ROBERTA_ROLES, "unk_token": "[UNK]"},
@@ -1064,7 +1066,6 @@ NOT_BUILT: dict[str, str] = {
     "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
-        "BertJapaneseTokenizer",
         "BertweetTokenizer",
         "BioGptTokenizer",
         "BlenderbotSmallTokenizer",
@@ -1079,8 +1080,6 @@ NOT_BUILT: dict[str, str] = {
         "MarianTokenizer",
         "MgpstrTokenizer",
         "PhobertTokenizer",
-        "ProphetNetTokenizer",
-        "RoCBertTokenizer",
         "Speech2TextTokenizer",
         "TapasTokenizer",
         "VitsTokenizer",

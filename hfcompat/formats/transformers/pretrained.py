@@ -362,9 +362,9 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
     data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
-    # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
-    own_parts = {key: data.pop(key) for key in ("decoder", "post_processor")
-                 if source == BY_RULE and not isinstance(data.get(key), dict)}
+    # A class built by rule holds hfcompat's own components (model, normalizer, ...), not their dicts.
+    own_parts = {key: data.pop(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")
+                 if source == BY_RULE and data.get(key) is not None and not isinstance(data[key], dict)}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
     if deferred:
@@ -384,7 +384,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer.added_vocabulary.is_strippable = str.isspace  # a Python tokenizer's str.strip
     if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
         tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
-    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
+    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE" \
+            and not getattr(tokenizer.decoder, "applies_clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
