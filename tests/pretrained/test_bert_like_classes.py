@@ -298,3 +298,51 @@ def test_bert_like_saving_as_tokenizer_json_is_refused(bert_like: dict, tmp_path
         bert_like[key][1].save(tmp_path / "tokenizer.json")
     assert not (tmp_path / "tokenizer.json").exists()
 
+
+# ---------------------------------------------------------------- RagTokenizer
+
+
+def rag_directory(root: Path) -> Path:
+    """A RAG model directory: config.json with model_type rag and the two model configs, a DPR question encoder's
+    tokenizer (bert-base-uncased) and a BART generator's (roberta-base) in the sub-directories RagTokenizer reads."""
+    refs = "refs/roberta-base/"
+    write_directory(root / "rag" / "question_encoder_tokenizer", {
+        "vocab.txt": shared_file("refs/bert-base-uncased/vocab.txt"),
+        "tokenizer_config.json": json.dumps({"tokenizer_class": "DPRQuestionEncoderTokenizer"})})
+    write_directory(root / "rag" / "generator_tokenizer", {
+        "vocab.json": shared_file(refs + "vocab.json"), "merges.txt": shared_file(refs + "merges.txt"),
+        "tokenizer_config.json": json.dumps({"tokenizer_class": "BartTokenizer"})})
+    (root / "rag" / "config.json").write_text(json.dumps({"model_type": "rag", "question_encoder": {"model_type": "dpr"},
+                                                          "generator": {"model_type": "bart"}}), encoding="utf-8")
+    return root / "rag"
+
+
+@pytest.fixture(scope="module")
+def rag(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, list[str]]:
+    """(AutoTokenizer, hfcompat tokenizer, hfcompat's warnings) of the RAG directory."""
+    directory = rag_directory(tmp_path_factory.mktemp("rag"))
+    return (auto_tokenizer(directory), *loaded_quietly(directory))
+
+
+def test_rag_encodes_as_its_question_encoder(rag: tuple, backend: str) -> None:
+    """RagTokenizer's __call__ is its question encoder's: the same ids for corpus lines and pairs (ids and type
+    ids); hfcompat's tokens and decodes are the question encoder's own."""
+    auto, ours, _ = rag
+    assert type(auto).__name__ == "RagTokenizer"
+    encoder = auto.question_encoder
+    lines = corpus_texts() + ["Hello [SEP]world[CLS] x  [MASK] ", ""]
+    differing = [text for text in lines
+                 if (auto(text)["input_ids"], encoder.convert_ids_to_tokens(auto(text)["input_ids"]),
+                     encoder.decode(auto(text)["input_ids"], skip_special_tokens=True))
+                 != (ours.encode(text).ids, ours.encode(text).tokens,
+                     ours.decode(ours.encode(text).ids, skip_special_tokens=True))]
+    differing += differing_pairs(auto, ours, zip(lines[:3], [text for text in lines if text][-3:]))
+    assert differing == [], f"RAG: {len(differing)}/{len(lines) + 3} differ: {differing[:3]}"
+
+
+def test_rag_decode_is_announced_and_real(rag: tuple) -> None:
+    """RagTokenizer decodes with the generator's tokenizer: the warning says hfcompat does not, and it differs."""
+    auto, ours, messages = rag
+    assert [m for m in messages if "RagTokenizer" in m and "generator_tokenizer/" in m]
+    ids = ours.encode("Hello world").ids
+    assert auto.decode(ids, skip_special_tokens=True) != ours.decode(ids, skip_special_tokens=True)

@@ -1107,9 +1107,11 @@ NOT_BUILT: dict[str, str] = {
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
                           "and the pad token is dropped"),
+    "RagTokenizer": ("pairs the tokenizers of question_encoder_tokenizer/ and generator_tokenizer/ with the model "
+                     "configs of a RAG config.json (model_type rag), which this directory lacks (hfcompat.load reads "
+                     "such a directory as RagTokenizer's question encoder)"),
     "MistralCommonBackend": ("without a tekken.json, runs mistral-common's SentencePiece tokenizer on the "
                              "directory's tokenizer.model.v* file, not tokenizer.json"),
-    "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
 }
 
 

@@ -335,18 +335,19 @@ def is_pretrained_directory(directory: Path) -> bool:
     return (directory / CONFIG_FILE).is_file()
 
 
-def load_pretrained(directory: str | Path) -> Tokenizer:
+def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None = None) -> Tokenizer:
     """The tokenizer AutoTokenizer.from_pretrained(directory) builds, without transformers.
 
     Reads tokenizer.json, or the slow files (vocab.txt; vocab.json + merges.txt; a SentencePiece
     .model) with tokenizer_config.json, and builds the pipeline of the class the config names
     (formats.transformers_classes). A SentencePiece model follows sentencepiece itself; where
-    transformers' own conversion is not exact, a warning says so.
+    transformers' own conversion is not exact, a warning says so. `model_config` stands for the directory's
+    config.json (the model config a caller passes AutoTokenizer).
     """
 
     directory = Path(directory)
     config = read_config(directory)
-    name = auto_class(directory, config)
+    name = auto_class(directory, config, model_config)
     if is_tekken_directory(directory, name):
         return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
