@@ -346,3 +346,41 @@ def test_rag_decode_is_announced_and_real(rag: tuple) -> None:
     assert [m for m in messages if "RagTokenizer" in m and "generator_tokenizer/" in m]
     ids = ours.encode("Hello world").ids
     assert auto.decode(ids, skip_special_tokens=True) != ours.decode(ids, skip_special_tokens=True)
+
+
+# ---------------------------------------------------------------- LukeTokenizer (text only)
+
+
+@pytest.fixture(scope="module")
+def luke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any, list[str]]]:
+    """"slow": roberta-base's vocab.json + merges.txt naming LukeTokenizer; "saved": transformers' save_pretrained
+    of it -> (AutoTokenizer, hfcompat tokenizer, hfcompat's warnings). tokenizer.json directories are
+    test_class_table.py's."""
+    root = tmp_path_factory.mktemp("luke")
+    slow = write_directory(root / "slow", {name: shared_file(f"refs/roberta-base/{name}") for name in
+                                           ("vocab.json", "merges.txt")} |
+                           {"tokenizer_config.json": json.dumps({"tokenizer_class": "LukeTokenizer"})})
+    auto_tokenizer(slow).save_pretrained(str(root / "saved"))
+    return {kind: (auto_tokenizer(root / kind), *loaded_quietly(root / kind)) for kind in ("slow", "saved")}
+
+
+@pytest.mark.parametrize("kind", ["slow", "saved"])
+def test_luke_text_matches_auto(luke: dict, backend: str, kind: str) -> None:
+    """Plain text (no entity spans): corpus lines and lines with each special token (the entity ones too): ids,
+    tokens, both decodes; three pairs: ids and type ids."""
+    auto, ours, _ = luke[kind]
+    assert type(auto).__name__ == "LukeTokenizer"
+    specials = list(auto.all_special_tokens)
+    assert {"<ent>", "<ent2>", "[MASK2]"} <= set(specials)
+    lines = corpus_texts() + [f"Hello {token}world{token} x  {token} " for token in specials] + [" leading", ""]
+    differing = [text for text in lines if not agree(*python_fields(auto, ours, text))]
+    differing += differing_pairs(auto, ours, zip(lines[:3], [text for text in lines if text][-3:]))
+    assert differing == [], f"Luke {kind}: {len(differing)}/{len(lines) + 3} differ: {differing[:3]}"
+
+
+def test_luke_entity_calls_are_announced_and_real(luke: dict) -> None:
+    """With entity spans AutoTokenizer adds entity sequences; the warning says hfcompat takes no such call."""
+    auto, ours, messages = luke["slow"]
+    assert [m for m in messages if "LukeTokenizer" in m and "entity_spans" in m]
+    result = auto("Beyoncé lives in Los Angeles.", entity_spans=[(0, 7)])
+    assert "entity_ids" in result and result["input_ids"] == ours.encode("Beyoncé lives in Los Angeles.").ids

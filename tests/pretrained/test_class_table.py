@@ -50,7 +50,7 @@ CHECKED_ON = {
                     "wordpiece"),
     **dict.fromkeys(("GPT2Tokenizer", "Qwen2Tokenizer", "Qwen3_5Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer",
                      "BlenderbotTokenizer"), "byte-level"),
-    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), "roberta"),
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "LukeTokenizer"), "roberta"),
     **dict.fromkeys(("LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "Siglip2Tokenizer"), "metaspace"),
     "ReformerTokenizer": "metaspace-charsmap",
     "CLIPTokenizer": "clip",

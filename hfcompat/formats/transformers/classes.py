@@ -323,6 +323,13 @@ def _roberta_processing(config: Config, data: Data, trim_offsets: bool, add_pref
     return data
 
 
+def luke(config: Config, data: Data) -> Data:
+    """LukeTokenizer: RobertaTokenizer's byte-level BPE; its RobertaProcessing keeps tokenizers' defaults (offsets
+    trimmed, add_prefix_space on) whatever the config says. Its entity calls are a CLASS_CALL_RULES entry."""
+    data = _byte_level_bpe(config, data)
+    return _roberta_processing(config, data, trim_offsets=True, add_prefix_space=True)
+
+
 CLIP_PATTERN = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
 
 
@@ -872,6 +879,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "ReformerTokenizer": reformer,
     "Tipsv2Tokenizer": tipsv2,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
+    "LukeTokenizer": luke,
     "CLIPTokenizer": clip,
     "WhisperTokenizer": whisper,
     "LlamaTokenizer": llama,
@@ -911,7 +919,7 @@ BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer", "Di
 VOCAB_FILES: dict[str, str] = {
     **dict.fromkeys((name for name, build in CLASSES.items() if getattr(build, "func", build) in (bert, mpnet, splinter)),
                     "vocab.txt"),
-    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "LukeTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
 }
 # Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
@@ -933,16 +941,20 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
     "SplinterTokenizer": {"question_token": "[QUESTION]"},
     "ProphetNetTokenizer": {"x_sep_token": "[X_SEP]"},
+    "LukeTokenizer": {"entity_1_token": "<ent>", "entity_2_token": "<ent2>", "entity_unk_token": "[UNK]",
+                      "entity_pad_token": "[PAD]", "entity_mask_token": "[MASK]", "entity_mask2_token": "[MASK2]"},
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
     "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED")}
 
-# What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
-# it off (null there), and what transformers does.
-CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
+# What a class hfcompat builds still does on some texts or calls that hfcompat does not: the config key that turns
+# it off (null there; None: nothing does), and what transformers does.
+CLASS_CALL_RULES: dict[str, tuple[str | None, str]] = {
     "CodeLlamaTokenizer": ("fill_token", "splits a text holding its fill token into a prefix and a suffix "
                                          "and encodes them in its infilling layout"),
+    "LukeTokenizer": (None, "takes entity spans or entities beside a text (entity_spans=, entities=, task=) and then "
+                            "adds entity_ids, entity_position_ids and their masks from entity_vocab.json"),
 }
 
 # What a class does to the decoded text: (Python regex, replacement, strip whitespace at both ends).
@@ -1005,8 +1017,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "SplinterTokenizer": _BERT_ROLES,
     "NougatTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>"},
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
-    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
-                    _ROBERTA_ROLES),
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer",
+                     "LukeTokenizer"), _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
     "Tipsv2Tokenizer": {"unk_token": "<unk>", "pad_token": "<pad>"},
     "WhisperTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
@@ -1060,9 +1072,8 @@ NOT_BUILT: dict[str, str] = {
                       "whatever tokenizer.json holds"),
     "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
                       "and the pad token is dropped"),
-    **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (
-        "rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a call hfcompat's "
-        "encode does not take")),
+    "MLukeTokenizer": ("rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a "
+                       "call hfcompat's encode does not take"),
     "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
@@ -1138,7 +1149,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
-    bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
+    bert, mpnet, herbert, splinter, nougat, roberta, luke, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
     pegasus, big_bird, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
 
 
@@ -1147,7 +1158,7 @@ def call_rule(config: Config, name: str | None) -> str | None:
     if name not in CLASS_CALL_RULES:
         return None
     key, what = CLASS_CALL_RULES[name]
-    return what if key not in config or config[key] is not None else None
+    return what if key is None or key not in config or config[key] is not None else None
 
 
 def readd_specials(data: Data, name: str | None, tokens: list[str]) -> Data:
