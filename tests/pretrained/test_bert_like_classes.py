@@ -208,9 +208,11 @@ BERT_LIKE_KEYS = [key for name in BERT_LIKE for key in (name, f"{name}-saved")]
 def python_fields(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
     """(ids, tokens, decode, decode skipping specials) of both libraries (transformers' Python tokenizers have
     no .tokens(): convert_ids_to_tokens)."""
-    ids = auto(text)["input_ids"]
+    result = auto(text)
+    ids = result["input_ids"]
     encoding = ours.encode(text)
-    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
+    tokens = result.tokens() if auto.is_fast else auto.convert_ids_to_tokens(ids)
+    return ((ids, tokens, auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
             (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False),
              ours.decode(ids, skip_special_tokens=True)))
 
@@ -384,3 +386,32 @@ def test_luke_entity_calls_are_announced_and_real(luke: dict) -> None:
     assert [m for m in messages if "LukeTokenizer" in m and "entity_spans" in m]
     result = auto("Beyoncé lives in Los Angeles.", entity_spans=[(0, 7)])
     assert "entity_ids" in result and result["input_ids"] == ours.encode("Beyoncé lives in Los Angeles.").ids
+
+
+@pytest.fixture(scope="module")
+def mluke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any, list[str]]]:
+    """"file": a Unigram tokenizer.json (XLNet's model, saved by hfcompat) naming MLukeTokenizer; "saved":
+    transformers' save_pretrained of it -> (AutoTokenizer, hfcompat tokenizer, hfcompat's warnings)."""
+    root = tmp_path_factory.mktemp("mluke")
+    (root / "file").mkdir()
+    hfcompat.load(shared_file("refs/xlnet/spiece.model")).save(root / "file" / "tokenizer.json")
+    (root / "file" / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "MLukeTokenizer"}),
+                                                          encoding="utf-8")
+    auto_tokenizer(root / "file").save_pretrained(str(root / "saved"))
+    return {kind: (auto_tokenizer(root / kind), *loaded_quietly(root / kind)) for kind in ("file", "saved")}
+
+
+@pytest.mark.parametrize("kind", ["file", "saved"])
+def test_mluke_text_matches_auto(mluke: dict, backend: str, kind: str) -> None:
+    """Plain text: corpus lines, quotes it rewrites, each special token in text (<mask> takes the spaces before it,
+    the entity tokens are '▁<ent>', '▁<ent2>'): ids, tokens, both decodes; pairs (type id 1 for the second)."""
+    auto, ours, messages = mluke[kind]
+    assert type(auto).__name__ == "MLukeTokenizer"
+    assert [m for m in messages if "MLukeTokenizer" in m and "entity_spans" in m]
+    specials = list(auto.all_special_tokens)
+    assert {"▁<ent>", "[MASK2]"} <= set(specials)
+    lines = corpus_texts() + [f"Hello {token}world{token} x  {token} " for token in specials] + \
+        ["``quoted'' and '' ``", " leading  spaces ", ""]
+    differing = [text for text in lines if not agree(*python_fields(auto, ours, text))]
+    differing += differing_pairs(auto, ours, zip(lines[:3], [text for text in lines if text][-3:]))
+    assert differing == [], f"MLuke {kind}: {len(differing)}/{len(lines) + 3} differ: {differing[:3]}"

@@ -57,6 +57,7 @@ CHECKED_ON = {
     "WhisperTokenizer": "whisper",
     "T5Tokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
+    "MLukeTokenizer": "xlnet",
     "AlbertTokenizer": "albert",
     "DebertaV2Tokenizer": "albert",
     "XLNetTokenizer": "xlnet",

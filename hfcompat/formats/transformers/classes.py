@@ -499,6 +499,17 @@ def xlm_roberta(config: Config, data: Data, unk_id: int = 3) -> Data:
     return data
 
 
+def mluke(config: Config, data: Data) -> Data:
+    """MLukeTokenizer (on plain text): Unigram with unk id 0, `` and '' turned into ", Metaspace always (split),
+    "<s> $A </s>" and "<s> $A </s> </s> $B:1 </s>:1"; the file's Precompiled map is dropped."""
+    quotes = [{"type": "Replace", "pattern": {"String": quote}, "content": '"'} for quote in ("``", "''")]
+    data = _metaspace_unigram(data, 0, {"type": "Sequence", "normalizers": quotes}, "always")
+    cls, sep = role(config, "cls_token", "<s>"), role(config, "sep_token", "</s>")
+    data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"],
+                                      [f"{cls}:0", "$A:0", f"{sep}:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
+    return data
+
+
 def pegasus(config: Config, data: Data) -> Data:
     """PegasusTokenizer: Unigram (the unk id where "<unk>" scored 0 is, from position 1), the file's Precompiled
     map then runs of spaces folded (newlines to spaces without a map), Metaspace always, "$A </s>"."""
@@ -880,6 +891,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "Tipsv2Tokenizer": tipsv2,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
     "LukeTokenizer": luke,
+    "MLukeTokenizer": mluke,
     "CLIPTokenizer": clip,
     "WhisperTokenizer": whisper,
     "LlamaTokenizer": llama,
@@ -935,14 +947,16 @@ BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
 # Classes that always rebuild the bos/eos template, and the add_bos_token/add_eos_token they assume
 # (transformers drops the config's flags when tokenizer.json is there).
 TEMPLATE_FLAGS: dict[str, tuple[bool, bool]] = {"CodeLlamaTokenizer": (True, False), "GPTNeoXTokenizer": (False, False)}
+_LUKE_ENTITY_TOKENS = {"entity_1_token": "<ent>", "entity_2_token": "<ent2>", "entity_unk_token": "[UNK]",
+                       "entity_pad_token": "[PAD]", "entity_mask_token": "[MASK]", "entity_mask2_token": "[MASK2]"}
 # Special tokens a class adds besides its roles: config key -> the class default (a null in the config: none).
 CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
     "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
     "SplinterTokenizer": {"question_token": "[QUESTION]"},
     "ProphetNetTokenizer": {"x_sep_token": "[X_SEP]"},
-    "LukeTokenizer": {"entity_1_token": "<ent>", "entity_2_token": "<ent2>", "entity_unk_token": "[UNK]",
-                      "entity_pad_token": "[PAD]", "entity_mask_token": "[MASK]", "entity_mask2_token": "[MASK2]"},
+    "LukeTokenizer": _LUKE_ENTITY_TOKENS,
+    "MLukeTokenizer": {**_LUKE_ENTITY_TOKENS, "entity_1_token": "▁<ent>", "entity_2_token": "▁<ent2>"},
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
@@ -953,8 +967,8 @@ DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
 CLASS_CALL_RULES: dict[str, tuple[str | None, str]] = {
     "CodeLlamaTokenizer": ("fill_token", "splits a text holding its fill token into a prefix and a suffix "
                                          "and encodes them in its infilling layout"),
-    "LukeTokenizer": (None, "takes entity spans or entities beside a text (entity_spans=, entities=, task=) and then "
-                            "adds entity_ids, entity_position_ids and their masks from entity_vocab.json"),
+    **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (None, "takes entity spans or entities beside a text (entity_spans=, entities=, task=) and then "
+                            "adds entity_ids, entity_position_ids and their masks from entity_vocab.json")),
 }
 
 # What a class does to the decoded text: (Python regex, replacement, strip whitespace at both ends).
@@ -980,11 +994,11 @@ CLASS_DECODE_RULES: dict[str, str] = {
 
 # Classes that add their special tokens again after loading (_post_init): an added token of the file that is
 # one of them loses its own lstrip, rstrip and normalized flags.
-READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
+READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer", "MLukeTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
 LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
-                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer"),
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer", "MLukeTokenizer"),
                     ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
@@ -1018,7 +1032,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "NougatTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>"},
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer",
-                     "LukeTokenizer"), _ROBERTA_ROLES),
+                     "LukeTokenizer", "MLukeTokenizer"), _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
     "Tipsv2Tokenizer": {"unk_token": "<unk>", "pad_token": "<pad>"},
     "WhisperTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
@@ -1072,8 +1086,6 @@ NOT_BUILT: dict[str, str] = {
                       "whatever tokenizer.json holds"),
     "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
                       "and the pad token is dropped"),
-    "MLukeTokenizer": ("rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a "
-                       "call hfcompat's encode does not take"),
     "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
@@ -1150,7 +1162,7 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
     bert, mpnet, herbert, splinter, nougat, roberta, luke, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
-    pegasus, big_bird, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
+    pegasus, big_bird, mluke, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
@@ -1161,14 +1173,15 @@ def call_rule(config: Config, name: str | None) -> str | None:
     return what if key is None or key not in config or config[key] is not None else None
 
 
-def readd_specials(data: Data, name: str | None, tokens: list[str]) -> Data:
-    """The file's added tokens as a class that adds its special `tokens` again leaves them (plain flags)."""
+def readd_specials(data: Data, name: str | None, tokens: list[str], lstrip: frozenset[str] = frozenset()) -> Data:
+    """The file's added tokens as a class that adds its special `tokens` again leaves them (plain flags; those in
+    `lstrip` take the spaces before them)."""
     if name not in READDS_SPECIALS:
         return data
     wanted = set(tokens)
     for entry in data.get("added_tokens") or []:
         if entry.get("content") in wanted:
-            entry.update(lstrip=False, rstrip=False, normalized=False, special=True)
+            entry.update(lstrip=entry["content"] in lstrip, rstrip=False, normalized=False, special=True)
     return data
 
 

@@ -362,7 +362,8 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
     elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
-    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens],
+                                  classes.lstrip_tokens(name, roles))
     # A class built by rule holds hfcompat's own components (model, normalizer, ...), not their dicts.
     own_parts = {key: data.pop(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")
                  if source == BY_RULE and data.get(key) is not None and not isinstance(data[key], dict)}
