@@ -1,10 +1,12 @@
-"""transformers classes around BERT's WordPiece that read files of their own, and MistralCommonBackend:
-hfcompat.load(dir) against AutoTokenizer on directories built here.
+"""transformers classes around BERT's and RoBERTa's tokenizers that read files of their own or wrap others
+(ProphetNet, RoCBert, BertJapanese, RAG, LUKE, mLUKE on plain text) and MistralCommonBackend: hfcompat.load(dir)
+against AutoTokenizer on directories built here (from ../shared/refs; tekken.json from mistral-common's package).
 
-MistralCommonBackend runs mistral-common on tekken.json (the real files mistral-common ships); it has no
-.tokens() and its convert_ids_to_tokens decodes each id alone, so hfcompat's side is the decode of each id.
 Compared per text: ids, tokens, decode with skip_special_tokens both ways; pairs (where the class takes them):
-ids and type ids.
+ids and type ids. transformers' Python tokenizers have no .tokens(), so their tokens are convert_ids_to_tokens;
+MistralCommonBackend's convert_ids_to_tokens decodes each id alone, so hfcompat's side there is the decode of each
+id. Where a class does something hfcompat does not (entity spans, RAG's generator decode, pairs refused by
+mistral-common), a test asserts both the warning and that AutoTokenizer really differs.
 """
 
 from __future__ import annotations
@@ -78,13 +80,15 @@ def differing_pairs(auto: Any, ours: Any, pairs: Iterable[tuple[str, str]]) -> l
 
 
 def mistral_directories(root: Path, tekken: Path) -> dict[str, Path]:
-    """A directory naming MistralCommonBackend, and one of the hub's layout: LlamaTokenizerFast in
-    tokenizer_config.json, model_type mistral in config.json (AutoTokenizer then prefers tekken.json)."""
+    """A directory naming MistralCommonBackend; one of the hub's layout: LlamaTokenizerFast in tokenizer_config.json,
+    model_type mistral in config.json (AutoTokenizer then prefers tekken.json); one without tokenizer_config.json."""
     named = write_directory(root / "named", {"tekken.json": tekken,
                                              "tokenizer_config.json": json.dumps({"tokenizer_class": "MistralCommonBackend"})})
-    hub = write_directory(root / "hub", {"tekken.json": tekken, "config.json": json.dumps({"model_type": "mistral"}),
+    model_config = json.dumps({"model_type": "mistral"})
+    hub = write_directory(root / "hub", {"tekken.json": tekken, "config.json": model_config,
                                          "tokenizer_config.json": json.dumps({"tokenizer_class": "LlamaTokenizerFast"})})
-    return {"named": named, "hub": hub}
+    bare = write_directory(root / "bare", {"tekken.json": tekken, "config.json": model_config})
+    return {"named": named, "hub": hub, "bare": bare}
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +103,7 @@ def mistral(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], t
     return loaded
 
 
-MISTRAL_KEYS = [(tekken.stem, kind) for tekken in TEKKEN_FILES for kind in ("named", "hub")]
+MISTRAL_KEYS = [(tekken.stem, kind) for tekken in TEKKEN_FILES for kind in ("named", "hub", "bare")]
 
 
 def mistral_fields(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:

@@ -331,8 +331,9 @@ SENTENCEPIECE = "SentencePiece model"
 
 
 def is_pretrained_directory(directory: Path) -> bool:
-    """True when the directory holds a tokenizer_config.json (what transformers writes)."""
-    return (directory / CONFIG_FILE).is_file()
+    """True when the directory holds a tokenizer_config.json (what transformers writes), or a tekken.json that
+    config.json's model type has AutoTokenizer read with MistralCommonBackend."""
+    return (directory / CONFIG_FILE).is_file() or is_tekken_directory(directory, auto_class(directory, {}))
 
 
 def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None = None) -> Tokenizer:
