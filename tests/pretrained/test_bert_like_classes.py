@@ -82,11 +82,14 @@ def differing_pairs(auto: Any, ours: Any, pairs: Iterable[tuple[str, str]]) -> l
 def mistral_directories(root: Path, tekken: Path) -> dict[str, Path]:
     """A directory naming MistralCommonBackend; one of the hub's layout: LlamaTokenizerFast in tokenizer_config.json,
     model_type mistral in config.json (AutoTokenizer then prefers tekken.json); one without tokenizer_config.json."""
+    def naming(name: str) -> str:
+        return json.dumps({"tokenizer_class": name})
+
     named = write_directory(root / "named", {"tekken.json": tekken,
-                                             "tokenizer_config.json": json.dumps({"tokenizer_class": "MistralCommonBackend"})})
+                                             "tokenizer_config.json": naming("MistralCommonBackend")})
     model_config = json.dumps({"model_type": "mistral"})
     hub = write_directory(root / "hub", {"tekken.json": tekken, "config.json": model_config,
-                                         "tokenizer_config.json": json.dumps({"tokenizer_class": "LlamaTokenizerFast"})})
+                                         "tokenizer_config.json": naming("LlamaTokenizerFast")})
     bare = write_directory(root / "bare", {"tekken.json": tekken, "config.json": model_config})
     return {"named": named, "hub": hub, "bare": bare}
 
@@ -174,7 +177,8 @@ BERT_LIKE: dict[str, tuple[str, str, str, dict[str, str], dict[str, Any]]] = {
     "japanese-wordpiece": ("BertJapaneseTokenizer", "bert-base-multilingual-cased", "vocab.txt", {},
                            {"word_tokenizer_type": "basic"}),
     "japanese-lowercase": ("BertJapaneseTokenizer", "bert-base-multilingual-cased", "vocab.txt", {},
-                           {"word_tokenizer_type": "basic", "do_lower_case": True, "clean_up_tokenization_spaces": True}),
+                           {"word_tokenizer_type": "basic", "do_lower_case": True,
+                            "clean_up_tokenization_spaces": True}),
     "japanese-character": ("BertJapaneseTokenizer", "bert-base-multilingual-cased", "vocab.txt", {},
                            {"word_tokenizer_type": "basic", "subword_tokenizer_type": "character"}),
 }
@@ -224,7 +228,8 @@ def python_fields(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
 # Texts where the Python tokenizers and tokenizers' BERT pipeline part: NFC, final sigma, Unicode 9+ punctuation
 # and controls, U+2028, CJK extension ideographs, NFKC to a space, cleanup across tokens.
 EDGE_TEXTS = ["e\u0301te\u0301 ΟΔΟΣ ΣΑΣ. Σ", "a\u2028b\u2029c \x85d \x1ce", "x\u2e52y \u0600z \U000e0001w",
-              "\U0002b820\U0002b91f\u4e00 \uf900", "¨ ½ ｱ ﬁ ㌀", "don ' t , a ' b . c ? !", "İstanbul Ǆ ß ﬀ",
+              "\U0002b820\U0002b91f\u4e00 \uf900", "¨ ½ ｱ ﬁ ㌀", "don ' t , a ' b . c ? !",
+              "İstanbul Ǆ ß ﬀ",
               "\u0378 \U0001fbf9 \U000f0000 \ud7ff", "a\u200bb\u00adc ##x [SEP ]"]
 
 
@@ -318,8 +323,8 @@ def rag_directory(root: Path) -> Path:
     write_directory(root / "rag" / "generator_tokenizer", {
         "vocab.json": shared_file(refs + "vocab.json"), "merges.txt": shared_file(refs + "merges.txt"),
         "tokenizer_config.json": json.dumps({"tokenizer_class": "BartTokenizer"})})
-    (root / "rag" / "config.json").write_text(json.dumps({"model_type": "rag", "question_encoder": {"model_type": "dpr"},
-                                                          "generator": {"model_type": "bart"}}), encoding="utf-8")
+    model_config = {"model_type": "rag", "question_encoder": {"model_type": "dpr"}, "generator": {"model_type": "bart"}}
+    (root / "rag" / "config.json").write_text(json.dumps(model_config), encoding="utf-8")
     return root / "rag"
 
 
