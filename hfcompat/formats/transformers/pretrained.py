@@ -11,6 +11,7 @@ one the tokenizer has (writing them makes transformers rebuild it).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ from ..sentencepiece.read import read_sentencepiece
 from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from_dict, tokenizer_to_dict,
                               tokenizer_to_json)
 from . import classes
-from .auto_class import auto_class
+from .auto_class import MODEL_CONFIG_FILE, auto_class
+from .legacy_files import declared_token, with_legacy_files
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
 
@@ -60,6 +62,7 @@ LOADER_SOURCE = (
     '__all__ = ["HfcompatTokenizer"]\n'
 )
 SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
+ADDED_TOKENS_FILE = "added_tokens.json"
 TOKENIZER_FILE = "tokenizer.json"
 
 
@@ -330,8 +333,11 @@ SENTENCEPIECE = "SentencePiece model"
 
 
 def is_pretrained_directory(directory: Path) -> bool:
-    """True when the directory holds a tokenizer_config.json (what transformers writes)."""
-    return (directory / CONFIG_FILE).is_file()
+    """True when the directory holds a tokenizer_config.json (what transformers writes), or what AutoTokenizer
+    goes by without one: config.json (its model_type names the class), special_tokens_map.json or
+    added_tokens.json."""
+    return any((directory / name).is_file()
+               for name in (CONFIG_FILE, MODEL_CONFIG_FILE, SPECIAL_TOKENS_MAP_FILE, ADDED_TOKENS_FILE))
 
 
 def load_pretrained(directory: str | Path) -> Tokenizer:
@@ -344,7 +350,7 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     """
 
     directory = Path(directory)
-    config = read_config(directory)
+    config = _with_legacy_files(directory, read_config(directory))
     name = auto_class(directory, config)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
@@ -385,7 +391,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
             and not getattr(tokenizer.decoder, "clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
-    _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles),
+                       python_backend=source == BY_RULE or name in classes.PYTHON_SENTENCEPIECE_CLASSES)
     bind = getattr(tokenizer.model, "bind_added_vocabulary", None)
     if bind is not None:  # a Python class's model that looks its tokens up among the added ones first
         bind(tokenizer.added_vocabulary)
@@ -470,6 +477,21 @@ def read_config(directory: Path) -> dict[str, Any]:
     """tokenizer_config.json as a dict ({} when absent)."""
     path = directory / CONFIG_FILE
     return _read_json(path) if path.exists() else {}
+
+
+def _with_legacy_files(directory: Path, config: dict[str, Any]) -> dict[str, Any]:
+    """The config with special_tokens_map.json, added_tokens.json and tokenizer.json's added tokens merged in,
+    as transformers reads them when the config has no added_tokens_decoder (legacy_files)."""
+    if "added_tokens_decoder" in config:
+        return config
+
+    def optional(name: str) -> dict[str, Any] | None:
+        return _read_json(directory / name) if (directory / name).is_file() else None
+
+    tokenizer_json = optional(TOKENIZER_FILE) or {}
+    file_added = tokenizer_json.get("added_tokens")
+    return with_legacy_files(config, optional(SPECIAL_TOKENS_MAP_FILE), optional(ADDED_TOKENS_FILE),
+                             file_added if isinstance(file_added, list) else None, SPECIAL_ROLES)
 
 
 def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -565,20 +587,46 @@ def _config_extra_tokens(config: dict[str, Any]) -> list[str]:
     return found
 
 
-def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str],
-                       class_tokens: list[str], lstrip: frozenset[str] = frozenset()) -> None:
+def _declared_values(config: dict[str, Any]) -> dict[str, Any]:
+    """token -> the config's value naming it (a string or an AddedToken dict with its flags), roles first."""
+    values = [config[key] for key in SPECIAL_ROLES if key in config]
+    for key in EXTRA_SPECIALS:
+        extra = config.get(key) or []
+        values += list(extra.values() if isinstance(extra, dict) else extra)
+    declared: dict[str, Any] = {}
+    for value in values:
+        text = token_text(value)
+        if text and not isinstance(declared.get(text), dict):
+            declared[text] = value
+    return declared
+
+
+def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str], class_tokens: list[str],
+                       lstrip: frozenset[str] = frozenset(), *, python_backend: bool = False) -> None:
     """Add the config's added_tokens_decoder, then its named and extra special tokens and the class's own
-    (`class_tokens`), as transformers does; a new token in `lstrip` takes the spaces before it."""
+    (`class_tokens`), as transformers does; a new token in `lstrip` takes the spaces before it.
+
+    A new named or extra token the config gives as an AddedToken dict keeps its flags. TokenizersBackend makes
+    an entry of the decoder that a role names special (a Python tokenizer, `python_backend`, keeps it as given).
+    """
+    named = set(roles.values())
     decoder = config.get("added_tokens_decoder") or {}
     if isinstance(decoder, dict):
-        entries = sorted(decoder.items(), key=lambda item: int(item[0]))
-        tokenizer.add_tokens([AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
-                              for _, entry in entries if isinstance(entry, dict)])
+        entries = [entry for _, entry in sorted(decoder.items(), key=lambda item: int(item[0])) if isinstance(entry, dict)]
+        tokenizer.add_tokens([_decoder_token(entry, named if not python_backend else set()) for entry in entries])
     known = tokenizer.added_vocabulary.token_to_id
     wanted = [*roles.values(), *_config_extra_tokens(config), *class_tokens]
     new = [t for t in dict.fromkeys(wanted) if t and t not in known]
     if new:
-        tokenizer.add_special_tokens([AddedToken(t, lstrip=t in lstrip, normalized=False, special=True) for t in new])
+        declared = _declared_values(config)
+        tokenizer.add_tokens([AddedToken.from_dict(declared_token(declared.get(t), t, t in named, t in lstrip))
+                              for t in new])
+
+
+def _decoder_token(entry: dict[str, Any], named: set[str]) -> AddedToken:
+    """An added_tokens_decoder entry as an AddedToken, made special when its content is in `named`."""
+    token = AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
+    return dataclasses.replace(token, special=True) if token.content in named else token
 
 
 def _warn(message: str) -> None:
