@@ -23,7 +23,7 @@ from hfcompat.formats.transformers.legacy_files import with_legacy_files
 from hfcompat.formats.transformers.pretrained import SPECIAL_ROLES
 from tests.conftest import shared_file
 
-from .auto_harness import auto_tokenizer, compare_auto, transformers
+from .auto_harness import Tally, auto_tokenizer, compare_auto
 from .test_class_table import corpus_texts
 
 pytestmark = pytest.mark.conformance
@@ -107,6 +107,11 @@ DIRECTORIES: dict[str, tuple[dict[str, str], dict[str, Any]]] = {
         "special_tokens_map.json": {"bos_token": mapped("<s>"), "eos_token": mapped("</s>"),
                                     "unk_token": mapped("<unk>"), "pad_token": "<pad>"},
         "added_tokens.json": {"<pad>": 32000}}),
+    # A Python tokenizer (ByT5, built by rule) with the legacy files: ids in sequence, as hfcompat gives them.
+    "byt5-legacy": ({}, {
+        "tokenizer_config.json": {"tokenizer_class": "ByT5Tokenizer", "extra_ids": 0},
+        "special_tokens_map.json": {"additional_special_tokens": ["<y>"], "eos_token": mapped("</s>", rstrip=True)},
+        "added_tokens.json": {"<new>": 259, "<x>": 260}}),
 }
 
 
@@ -157,7 +162,21 @@ def test_legacy_directory_matches_auto(directories: dict, backend: str, name: st
     directory, auto = directories[name]
     ours, _ = load_quietly(directory)
     texts = corpus_texts() + token_texts(auto)
-    tally = compare_auto(auto, ours, texts, name)
+    if auto.is_fast:
+        tally = compare_auto(auto, ours, texts, name)
+    else:  # a Python tokenizer has no offsets: ids, both decodes and pairs
+        tally = Tally(name)
+        for text in texts:
+            ids = auto(text)["input_ids"]
+            tally.check(f"ids of {text!r}", ids, ours.encode(text).ids)
+            for skip in (False, True):
+                tally.check(f"decode skip={skip} of {text!r}", auto.decode(ids, skip_special_tokens=skip),
+                            ours.decode(ids, skip_special_tokens=skip))
+        for pair in zip(texts[:5], texts[-5:]):
+            result = auto(*pair, return_token_type_ids=True)
+            encoding = ours.encode(*pair)
+            tally.check(f"pair {pair!r}", (result["input_ids"], result["token_type_ids"]),
+                        (encoding.ids, encoding.type_ids))
     for text in texts:
         ids = auto(text)["input_ids"]
         tally.check(f"tokens of {text!r}", auto.convert_ids_to_tokens(ids), [ours.id_to_token(i) for i in ids])
@@ -166,13 +185,13 @@ def test_legacy_directory_matches_auto(directories: dict, backend: str, name: st
 
 @pytest.mark.parametrize("name", sorted(DIRECTORIES))
 def test_added_tokens_and_roles_match_auto(directories: dict, name: str) -> None:
-    """The added tokens (id, content, flags) and the named special tokens are AutoTokenizer's."""
+    """The added tokens (id, content, flags) and the named special tokens are AutoTokenizer's (a Python tokenizer
+    finds its special tokens by role, not by the flag: that one is not compared there)."""
     directory, auto = directories[name]
     ours, _ = load_quietly(directory)
-    expected = {i: (t.content, t.lstrip, t.rstrip, t.single_word, t.normalized, t.special)
-                for i, t in auto.added_tokens_decoder.items()}
-    actual = {i: (t.content, t.lstrip, t.rstrip, t.single_word, t.normalized, t.special)
-              for i, t in ours.get_added_tokens_decoder().items()}
+    fields = ("content", "lstrip", "rstrip", "single_word", "normalized") + (("special",) if auto.is_fast else ())
+    expected = {i: tuple(getattr(t, f) for f in fields) for i, t in auto.added_tokens_decoder.items()}
+    actual = {i: tuple(getattr(t, f) for f in fields) for i, t in ours.get_added_tokens_decoder().items()}
     assert actual == expected
     assert {role: token for role, token in ours.named_special_tokens.items() if token in ours.get_vocab()} == \
         {role: token for role, token in auto.special_tokens_map.items() if role in SPECIAL_ROLES}
@@ -190,6 +209,19 @@ def test_legacy_files_change_auto(directories: dict, tmp_path: Path, name: str) 
     texts = token_texts(auto)
     same = [auto(t)["input_ids"] for t in texts] == [bare(t)["input_ids"] for t in texts]
     assert same == (name == "roberta-decoder-wins")
+
+
+def test_python_tokenizer_keeps_ids_hfcompat_warns(tmp_path: Path) -> None:
+    """A Python tokenizer keeps added_tokens.json's ids, holes and all; hfcompat gives the next free id and
+    says so."""
+    directory = write_directory(tmp_path / "byt5-holes", {}, {
+        "tokenizer_config.json": {"tokenizer_class": "ByT5Tokenizer", "extra_ids": 0},
+        "added_tokens.json": {"<new>": 400}})
+    auto = auto_tokenizer(directory)
+    ours, messages = load_quietly(directory)
+    assert auto.convert_tokens_to_ids("<new>") == 400
+    assert ours.token_to_id("<new>") == 259
+    assert any("keeps the ids" in message and "'<new>': 400 there, 259 here" in message for message in messages)
 
 
 def test_dict_role_without_type_fails_auto_but_loads(tmp_path: Path) -> None:

@@ -6,10 +6,12 @@ When tokenizer_config.json has no `added_tokens_decoder` (written by transformer
   flags); its `extra_special_tokens` list extends the config's; its `additional_special_tokens` is used only
   when the config names no extra special tokens at all;
 - added_tokens.json (token -> id): each token is added, special (not normalized) when a role or an extra
-  special token names it, else normalized; its id is a wish, the tokenizer gives the next free one;
+  special token names it, else normalized; TokenizersBackend gives it the vocabulary's id or the next free
+  one (a Python tokenizer keeps the file's id: pretrained.py warns where hfcompat cannot);
 - tokenizer.json's `added_tokens`, with their flags, replacing an entry of added_tokens.json with the same id.
 The result is the `added_tokens_decoder` those files amount to. A config with an `added_tokens_decoder`
-(even empty) makes transformers ignore all three files.
+(even empty) makes transformers ignore all three files. `declared_token` is how a role or extra token the
+config gives as an AddedToken dict is added when it is new: with its own flags.
 """
 
 from __future__ import annotations

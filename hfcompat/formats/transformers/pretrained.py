@@ -355,6 +355,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
+    if name in classes.BY_RULE_CLASSES:
+        data = _with_declared_flags(data, config)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
     flags = classes.template_flags(config, name, source == TOKENIZER_FILE)
@@ -364,7 +366,10 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
-    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
+    readded = [*roles.values(), *_config_extra_tokens(config), *extra_tokens]
+    data = classes.readd_specials(data, name, readded)
+    # The class adds its special tokens again after the config's added_tokens_decoder too.
+    classes.readd_specials({"added_tokens": _decoder_entries(config)}, name, readded)
     # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
     own_parts = {key: data.pop(key) for key in ("decoder", "post_processor")
                  if source == BY_RULE and not isinstance(data.get(key), dict)}
@@ -391,8 +396,11 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
             and not getattr(tokenizer.decoder, "clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
+    python_backend = source == BY_RULE or name in classes.PYTHON_SENTENCEPIECE_CLASSES
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles),
-                       python_backend=source == BY_RULE or name in classes.PYTHON_SENTENCEPIECE_CLASSES)
+                       python_backend=python_backend)
+    if python_backend:
+        _warn_if_ids_moved(directory, name, config, tokenizer)
     bind = getattr(tokenizer.model, "bind_added_vocabulary", None)
     if bind is not None:  # a Python class's model that looks its tokens up among the added ones first
         bind(tokenizer.added_vocabulary)
@@ -455,9 +463,6 @@ def _warn_python_sentencepiece(directory: Path, name: str, source: str, config: 
     if source != SENTENCEPIECE or not (directory / model_file).exists():
         _warn(f"{directory}: transformers' {name} runs sentencepiece on the directory's {model_file}; there is none "
               "here, so hfcompat follows the files it found")
-    elif (directory / TOKENIZER_FILE).exists():
-        _warn(f"{directory}: transformers' {name} runs sentencepiece on {model_file} but takes the added tokens of "
-              "tokenizer.json (their ids and text) too; hfcompat reads only the model and tokenizer_config.json")
     if name == "GPTSw3Tokenizer" and "gpt-sw3-7b" in str(directory):
         _warn(f"{directory}: transformers' {name} makes its pad token the unk token and its bos token the eos token "
               "when the path holds 'gpt-sw3-7b' and the config names none; hfcompat keeps <pad> and <s>")
@@ -610,10 +615,8 @@ def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict
     an entry of the decoder that a role names special (a Python tokenizer, `python_backend`, keeps it as given).
     """
     named = set(roles.values())
-    decoder = config.get("added_tokens_decoder") or {}
-    if isinstance(decoder, dict):
-        entries = [entry for _, entry in sorted(decoder.items(), key=lambda item: int(item[0])) if isinstance(entry, dict)]
-        tokenizer.add_tokens([_decoder_token(entry, named if not python_backend else set()) for entry in entries])
+    tokenizer.add_tokens([_decoder_token(entry, named if not python_backend else set())
+                          for entry in _decoder_entries(config)])
     known = tokenizer.added_vocabulary.token_to_id
     wanted = [*roles.values(), *_config_extra_tokens(config), *class_tokens]
     new = [t for t in dict.fromkeys(wanted) if t and t not in known]
@@ -621,6 +624,38 @@ def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict
         declared = _declared_values(config)
         tokenizer.add_tokens([AddedToken.from_dict(declared_token(declared.get(t), t, t in named, t in lstrip))
                               for t in new])
+
+
+def _decoder_entries(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entries of the config's added_tokens_decoder, by id (the config's own dicts)."""
+    decoder = config.get("added_tokens_decoder") or {}
+    if not isinstance(decoder, dict):
+        return []
+    return [entry for _, entry in sorted(decoder.items(), key=lambda item: int(item[0])) if isinstance(entry, dict)]
+
+
+def _warn_if_ids_moved(directory: Path, name: str | None, config: dict[str, Any], tokenizer: Tokenizer) -> None:
+    """Say so when a Python tokenizer's added token lands elsewhere than the id its files give it: transformers
+    keeps that id (holes and all), hfcompat gives the next free one as `tokenizers` does."""
+    decoder = config.get("added_tokens_decoder") or {}
+    moved = [f"{entry['content']!r}: {index} there, {tokenizer.token_to_id(entry['content'])} here"
+             for index, entry in (decoder.items() if isinstance(decoder, dict) else ())
+             if isinstance(entry, dict) and str(tokenizer.token_to_id(entry.get("content", ""))) != str(index)]
+    if moved:
+        _warn(f"{directory}: transformers' {name} keeps the ids the directory gives its added tokens (tokenizer_config"
+              ".json's added_tokens_decoder, else added_tokens.json and the added tokens of tokenizer.json), over the "
+              f"vocabulary's; hfcompat adds them at the next free id, so these differ ({', '.join(moved[:5])})")
+
+
+def _with_declared_flags(data: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """The class's own role tokens with the flags of the config's AddedToken dict naming them (a byte class
+    puts a role given as AddedToken into its vocabulary as it is, and only a string gets its own flags)."""
+    declared = _declared_values(config)
+    for entry in data.get("added_tokens") or []:
+        value = declared.get(entry.get("content"))
+        if isinstance(value, dict):
+            entry.update(declared_token(value, entry["content"], True, entry.get("lstrip", False)))
+    return data
 
 
 def _decoder_token(entry: dict[str, Any], named: set[str]) -> AddedToken:
