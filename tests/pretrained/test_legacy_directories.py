@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 
 import hfcompat
 from hfcompat.formats.transformers.legacy_files import with_legacy_files
 from hfcompat.formats.transformers.pretrained import SPECIAL_ROLES
+from tests.conformance.test_hypothesis import texts
 from tests.conftest import shared_file
 
 from .auto_harness import Tally, auto_tokenizer, compare_auto
@@ -183,6 +185,26 @@ def test_legacy_directory_matches_auto(directories: dict, backend: str, name: st
         ids = auto(text)["input_ids"]
         tally.check(f"tokens of {text!r}", auto.convert_ids_to_tokens(ids), [ours.id_to_token(i) for i in ids])
     tally.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def loaded(directories: dict) -> dict[str, tuple[Any, Any]]:
+    """name -> (AutoTokenizer, hfcompat tokenizer) for the directories the random texts run on."""
+    return {name: (directories[name][1], load_quietly(directories[name][0])[0])
+            for name in ("bert-config-map-added", "roberta-json-added", "gpt2-slow-files-added")}
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=texts)
+def test_random_text_around_added_tokens(loaded: dict, text: str) -> None:
+    """Random Unicode with added and special tokens inside: ids and both decodes agree."""
+    for name, (auto, ours) in loaded.items():
+        words = [t.content for t in auto.added_tokens_decoder.values()]
+        mixed = f"{text}{words[-1]}{text[::-1]} {words[0]}  {text}"
+        ids = auto(mixed)["input_ids"]
+        assert ours.encode(mixed).ids == ids, name
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip), name
 
 
 @pytest.mark.parametrize("name", sorted(DIRECTORIES))
