@@ -469,6 +469,12 @@ def t5(config: Config, data: Data, own_template: bool = True) -> Data:
     return t5_post_processor(config, data) if own_template else data
 
 
+def lasr(config: Config, data: Data) -> Data:
+    """LasrTokenizer: T5's pipeline with unk id 3 (its decode collapses CTC output: CTC_DECODE_CLASSES)."""
+    data = _sentencepiece_unigram({}, data, 3, _precompiled_only(data.get("normalizer")))
+    return t5_post_processor(config, data)
+
+
 def _unk_position(data: Data, unk: str | None, score: float | None = None, default: int = 0, start: int = 0) -> int:
     """The position of the unknown token in a Unigram vocabulary (with that score, if given; from `start`),
     else `default`."""
@@ -883,6 +889,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "CohereTokenizer": cohere,
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
+    "LasrTokenizer": lasr,
     "VideoPrismTokenizer": partial(t5, own_template=False),
     "XLMRobertaTokenizer": xlm_roberta,
     "CamembertTokenizer": camembert,
@@ -919,8 +926,10 @@ SENTENCEPIECE_SPACING_CLASSES = {"LlamaTokenizer", "CodeLlamaTokenizer", "T5Toke
 # Classes that take tokenizer.json as it is: the base classes, and subclasses without a constructor of
 # their own (transformers hands them the file). A class transformers does not know at all is loaded as
 # TokenizersBackend, so it takes the file as it is too.
+# Classes whose decode collapses CTC output first: each run of equal ids becomes one and the pad id is dropped.
+CTC_DECODE_CLASSES = {"ParakeetTokenizer", "LasrTokenizer"}
 AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer", "FNetTokenizer",
-                 "BloomTokenizer"}
+                 "BloomTokenizer", "ParakeetTokenizer"}
 # The class whose directory transformers loads as TokenizersBackend when tokenizer.json is byte-level
 # (its text holds "ByteLevel" anywhere): the class hard-codes Metaspace, which such a file never meant.
 BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
@@ -1045,6 +1054,13 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                                 "sep_token": "<::::>"},
     "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "Wav2Vec2CTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "MgpstrTokenizer": {"bos_token": "[GO]", "eos_token": "[s]", "unk_token": "[GO]", "pad_token": "[GO]"},
+    "EsmTokenizer": {"eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>", "cls_token": "<cls>",
+                     "mask_token": "<mask>"},
+    "EsmcTokenizer": {"bos_token": "<cls>", "eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>",
+                      "cls_token": "<cls>", "mask_token": "<mask>"},
+    "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1054,10 +1070,6 @@ _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never re
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
 NOT_BUILT: dict[str, str] = {
-    "EsmcTokenizer": ("encodes with its own fixed protein vocabulary (one id per residue letter, from its code) "
-                      "whatever tokenizer.json holds"),
-    "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
-                      "and the pad token is dropped"),
     **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (
         "rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a call hfcompat's "
         "encode does not take")),
@@ -1071,20 +1083,17 @@ NOT_BUILT: dict[str, str] = {
         "CTRLTokenizer",
         "ClvpTokenizer",
         "CpmAntTokenizer",
-        "EsmTokenizer",
         "FSMTTokenizer",
         "FlaubertTokenizer",
         "GPTNeoXJapaneseTokenizer",
         "M2M100Tokenizer",
         "MarianTokenizer",
-        "MgpstrTokenizer",
         "PhobertTokenizer",
         "ProphetNetTokenizer",
         "RoCBertTokenizer",
         "Speech2TextTokenizer",
         "TapasTokenizer",
         "VitsTokenizer",
-        "Wav2Vec2CTCTokenizer",
         "Wav2Vec2PhonemeCTCTokenizer",
         "XLMTokenizer",
     ), _PYTHON),
@@ -1106,8 +1115,6 @@ NOT_BUILT: dict[str, str] = {
                       "hfcompat does not have"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
-    "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
-                          "and the pad token is dropped"),
     "MistralCommonBackend": "reads tekken.json with mistral-common, not tokenizer.json",
     "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
 }
@@ -1173,6 +1180,12 @@ def pegasus_extra_tokens(config: Config) -> list[str]:
     return first + [f"<unk_{i}>" for i in range(2, int(config.get("offset", 103)))]
 
 
+def _given_extras(config: Config) -> list[str]:
+    """The config's additional special tokens (its list, or the values of extra_special_tokens)."""
+    given = config.get("additional_special_tokens") or config.get("extra_special_tokens") or []
+    return [t for t in map(token_text, given.values() if isinstance(given, dict) else given) if t]
+
+
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:
     """The special tokens a class adds besides its roles (CodeLlama's infilling tokens, XLNet's default
     additional special tokens), in its order."""
@@ -1185,6 +1198,8 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += pegasus_extra_tokens(config)
     if name == "ByT5Tokenizer" and not given_extras:
         found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 125)))]
+    if name == "LasrTokenizer" and not any("<extra_id_" in token for token in _given_extras(config)):
+        found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 100)))]
     if name == "XGLMTokenizer":
         found += [f"<madeupword{i}>" for i in range(7)]
     if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:

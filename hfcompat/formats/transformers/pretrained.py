@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import decoders, normalizers, pre_tokenizers, processors
+from ...decoders.collapsed_ids import CollapsedIds
 from ...errors import FormatError
 from ...files import atomic_write_text
 from ...models.bpe import BPE
@@ -348,6 +349,7 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     name = auto_class(directory, config)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
+    after_load = data.pop("after_load", None)  # what an own-files class does to the tokenizer once it is built
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
@@ -360,8 +362,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     extra_tokens = classes.class_extra_tokens(config, name)
     data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
     # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
-    own_parts = {key: data.pop(key) for key in ("decoder", "post_processor")
-                 if source == BY_RULE and not isinstance(data.get(key), dict)}
+    own_parts = {key: data.pop(key) for key in ("normalizer", "decoder", "post_processor")
+                 if source == BY_RULE and data.get(key) is not None and not isinstance(data[key], dict)}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
     if deferred:
@@ -393,6 +395,11 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
         except FormatError as error:
             raise error.at(path=error.path or where) from None
+    if name in classes.CTC_DECODE_CLASSES:
+        pad = roles.get("pad_token")
+        tokenizer.decoder = CollapsedIds(tokenizer.decoder, tokenizer.token_to_id(pad) if pad else None)
+    if after_load is not None:
+        after_load(tokenizer)
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None

@@ -1,0 +1,183 @@
+"""transformers' classes that tokenize by characters or by whole vocabulary entries, from files of their own.
+
+Wav2Vec2CTCTokenizer (vocab.json of characters: spaces become the word delimiter "|", do_lower_case upper-cases the
+text, CTC decode), MgpstrTokenizer (vocab.json of characters, tokens joined with spaces in decode), EsmTokenizer
+(vocab.txt: every entry is found in the text first, the rest is split on whitespace) and EsmcTokenizer (its fixed
+protein vocabulary, whatever the directory holds). Each builder returns the tokenizer.json dict of the pipeline the
+class runs; where tokenizer.json cannot hold a part (Python's upper-casing, Wav2Vec2's decode) it is hfcompat's own
+object and saving refuses it. transformers' Python classes find their multi-character vocabulary entries before
+anything else (a trie over the added tokens), which is what hfcompat's added tokens do.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from ...decoders.ctc_text import CTCText
+from ...errors import FormatError
+from ...models.vocab_files import read_vocab_json
+from ...normalizers import Sequence as NormalizerSequence
+from ...normalizers.python_upper import PythonUpper
+from ...normalizers.replace import Replace
+from .classes import DEFAULT_ROLES, role, template, token_text
+
+Config = dict[str, Any]
+Data = dict[str, Any]
+
+# Each character of a pre-token its own piece (list(text) in transformers).
+EACH_CHARACTER = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated", "invert": False}
+# The characters Python's str.split() splits at (str.isspace), runs of them removed.
+PYTHON_WHITESPACE = {"type": "Split", "behavior": "Removed", "invert": False, "pattern": {
+    "Regex": "[\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+"}}
+# No special tokens around a sequence; a pair's second sequence has type id 1.
+NOTHING_ADDED = {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A", "type_id": 0}}],
+                 "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                 "special_tokens": {}}
+
+
+def _class_roles(name: str, config: Config) -> dict[str, str]:
+    """The class's role tokens (config's, else its defaults) by role name; a null role is left out."""
+    found = {key: role(config, key, default) for key, default in DEFAULT_ROLES[name].items()}
+    return {key: token for key, token in found.items() if token}
+
+
+def _extra_specials(config: Config) -> set[str]:
+    """The config's additional/extra special tokens."""
+    found: set[str] = set()
+    for key in ("additional_special_tokens", "extra_special_tokens"):
+        value = config.get(key) or []
+        found |= {t for t in map(token_text, value.values() if isinstance(value, dict) else value) if t}
+    return found
+
+
+def _added(token: str, token_id: int, special: bool, strip: bool = False) -> Data:
+    """An added_tokens entry, matched on the raw text."""
+    return {"id": token_id, "content": token, "single_word": False, "lstrip": strip, "rstrip": strip,
+            "normalized": False, "special": special}
+
+
+def _read_json_object(path: Path) -> dict[str, Any]:
+    """A JSON object file, its absence or damage a FormatError naming it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FormatError("missing: the class reads this file", path=str(path)) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FormatError(f"not valid JSON: {error}", path=str(path)) from None
+    if not isinstance(data, dict):
+        raise FormatError("expected a JSON object", path=str(path))
+    return data
+
+
+def _character_vocab(path: Path, config: Config) -> dict[str, int]:
+    """Wav2Vec2's vocab.json (token -> id), or its entry for the config's target_lang when it nests languages."""
+    data = _read_json_object(path)
+    language = config.get("target_lang")
+    if language is not None:
+        if not isinstance(data.get(language), dict):
+            raise FormatError(f"no vocabulary for target_lang {language!r}", path=str(path), field=str(language))
+        data = data[language]
+    vocab = {token: value for token, value in data.items() if isinstance(value, int) and not isinstance(value, bool)}
+    if len(vocab) != len(data):
+        raise FormatError("expected token -> integer id entries (a nested vocabulary needs target_lang)",
+                          path=str(path))
+    return vocab
+
+
+def _keep_delimiter_in_decode(delimiter: str | None) -> Callable[[Any], None]:
+    """After loading: the word delimiter is a special token to transformers but decode never skips it."""
+    def finish(tokenizer: Any) -> None:
+        tokenizer.added_vocabulary.special_tokens.discard(delimiter)
+    return finish
+
+
+def wav2vec2_ctc(directory: Path, config: Config) -> Data:
+    """Wav2Vec2CTCTokenizer: each character its vocab.json id (else the unk's), spaces as the word delimiter,
+    the text upper-cased first with do_lower_case; vocabulary entries longer than a character are found in the
+    text first, taking the spaces around them; nothing added around a sequence (type id 1 for a pair's second);
+    decode collapses repeats, drops the pad token and turns the delimiter into a space (decoders/ctc_text.py).
+    Decode runs with transformers' defaults (group_tokens, no spaces between special tokens, no offsets)."""
+    vocab = _character_vocab(directory / "vocab.json", config)
+    roles = _class_roles("Wav2Vec2CTCTokenizer", config)
+    delimiter = role(config, "word_delimiter_token", "|")
+    lowercase = bool(config.get("do_lower_case", False))
+    to_delimiter = Replace(" ", delimiter or "None")
+    multi = [_added(token, token_id, token in roles.values(), strip=True)
+             for token, token_id in vocab.items() if len(token) > 1]
+    single = [_added(delimiter, vocab[delimiter], False)] if delimiter in vocab and len(delimiter) == 1 else []
+    return {"model": {"type": "WordLevel", "vocab": vocab, "unk_token": roles.get("unk_token")},
+            "normalizer": NormalizerSequence([PythonUpper(), to_delimiter]) if lowercase else to_delimiter,
+            "pre_tokenizer": EACH_CHARACTER, "post_processor": NOTHING_ADDED,
+            "decoder": CTCText(roles.get("pad_token"), delimiter, str(config.get("replace_word_delimiter_char", " ")),
+                               lowercase),
+            "added_tokens": multi + single, "after_load": _keep_delimiter_in_decode(delimiter)}
+
+
+def mgpstr(directory: Path, config: Config) -> Data:
+    """MgpstrTokenizer: each character its vocab.json id (else the unk's, "[GO]"), nothing added around a sequence,
+    decode joins the tokens with spaces."""
+    vocab = read_vocab_json(directory / "vocab.json")
+    roles = _class_roles("MgpstrTokenizer", config)
+    return {"model": {"type": "WordLevel", "vocab": vocab, "unk_token": roles.get("unk_token")},
+            "pre_tokenizer": EACH_CHARACTER, "post_processor": NOTHING_ADDED, "added_tokens": []}
+
+
+def _esm_vocab(path: Path) -> list[str]:
+    """vocab.txt's lines as EsmTokenizer reads them (str.splitlines, each stripped)."""
+    try:
+        return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    except FileNotFoundError:
+        raise FormatError("missing: the class reads this file", path=str(path)) from None
+    except UnicodeDecodeError as error:
+        raise FormatError(f"not UTF-8: {error}", path=str(path)) from None
+
+
+def esm(directory: Path, config: Config) -> Data:
+    """EsmTokenizer: every vocab.txt entry is found in the text first, the rest is split at whitespace (str.split)
+    and each piece is its entry or the unk token; "<cls> $A <eos>", pairs "... $B:1 <eos>:1"; decode joins the
+    tokens with spaces. All of it fits tokenizer.json."""
+    tokens = _esm_vocab(directory / "vocab.txt")
+    vocab = {token: index for index, token in enumerate(tokens)}
+    roles = _class_roles("EsmTokenizer", config)
+    specials = set(roles.values()) | _extra_specials(config)
+    cls, eos = roles.get("cls_token"), roles.get("eos_token")
+    single = [f"{cls}:0", "$A:0"] + ([f"{eos}:0"] if eos else [])
+    return {"model": {"type": "WordLevel", "vocab": vocab, "unk_token": roles.get("unk_token")},
+            "pre_tokenizer": PYTHON_WHITESPACE, "post_processor": _template(single, single + ["$B:1", f"{eos}:1"], vocab),
+            "added_tokens": [_added(token, vocab[token], token in specials) for token in vocab]}
+
+
+def _template(single: list[str], pair: list[str], vocab: dict[str, int]) -> Data:
+    """classes.template over `vocab`, naming the role tokens the items hold."""
+    names = [item.rpartition(":")[0] for item in single + pair]
+    return template(single, pair, [name for name in names if name not in ("$A", "$B")], {"model": {"vocab": vocab}})
+
+
+# EsmcTokenizer's fixed vocabulary, in id order.
+ESMC_VOCABULARY = ("<cls>", "<pad>", "<eos>", "<unk>", *"LAGVSERTIDPKQNFYMHWCXBUZO.-|", "<mask>")
+
+
+def esmc(directory: Path, config: Config) -> Data:
+    """EsmcTokenizer (no file read): its fixed protein vocabulary as a BPE without merges (one token per
+    character, unk for any other), "<cls> $A <eos>" (a pair: "$A $B:1", tokenizers' default without a pair
+    template); its chain-break "|" is a special token. Fits tokenizer.json."""
+    vocab = {token: index for index, token in enumerate(ESMC_VOCABULARY)}
+    roles = _class_roles("EsmcTokenizer", config)
+    chain_break = role(config, "chain_break_token", "|")
+    cls, eos = roles.get("cls_token"), roles.get("eos_token")
+    single = [f"{cls}:0", "$A:0", f"{eos}:0"]
+    return {"model": {"type": "BPE", "vocab": vocab, "merges": [], "unk_token": roles.get("unk_token"),
+                      "dropout": None, "continuing_subword_prefix": None, "end_of_word_suffix": None,
+                      "fuse_unk": False, "byte_fallback": False, "ignore_merges": False},
+            "post_processor": _template(single, ["$A:0", "$B:1"], vocab),
+            "added_tokens": [_added(chain_break, vocab[chain_break], True)] if chain_break in vocab else []}
+
+
+CLASSES = {
+    "Wav2Vec2CTCTokenizer": wav2vec2_ctc,
+    "MgpstrTokenizer": mgpstr,
+    "EsmTokenizer": esm,
+    "EsmcTokenizer": esmc,
+}
