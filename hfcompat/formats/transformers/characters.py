@@ -19,6 +19,7 @@ from ...decoders.ctc_text import CTCText
 from ...errors import FormatError
 from ...models.vocab_files import read_vocab_json
 from ...normalizers import Sequence as NormalizerSequence
+from ...pipeline.added_vocabulary import AddedToken
 from ...normalizers.python_upper import PythonUpper
 from ...normalizers.replace import Replace
 from .classes import DEFAULT_ROLES, role, template, token_text
@@ -28,9 +29,10 @@ Data = dict[str, Any]
 
 # Each character of a pre-token its own piece (list(text) in transformers).
 EACH_CHARACTER = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated", "invert": False}
-# The characters Python's str.split() splits at (str.isspace), runs of them removed.
+# The characters Python's str.split() splits at (str.isspace), runs of them removed (the characters themselves in
+# the pattern: tokenizers' Oniguruma reads no \u escapes).
 PYTHON_WHITESPACE = {"type": "Split", "behavior": "Removed", "invert": False, "pattern": {
-    "Regex": "[\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+"}}
+    "Regex": "[\t-\r\x1c- \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"}}
 # No special tokens around a sequence; a pair's second sequence has type id 1.
 NOTHING_ADDED = {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A", "type_id": 0}}],
                  "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
@@ -86,33 +88,42 @@ def _character_vocab(path: Path, config: Config) -> dict[str, int]:
     return vocab
 
 
-def _keep_delimiter_in_decode(delimiter: str | None) -> Callable[[Any], None]:
-    """After loading: the word delimiter is a special token to transformers but decode never skips it."""
+# The word delimiter Wav2Vec2CTCTokenizer encodes and decodes with: transformers 5.24 hands a config's
+# word_delimiter_token to its special-token map, not to the constructor, which keeps its default.
+WORD_DELIMITER = "|"
+
+
+def _wav2vec2_finish(named_delimiter: str | None) -> Callable[[Any], None]:
+    """After loading: the config's word delimiter is one more special token (added after the roles when the
+    vocabulary lacks it), and decode never skips WORD_DELIMITER, special or not."""
     def finish(tokenizer: Any) -> None:
-        tokenizer.added_vocabulary.special_tokens.discard(delimiter)
+        if named_delimiter and tokenizer.token_to_id(named_delimiter) is None:
+            tokenizer.add_special_tokens([AddedToken(named_delimiter, normalized=False, special=True)])
+        tokenizer.added_vocabulary.special_tokens.discard(WORD_DELIMITER)
     return finish
 
 
 def wav2vec2_ctc(directory: Path, config: Config) -> Data:
-    """Wav2Vec2CTCTokenizer: each character its vocab.json id (else the unk's), spaces as the word delimiter,
+    """Wav2Vec2CTCTokenizer: each character its vocab.json id (else the unk's), spaces as the word delimiter "|",
     the text upper-cased first with do_lower_case; vocabulary entries longer than a character are found in the
-    text first, taking the spaces around them; nothing added around a sequence (type id 1 for a pair's second);
-    decode collapses repeats, drops the pad token and turns the delimiter into a space (decoders/ctc_text.py).
-    Decode runs with transformers' defaults (group_tokens, no spaces between special tokens, no offsets)."""
+    text first, taking the spaces around them; the config's word_delimiter_token is only a special token (see
+    WORD_DELIMITER); nothing added around a sequence (type id 1 for a pair's second); decode collapses repeats,
+    drops the pad token and turns "|" into replace_word_delimiter_char (decoders/ctc_text.py), with
+    transformers' defaults for its options (group_tokens, no spaces between special tokens, no offsets)."""
     vocab = _character_vocab(directory / "vocab.json", config)
     roles = _class_roles("Wav2Vec2CTCTokenizer", config)
-    delimiter = role(config, "word_delimiter_token", "|")
+    named = role(config, "word_delimiter_token", WORD_DELIMITER)
     lowercase = bool(config.get("do_lower_case", False))
-    to_delimiter = Replace(" ", delimiter or "None")
-    multi = [_added(token, token_id, token in roles.values(), strip=True)
+    to_delimiter = Replace(" ", WORD_DELIMITER)
+    multi = [_added(token, token_id, token in roles.values() or token == named, strip=True)
              for token, token_id in vocab.items() if len(token) > 1]
-    single = [_added(delimiter, vocab[delimiter], False)] if delimiter in vocab and len(delimiter) == 1 else []
+    single = [_added(named, vocab[named], True)] if named in vocab and len(named) == 1 else []
     return {"model": {"type": "WordLevel", "vocab": vocab, "unk_token": roles.get("unk_token")},
             "normalizer": NormalizerSequence([PythonUpper(), to_delimiter]) if lowercase else to_delimiter,
             "pre_tokenizer": EACH_CHARACTER, "post_processor": NOTHING_ADDED,
-            "decoder": CTCText(roles.get("pad_token"), delimiter, str(config.get("replace_word_delimiter_char", " ")),
-                               lowercase),
-            "added_tokens": multi + single, "after_load": _keep_delimiter_in_decode(delimiter)}
+            "decoder": CTCText(roles.get("pad_token"), WORD_DELIMITER,
+                               str(config.get("replace_word_delimiter_char", " ")), lowercase),
+            "added_tokens": multi + single, "after_load": _wav2vec2_finish(named)}
 
 
 def mgpstr(directory: Path, config: Config) -> Data:

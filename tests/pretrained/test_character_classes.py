@@ -1,0 +1,230 @@
+"""transformers' classes that tokenize by characters or decode CTC output (Wav2Vec2CTCTokenizer, MgpstrTokenizer,
+EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on
+directories made here (character vocabularies with unknown characters, special tokens, lower-casing, a nested
+vocabulary, transformers' own save_pretrained) and on shared tokenizer.json files.
+
+Compared per text: ids, tokens (convert_ids_to_tokens: the Python classes have no .tokens()), decode with
+skip_special_tokens both ways; pairs: ids and type ids; for the CTC classes the decode of model-like output (runs of
+repeated ids, pad ids between them).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import hfcompat
+from hfcompat.errors import UnsupportedConversion
+from tests.conftest import shared_dir
+from tests.conformance.test_hypothesis import texts
+
+from .auto_harness import auto_tokenizer, transformers
+from .test_class_table import corpus_texts
+
+pytestmark = pytest.mark.conformance
+
+# Wav2Vec2's English characters (upper case, as its do_lower_case models hold them) and a few kana and hanzi, so
+# the Japanese and Chinese lines mix known and unknown characters.
+UPPER = "ETAONISRHDLUMCWFGYPBVK'XJQZ"
+KANA_HANZI = "のにはをたがでてとしれさある一人日大年中"
+W2V_ROLES = ["<pad>", "<s>", "</s>", "<unk>"]
+
+
+def _vocab(tokens: list[str]) -> dict[str, int]:
+    """Tokens -> their positions."""
+    return {token: index for index, token in enumerate(tokens)}
+
+
+def _write(directory: Path, config: dict[str, Any], files: dict[str, str]) -> Path:
+    """A directory holding tokenizer_config.json and the given files."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    return directory
+
+
+def made_directories(root: Path) -> dict[str, Path]:
+    """Each directory kind -> its path (the shared tokenizer.json ones are made by `shared_directories`)."""
+    upper = json.dumps(_vocab([*W2V_ROLES, "|", *UPPER, *KANA_HANZI]))
+    lower = json.dumps(_vocab([*W2V_ROLES, "|", *UPPER.lower(), *KANA_HANZI, "<extra>", ".", ",", "é"]))
+    nested = json.dumps({"eng": _vocab([*W2V_ROLES, "|", *UPPER]), "jpn": _vocab([*W2V_ROLES, "#", *KANA_HANZI])})
+    esm_vocab = "\n".join(["<cls>", "<pad>", "<eos>", "<unk>", *"LAGVSERTIDPKQNFYMHWCXBUZO", ".", "-", "<null_1>",
+                           "<mask>", "ab", " XY "])
+    directories = {
+        "wav2vec2-upper": _write(root / "w2v-upper", {"tokenizer_class": "Wav2Vec2CTCTokenizer", "do_lower_case": True},
+                                 {"vocab.json": upper}),
+        "wav2vec2-lower": _write(root / "w2v-lower", {"tokenizer_class": "Wav2Vec2CTCTokenizer"}, {"vocab.json": lower}),
+        "wav2vec2-nested": _write(root / "w2v-nested", {"tokenizer_class": "Wav2Vec2CTCTokenizer", "target_lang": "jpn",
+                                                        "word_delimiter_token": "#", "replace_word_delimiter_char": "_"},
+                                  {"vocab.json": nested}),
+        "mgpstr": _write(root / "mgpstr", {"tokenizer_class": "MgpstrTokenizer"},
+                         {"vocab.json": json.dumps(_vocab(["[GO]", "[s]", *"0123456789abcdefghijklmnopqrstuvwxyz"]))}),
+        "esm": _write(root / "esm", {"tokenizer_class": "EsmTokenizer"}, {"vocab.txt": esm_vocab}),
+        "esm-roles": _write(root / "esm-roles", {"tokenizer_class": "EsmTokenizer", "cls_token": "<s>",
+                                                 "additional_special_tokens": ["<null_1>"]}, {"vocab.txt": esm_vocab}),
+        "esmc": _write(root / "esmc", {"tokenizer_class": "EsmcTokenizer"}, {}),
+        "esmc-roles": _write(root / "esmc-roles", {"tokenizer_class": "EsmcTokenizer", "mask_token": "<MASK>",
+                                                   "chain_break_token": "-"}, {}),
+    }
+    saved = root / "w2v-saved"
+    auto_tokenizer(directories["wav2vec2-upper"]).save_pretrained(str(saved))
+    directories["wav2vec2-saved"] = saved
+    return directories
+
+
+SHARED_KINDS = {"parakeet": "ParakeetTokenizer", "lasr": "LasrTokenizer"}
+# Parakeet names its pad token (the CTC blank) in the config; Lasr has it by default.
+SHARED_CONFIGS = {"parakeet": {"pad_token": "<pad>", "unk_token": "<unk>"}, "lasr": {}}
+
+
+def shared_directories(root: Path) -> dict[str, Path]:
+    """Parakeet and Lasr over T5's tokenizer.json (Unigram, <pad> at id 0) from ../shared."""
+    source = shared_dir() / "refs" / "t5" / "tokenizer.json"
+    directories = {}
+    for kind, name in SHARED_KINDS.items():
+        directories[kind] = _write(root / kind, {"tokenizer_class": name, **SHARED_CONFIGS[kind]}, {})
+        shutil.copy(source, directories[kind] / "tokenizer.json")
+    return directories
+
+
+MADE_KINDS = ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved", "mgpstr", "esm", "esm-roles",
+              "esmc", "esmc-roles"]
+
+
+@pytest.fixture(scope="module")
+def roots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's directory root."""
+    return tmp_path_factory.mktemp("character-classes")
+
+
+@pytest.fixture(scope="module")
+def loaded(roots: Path) -> dict[str, tuple[Any, Any]]:
+    """Directory kind -> (AutoTokenizer, hfcompat tokenizer) of the made directories."""
+    return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in made_directories(roots).items()}
+
+
+@pytest.fixture(scope="module")
+def loaded_shared(roots: Path) -> dict[str, tuple[Any, Any]]:
+    """Directory kind -> (AutoTokenizer, hfcompat tokenizer) of the shared tokenizer.json directories."""
+    return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in shared_directories(roots).items()}
+
+
+def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
+    """(ids, tokens, decode, decode skipping specials) of both libraries."""
+    ids = auto(text)["input_ids"]
+    encoding = ours.encode(text)
+    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
+            (encoding.ids, [ours.id_to_token(i) for i in encoding.ids], ours.decode(ids, skip_special_tokens=False),
+             ours.decode(ids, skip_special_tokens=True)))
+
+
+def special_lines(auto: Any) -> list[str]:
+    """Lines holding the class's special tokens, spaces around them, and odd whitespace."""
+    specials = [token for token in auto.all_special_tokens if token][:6] or ["</s>", "<unk>"]
+    return [f"Hello {token}world{token} x  {token} " for token in specials] + [
+        f"{specials[0]}ab{specials[-1]}", f"  {specials[-1]}\t{specials[0]}\n", "a  b\u3000c\x1cd\x85e", "",
+        "ß straße ﬁ İstanbul ǅ", "MKTAYIAKQR <mask>QISF|VKSH-FS", "<cls><eos> A <extra> ab XY  X Y",
+        "Hello, World. It's 3 o'clock!"]
+
+
+def differing(auto: Any, ours: Any) -> tuple[list[str], int]:
+    """The lines and pairs whose fields differ, and how many were compared."""
+    lines = corpus_texts() + special_lines(auto)
+    found = [text for text in lines if (lambda pair: pair[0] != pair[1])(expected_and_actual(auto, ours, text))]
+    for first, second in zip(lines[:3], lines[-4:]):
+        result = auto(first, second, return_token_type_ids=True)
+        encoding = ours.encode(first, second)
+        if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
+            found.append(f"pair {first[:20]!r} {second[:20]!r}")
+    return found, len(lines) + 3
+
+
+@pytest.mark.parametrize("kind", MADE_KINDS)
+def test_made_directory_matches_auto(loaded: dict, backend: str, kind: str) -> None:
+    """Corpus lines (English, Japanese, Chinese), lines holding the special tokens, and pairs agree."""
+    found, total = differing(*loaded[kind])
+    assert found == [], f"{kind}: {len(found)}/{total} differ: {found[:3]}"
+
+
+@pytest.mark.parametrize("kind", sorted(SHARED_KINDS))
+def test_shared_directory_matches_auto(loaded_shared: dict, backend: str, kind: str) -> None:
+    """ParakeetTokenizer and LasrTokenizer over a Unigram tokenizer.json agree on the same lines."""
+    found, total = differing(*loaded_shared[kind])
+    assert found == [], f"{kind}: {len(found)}/{total} differ: {found[:3]}"
+
+
+# CTC output: runs of one id, the pad (blank) between equal ids, special ids inside runs.
+W2V_OUTPUT = [[5, 5, 0, 5, 4, 4, 6, 0, 0, 7, 1, 7, 3, 3], [4, 5, 4, 4], [1, 5, 1, 5, 2, 2], [0, 0, 0],
+              [8, 8, 0, 8, 0, 4, 0, 9, 9, 9, 2, 9], []]
+T5_OUTPUT = [[100, 100, 0, 100, 5, 5, 1, 5, 2, 2], [1, 1, 0, 1], [37, 37, 37, 0, 37, 3, 3, 3, 0, 32099, 32099],
+             [0], []]
+
+
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved"])
+def test_wav2vec2_decodes_ctc_output_as_transformers(loaded: dict, kind: str) -> None:
+    """Repeats collapse after the special tokens are skipped, the pad drops, the delimiter becomes its replacement."""
+    auto, ours = loaded[kind]
+    for ids in W2V_OUTPUT:
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip), (ids, skip)
+
+
+@pytest.mark.parametrize("kind", sorted(SHARED_KINDS))
+def test_parakeet_and_lasr_decode_ctc_output_as_transformers(loaded_shared: dict, kind: str) -> None:
+    """Repeated ids collapse and the pad id drops before special tokens are skipped."""
+    auto, ours = loaded_shared[kind]
+    for ids in T5_OUTPUT:
+        for skip in (False, True):
+            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip), (ids, skip)
+
+
+def test_ctc_collapse_is_what_differs_from_the_plain_decode(loaded_shared: dict) -> None:
+    """The collapse matters: without it the T5 decode of the same output is another text."""
+    auto, ours = loaded_shared["parakeet"]
+    ids = T5_OUTPUT[0]
+    assert ours.decode(ids, skip_special_tokens=False) == auto.decode(ids)
+    assert hfcompat.load(shared_dir() / "refs" / "t5" / "tokenizer.json").decode(ids, skip_special_tokens=False) \
+        != auto.decode(ids)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "esm"])
+@settings(max_examples=60, deadline=None)
+@given(text=texts)
+def test_random_text(loaded: dict, kind: str, text: str) -> None:
+    """Random Unicode: ids, tokens and both decodes agree."""
+    expected, actual = expected_and_actual(*loaded[kind], text)
+    assert actual == expected
+
+
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower"])
+def test_wav2vec2_saving_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
+    """tokenizer.json holds neither Wav2Vec2's decode nor Python's upper-casing: saving names the component."""
+    with pytest.raises(UnsupportedConversion, match="^(normalizer|decoder): "):
+        loaded[kind][1].save(tmp_path / "tokenizer.json")
+    assert not (tmp_path / "tokenizer.json").exists()
+
+
+@pytest.mark.parametrize("kind", sorted(SHARED_KINDS))
+def test_ctc_id_decode_saving_is_refused(loaded_shared: dict, tmp_path: Path, kind: str) -> None:
+    """No tokenizer.json decoder works on ids: saving Parakeet or Lasr names the decoder."""
+    with pytest.raises(UnsupportedConversion, match="^decoder: "):
+        loaded_shared[kind][1].save(tmp_path / "tokenizer.json")
+    assert not (tmp_path / "tokenizer.json").exists()
+
+
+@pytest.mark.parametrize("kind", ["mgpstr", "esm", "esm-roles", "esmc", "esmc-roles"])
+def test_saved_tokenizer_json_encodes_as_the_class(loaded: dict, tmp_path: Path, kind: str) -> None:
+    """Mgpstr's, ESM's and ESMC's pipelines fit tokenizer.json: tokenizers runs the saved file as the class does."""
+    tokenizers = pytest.importorskip("tokenizers")
+    auto, ours = loaded[kind]
+    ours.save(tmp_path / "tokenizer.json")
+    saved = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    lines = corpus_texts() + special_lines(auto)
+    assert [text for text in lines if saved.encode(text).ids != auto(text)["input_ids"]] == []
