@@ -1,5 +1,5 @@
 """transformers' classes that tokenize by characters or decode CTC output (Wav2Vec2CTCTokenizer, MgpstrTokenizer,
-EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on
+VitsTokenizer, EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on
 directories made here (character vocabularies with unknown characters, special tokens, lower-casing, a nested
 vocabulary, transformers' own save_pretrained) and on shared tokenizer.json files.
 
@@ -10,8 +10,10 @@ repeated ids, pad ids between them).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -72,11 +74,24 @@ def made_directories(root: Path) -> dict[str, Path]:
         "esmc-roles": _write(root / "esmc-roles", {"tokenizer_class": "EsmcTokenizer", "mask_token": "<MASK>",
                                                    "chain_break_token": "-"}, {}),
     }
+    vits_vocab = json.dumps(_vocab([*VITS_CHARACTERS, "ab", "<unk>"]))
+    for kind, options in VITS_CONFIGS.items():
+        directories[kind] = _write(root / kind, {"tokenizer_class": "VitsTokenizer", **options}, {"vocab.json": vits_vocab})
     saved = root / "w2v-saved"
     auto_tokenizer(directories["wav2vec2-upper"]).save_pretrained(str(saved))
     directories["wav2vec2-saved"] = saved
     return directories
 
+
+# An MMS-TTS-like character vocabulary (its blank, id 0, is a letter) with Romanian's "ţ" and a two-letter entry.
+VITS_CHARACTERS = "k'zyudhesw–3cp-1jmi flo0bra42n_xvtq56gţ"
+VITS_CONFIGS = {
+    "vits-mms": {"normalize": True, "phonemize": False, "add_blank": True, "language": "ron"},
+    "vits-raw": {"normalize": False, "phonemize": False, "add_blank": True},
+    "vits-no-blank": {"phonemize": False, "add_blank": False, "pad_token": "_"},
+    "vits-phonemize": {},
+    "vits-uroman": {"phonemize": False, "is_uroman": True},
+}
 
 SHARED_KINDS = {"parakeet": "ParakeetTokenizer", "lasr": "LasrTokenizer"}
 # Parakeet names its pad token (the CTC blank) in the config; Lasr has it by default.
@@ -94,7 +109,7 @@ def shared_directories(root: Path) -> dict[str, Path]:
 
 
 MADE_KINDS = ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved", "mgpstr", "esm", "esm-roles",
-              "esmc", "esmc-roles"]
+              "esmc", "esmc-roles", "vits-mms", "vits-raw", "vits-no-blank", "vits-uroman"]
 
 
 @pytest.fixture(scope="module")
@@ -104,9 +119,18 @@ def roots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def loaded(roots: Path) -> dict[str, tuple[Any, Any]]:
-    """Directory kind -> (AutoTokenizer, hfcompat tokenizer) of the made directories."""
-    return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in made_directories(roots).items()}
+def made(roots: Path) -> dict[str, Path]:
+    """Directory kind -> the made directory."""
+    return made_directories(roots)
+
+
+@pytest.fixture(scope="module")
+def loaded(made: dict[str, Path]) -> dict[str, tuple[Any, Any]]:
+    """Directory kind -> (AutoTokenizer, hfcompat tokenizer) of the made directories (VITS's package warnings
+    are checked by their own tests)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in made.items()}
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +218,7 @@ def test_ctc_collapse_is_what_differs_from_the_plain_decode(loaded_shared: dict)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "esm"])
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "esm", "vits-mms"])
 @settings(max_examples=60, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, kind: str, text: str) -> None:
@@ -203,10 +227,33 @@ def test_random_text(loaded: dict, kind: str, text: str) -> None:
     assert actual == expected
 
 
-@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower"])
-def test_wav2vec2_saving_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
-    """tokenizer.json holds neither Wav2Vec2's decode nor Python's upper-casing: saving names the component."""
-    with pytest.raises(UnsupportedConversion, match="^(normalizer|decoder): "):
+def test_vits_phonemizing_warns_and_transformers_needs_phonemizer(made: dict[str, Path]) -> None:
+    """phonemize (on by default): hfcompat warns; AutoTokenizer cannot encode at all without the phonemizer package."""
+    if importlib.util.find_spec("phonemizer") is not None:
+        pytest.skip("phonemizer is installed: AutoTokenizer phonemizes")
+    with pytest.warns(UserWarning, match="phonemizes the text with espeak"):
+        ours = hfcompat.load(made["vits-phonemize"])
+    assert ours.encode("Hello").ids == [0, 6, 0, 7, 0, 21, 0, 21, 0, 22, 0]  # h e l l o with blanks
+    with pytest.raises(ImportError, match="phonemizer"):
+        auto_tokenizer(made["vits-phonemize"])("hello")
+
+
+def test_vits_uroman_warns_and_agrees_without_uroman(made: dict[str, Path]) -> None:
+    """is_uroman: hfcompat warns that transformers romanizes with uroman; uroman is absent here, so AutoTokenizer
+    encodes non-ASCII text as hfcompat does."""
+    if importlib.util.find_spec("uroman") is not None:
+        pytest.skip("uroman is installed: AutoTokenizer romanizes")
+    with pytest.warns(UserWarning, match="romanizes text"):
+        ours = hfcompat.load(made["vits-uroman"])
+    text = "Ţara mea 日本 ab"
+    assert ours.encode(text).ids == auto_tokenizer(made["vits-uroman"])(text)["input_ids"]
+
+
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "vits-mms", "vits-no-blank"])
+def test_wav2vec2_and_vits_saving_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
+    """tokenizer.json holds neither Wav2Vec2's decode and Python's upper-casing nor VITS's preparation, blanks and
+    decode: saving names the component."""
+    with pytest.raises(UnsupportedConversion, match="^(model|normalizer|decoder): "):
         loaded[kind][1].save(tmp_path / "tokenizer.json")
     assert not (tmp_path / "tokenizer.json").exists()
 

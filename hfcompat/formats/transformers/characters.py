@@ -1,7 +1,8 @@
 """transformers' classes that tokenize by characters or by whole vocabulary entries, from files of their own.
 
 Wav2Vec2CTCTokenizer (vocab.json of characters: spaces become the word delimiter "|", do_lower_case upper-cases the
-text, CTC decode), MgpstrTokenizer (vocab.json of characters, tokens joined with spaces in decode), EsmTokenizer
+text, CTC decode), MgpstrTokenizer (vocab.json of characters, tokens joined with spaces in decode), VitsTokenizer
+(vocab.json of characters: the text prepared as a whole, a blank token around each character), EsmTokenizer
 (vocab.txt: every entry is found in the text first, the rest is split on whitespace) and EsmcTokenizer (its fixed
 protein vocabulary, whatever the directory holds). Each builder returns the tokenizer.json dict of the pipeline the
 class runs; where tokenizer.json cannot hold a part (Python's upper-casing, Wav2Vec2's decode) it is hfcompat's own
@@ -12,16 +13,22 @@ anything else (a trie over the added tokens), which is what hfcompat's added tok
 from __future__ import annotations
 
 import json
+import warnings
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from ...decoders.blank_characters import BlankCharacters as BlankCharacterDecoder
 from ...decoders.ctc_text import CTCText
 from ...errors import FormatError
+from ...models.blank_characters import BlankCharacters
 from ...models.vocab_files import read_vocab_json
 from ...normalizers import Sequence as NormalizerSequence
 from ...pipeline.added_vocabulary import AddedToken
 from ...normalizers.python_upper import PythonUpper
 from ...normalizers.replace import Replace
+from ...normalizers.vits_text import VitsText
 from .classes import DEFAULT_ROLES, role, template, token_text
 
 Config = dict[str, Any]
@@ -135,6 +142,49 @@ def mgpstr(directory: Path, config: Config) -> Data:
             "pre_tokenizer": EACH_CHARACTER, "post_processor": NOTHING_ADDED, "added_tokens": []}
 
 
+def vits(directory: Path, config: Config) -> Data:
+    """VitsTokenizer: the whole text prepared first (normalizers/vits_text.py: with normalize, vocabulary entries
+    kept and the rest lowercased, then only vocabulary characters kept and the text stripped unless it phonemizes),
+    its special tokens found in the prepared text, each character its id with a blank (id 0) around it
+    (add_blank, models/blank_characters.py); nothing added around a sequence; decode keeps every second token.
+    transformers phonemizes with espeak (phonemize, on by default) and romanizes non-ASCII text with uroman
+    (is_uroman): hfcompat does neither and warns."""
+    vocab = read_vocab_json(directory / "vocab.json")
+    roles = _class_roles("VitsTokenizer", config)
+    add_blank = bool(config.get("add_blank", True))
+    _warn_vits_packages(directory, config)
+    return {"model": BlankCharacters(vocab, vocab.get(roles.get("unk_token", "")), add_blank),
+            "decoder": BlankCharacterDecoder() if add_blank else {"type": "Fuse"}, "post_processor": NOTHING_ADDED,
+            "added_tokens": [_added(token, vocab[token], True) for token in roles.values() if token in vocab],
+            "after_load": partial(_vits_finish, vocab, roles.get("unk_token"), config)}
+
+
+def _vits_finish(vocab: dict[str, int], unk: str | None, config: Config, tokenizer: Any) -> None:
+    """After loading: VITS prepares the whole text before finding any special token, so every added token is
+    matched as it is on the prepared text; the preparation knows the vocabulary and the added tokens (in id
+    order); the unknown id may be an added token's."""
+    added = tokenizer.added_vocabulary
+    added.id_to_added = {token_id: replace(token, normalized=True) for token_id, token in added.id_to_added.items()}
+    normalize = bool(config.get("normalize", True))
+    words = tuple(vocab) + tuple(token.content for _, token in added.sorted_entries())
+    kept = frozenset(vocab) if normalize and not config.get("phonemize", True) else None
+    tokenizer.normalizer = VitsText(words if normalize else None, config.get("language") == "ron", kept)
+    added.refresh_normalized(None)
+    tokenizer.model.unk_id = tokenizer.token_to_id(unk) if unk else None
+
+
+def _warn_vits_packages(directory: Path, config: Config) -> None:
+    """Say what transformers' VitsTokenizer does with packages hfcompat does not use."""
+    if config.get("phonemize", True):
+        warnings.warn(f"{directory}: transformers' VitsTokenizer phonemizes the text with espeak (the phonemizer "
+                      "package; without it AutoTokenizer refuses to encode); hfcompat encodes the text as it is",
+                      UserWarning, stacklevel=5)
+    if config.get("is_uroman", False):
+        warnings.warn(f"{directory}: transformers' VitsTokenizer romanizes text holding non-ASCII characters with "
+                      "uroman when that package is installed; hfcompat encodes the text as it is, as AutoTokenizer "
+                      "does without uroman", UserWarning, stacklevel=5)
+
+
 def _esm_vocab(path: Path) -> list[str]:
     """vocab.txt's lines as EsmTokenizer reads them (str.splitlines, each stripped)."""
     try:
@@ -191,4 +241,5 @@ CLASSES = {
     "MgpstrTokenizer": mgpstr,
     "EsmTokenizer": esm,
     "EsmcTokenizer": esmc,
+    "VitsTokenizer": vits,
 }

@@ -1061,6 +1061,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "EsmcTokenizer": {"bos_token": "<cls>", "eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>",
                       "cls_token": "<cls>", "mask_token": "<mask>"},
     "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1093,7 +1094,6 @@ NOT_BUILT: dict[str, str] = {
         "RoCBertTokenizer",
         "Speech2TextTokenizer",
         "TapasTokenizer",
-        "VitsTokenizer",
         "Wav2Vec2PhonemeCTCTokenizer",
         "XLMTokenizer",
     ), _PYTHON),
