@@ -1,8 +1,10 @@
-"""The decode of transformers' Wav2Vec2CTCTokenizer (connectionist temporal classification output to text).
+"""The decode of transformers' Wav2Vec2CTCTokenizer and Wav2Vec2PhonemeCTCTokenizer (connectionist temporal
+classification output to text).
 
 transformers drops the special tokens first (when asked; never the word delimiter), then collapses each run of
-equal tokens into one, drops the pad token (CTC's blank), turns the word delimiter into `replacement` (a space),
-joins the rest, strips whitespace at both ends (str.strip) and lowercases it with do_lower_case.
+equal tokens into one, drops the pad token (CTC's blank), turns the word delimiter into `replacement` (a space;
+the phoneme class drops it), joins the rest (the phoneme class with spaces), strips whitespace at both ends
+(str.strip) and lowercases it with do_lower_case.
 This differs from tokenizers' CTC decoder (which replaces inside tokens, cleans up spaces before punctuation and
 strips nothing), so tokenizer.json cannot hold it: `to_dict` raises UnsupportedConversion.
 """
@@ -19,23 +21,25 @@ from . import Decoder
 
 @dataclass
 class CTCText(Decoder):
-    """Repeats collapsed, pad dropped, delimiter to `replacement`, joined, stripped, optionally lowercased."""
+    """Repeats collapsed, pad dropped, delimiter to `replacement` (dropped when None), joined with `separator`,
+    stripped, optionally lowercased."""
 
     pad_token: str | None = "<pad>"
     word_delimiter_token: str | None = "|"
-    replacement: str = " "
+    replacement: str | None = " "
     lowercase: bool = False
+    separator: str = ""
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """The one text of all the tokens."""
         chars = [self.replacement if token == self.word_delimiter_token else token
                  for token, _ in itertools.groupby(tokens) if token != self.pad_token]
-        text = "".join(chars).strip()
+        text = self.separator.join(char for char in chars if char is not None).strip()
         return [text.lower() if self.lowercase else text]
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: tokenizers' CTC decoder does not strip, lowercase or leave punctuation spacing alone."""
-        raise UnsupportedConversion("decoder: transformers' Wav2Vec2CTCTokenizer decode (repeats collapsed, pad "
+        raise UnsupportedConversion("decoder: transformers' Wav2Vec2 CTC decode (repeats collapsed, pad "
                                     "dropped, delimiter to a space, text stripped and lowercased) has no form in "
                                     "tokenizer.json")

@@ -1,5 +1,5 @@
-"""transformers' classes that tokenize by characters or decode CTC output (Wav2Vec2CTCTokenizer, MgpstrTokenizer,
-VitsTokenizer, EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on
+"""transformers' classes that tokenize by characters or decode CTC output (Wav2Vec2CTCTokenizer,
+Wav2Vec2PhonemeCTCTokenizer, MgpstrTokenizer, VitsTokenizer, EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on
 directories made here (character vocabularies with unknown characters, special tokens, lower-casing, a nested
 vocabulary, transformers' own save_pretrained) and on shared tokenizer.json files.
 
@@ -77,6 +77,10 @@ def made_directories(root: Path) -> dict[str, Path]:
     vits_vocab = json.dumps(_vocab([*VITS_CHARACTERS, "ab", "<unk>"]))
     for kind, options in VITS_CONFIGS.items():
         directories[kind] = _write(root / kind, {"tokenizer_class": "VitsTokenizer", **options}, {"vocab.json": vits_vocab})
+    phonemes = json.dumps(_vocab([*W2V_ROLES, "|", "h", "ə", "l", "oʊ", "w", "ɜː", "d", "aɪ", "t", "a", "b", "ab"]))
+    for kind, options in PHONEME_CONFIGS.items():
+        directories[kind] = _write(root / kind, {"tokenizer_class": "Wav2Vec2PhonemeCTCTokenizer", **options},
+                                   {"vocab.json": phonemes})
     saved = root / "w2v-saved"
     auto_tokenizer(directories["wav2vec2-upper"]).save_pretrained(str(saved))
     directories["wav2vec2-saved"] = saved
@@ -91,6 +95,12 @@ VITS_CONFIGS = {
     "vits-no-blank": {"phonemize": False, "add_blank": False, "pad_token": "_"},
     "vits-phonemize": {},
     "vits-uroman": {"phonemize": False, "is_uroman": True},
+}
+
+PHONEME_CONFIGS = {
+    "phoneme": {"do_phonemize": False},
+    "phoneme-delimiter": {"do_phonemize": False, "word_delimiter_token": "|"},
+    "phoneme-phonemize": {},
 }
 
 SHARED_KINDS = {"parakeet": "ParakeetTokenizer", "lasr": "LasrTokenizer"}
@@ -109,7 +119,8 @@ def shared_directories(root: Path) -> dict[str, Path]:
 
 
 MADE_KINDS = ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved", "mgpstr", "esm", "esm-roles",
-              "esmc", "esmc-roles", "vits-mms", "vits-raw", "vits-no-blank", "vits-uroman"]
+              "esmc", "esmc-roles", "vits-mms", "vits-raw", "vits-no-blank", "vits-uroman", "phoneme",
+              "phoneme-delimiter"]
 
 
 @pytest.fixture(scope="module")
@@ -139,11 +150,22 @@ def loaded_shared(roots: Path) -> dict[str, tuple[Any, Any]]:
     return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in shared_directories(roots).items()}
 
 
+def auto_decode(auto: Any, ids: list[int], skip_special_tokens: bool = False) -> str:
+    """AutoTokenizer's decode; "" where the phoneme class fails on an empty token list (a ValueError), as
+    hfcompat's decode returns."""
+    try:
+        return auto.decode(ids, skip_special_tokens=skip_special_tokens)
+    except ValueError:
+        if type(auto).__name__ != "Wav2Vec2PhonemeCTCTokenizer":
+            raise
+        return ""
+
+
 def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
     """(ids, tokens, decode, decode skipping specials) of both libraries."""
     ids = auto(text)["input_ids"]
     encoding = ours.encode(text)
-    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
+    return ((ids, auto.convert_ids_to_tokens(ids), auto_decode(auto, ids), auto_decode(auto, ids, True)),
             (encoding.ids, [ours.id_to_token(i) for i in encoding.ids], ours.decode(ids, skip_special_tokens=False),
              ours.decode(ids, skip_special_tokens=True)))
 
@@ -190,13 +212,15 @@ T5_OUTPUT = [[100, 100, 0, 100, 5, 5, 1, 5, 2, 2], [1, 1, 0, 1], [37, 37, 37, 0,
              [0], []]
 
 
-@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved"])
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved", "phoneme",
+                                  "phoneme-delimiter"])
 def test_wav2vec2_decodes_ctc_output_as_transformers(loaded: dict, kind: str) -> None:
-    """Repeats collapse after the special tokens are skipped, the pad drops, the delimiter becomes its replacement."""
+    """Repeats collapse after the special tokens are skipped, the pad drops, the delimiter becomes its replacement
+    (the phoneme class drops it and joins with spaces)."""
     auto, ours = loaded[kind]
     for ids in W2V_OUTPUT:
         for skip in (False, True):
-            assert ours.decode(ids, skip_special_tokens=skip) == auto.decode(ids, skip_special_tokens=skip), (ids, skip)
+            assert ours.decode(ids, skip_special_tokens=skip) == auto_decode(auto, ids, skip), (ids, skip)
 
 
 @pytest.mark.parametrize("kind", sorted(SHARED_KINDS))
@@ -218,7 +242,7 @@ def test_ctc_collapse_is_what_differs_from_the_plain_decode(loaded_shared: dict)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "esm", "vits-mms"])
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "esm", "vits-mms", "phoneme"])
 @settings(max_examples=60, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, kind: str, text: str) -> None:
@@ -238,6 +262,18 @@ def test_vits_phonemizing_warns_and_transformers_needs_phonemizer(made: dict[str
         auto_tokenizer(made["vits-phonemize"])("hello")
 
 
+def test_phoneme_class_phonemizing_warns_and_transformers_needs_phonemizer(made: dict[str, Path]) -> None:
+    """do_phonemize (on by default): hfcompat warns and encodes the text as phonemes; AutoTokenizer cannot encode
+    without the phonemizer package."""
+    if importlib.util.find_spec("phonemizer") is not None:
+        pytest.skip("phonemizer is installed: AutoTokenizer phonemizes")
+    with pytest.warns(UserWarning, match="phonemizes the text with the phonemizer package"):
+        ours = hfcompat.load(made["phoneme-phonemize"])
+    assert ours.encode("h ə l oʊ").ids == [5, 6, 7, 8]
+    with pytest.raises(ImportError, match="phonemizer"):
+        auto_tokenizer(made["phoneme-phonemize"])("h ə l oʊ")
+
+
 def test_vits_uroman_warns_and_agrees_without_uroman(made: dict[str, Path]) -> None:
     """is_uroman: hfcompat warns that transformers romanizes with uroman; uroman is absent here, so AutoTokenizer
     encodes non-ASCII text as hfcompat does."""
@@ -249,7 +285,7 @@ def test_vits_uroman_warns_and_agrees_without_uroman(made: dict[str, Path]) -> N
     assert ours.encode(text).ids == auto_tokenizer(made["vits-uroman"])(text)["input_ids"]
 
 
-@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "vits-mms", "vits-no-blank"])
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "phoneme", "vits-mms", "vits-no-blank"])
 def test_wav2vec2_and_vits_saving_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
     """tokenizer.json holds neither Wav2Vec2's decode and Python's upper-casing nor VITS's preparation, blanks and
     decode: saving names the component."""

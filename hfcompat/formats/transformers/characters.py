@@ -38,8 +38,11 @@ Data = dict[str, Any]
 EACH_CHARACTER = {"type": "Split", "pattern": {"Regex": r"[\s\S]"}, "behavior": "Isolated", "invert": False}
 # The characters Python's str.split() splits at (str.isspace), runs of them removed (the characters themselves in
 # the pattern: tokenizers' Oniguruma reads no \u escapes).
-PYTHON_WHITESPACE = {"type": "Split", "behavior": "Removed", "invert": False, "pattern": {
-    "Regex": "[\t-\r\x1c- \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"}}
+PYTHON_SPACE_CLASS = "[\t-\r\x1c- \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+# ... but the space.
+OTHER_PYTHON_WHITESPACE = "[\t-\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+PYTHON_WHITESPACE = {"type": "Split", "behavior": "Removed", "invert": False,
+                     "pattern": {"Regex": f"{PYTHON_SPACE_CLASS}+"}}
 # No special tokens around a sequence; a pair's second sequence has type id 1.
 NOTHING_ADDED = {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A", "type_id": 0}}],
                  "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
@@ -131,6 +134,29 @@ def wav2vec2_ctc(directory: Path, config: Config) -> Data:
             "decoder": CTCText(roles.get("pad_token"), WORD_DELIMITER,
                                str(config.get("replace_word_delimiter_char", " ")), lowercase),
             "added_tokens": multi + single, "after_load": _wav2vec2_finish(named)}
+
+
+def wav2vec2_phoneme(directory: Path, config: Config) -> Data:
+    """Wav2Vec2PhonemeCTCTokenizer with do_phonemize false (text already in phonemes): each piece of text between
+    its special tokens stripped (str.strip) and split at single spaces, pieces of whitespace alone dropped, each
+    piece its vocab.json id (else the unk's); nothing added around a sequence (type id 1 for a pair's second);
+    decode collapses repeats, drops the pad and the word delimiter (the config's, none by default) and joins
+    with spaces. transformers phonemizes with do_phonemize (on by default): hfcompat does not and warns."""
+    vocab = _character_vocab(directory / "vocab.json", {})
+    roles = _class_roles("Wav2Vec2PhonemeCTCTokenizer", config)
+    if config.get("do_phonemize", True):
+        warnings.warn(f"{directory}: transformers' Wav2Vec2PhonemeCTCTokenizer phonemizes the text with the "
+                      "phonemizer package (do_phonemize; without it AutoTokenizer refuses to encode); hfcompat "
+                      "encodes the text as phonemes already", UserWarning, stacklevel=5)
+    ends = f"\\A{PYTHON_SPACE_CLASS}+|{PYTHON_SPACE_CLASS}+\\z"  # Oniguruma's ^ and $ match at every line
+    return {"model": {"type": "WordLevel", "vocab": vocab, "unk_token": roles.get("unk_token")},
+            "normalizer": {"type": "Replace", "pattern": {"Regex": ends}, "content": ""},
+            "pre_tokenizer": {"type": "Split", "pattern": {"Regex": f" (?:{OTHER_PYTHON_WHITESPACE}* )*"},
+                              "behavior": "Removed", "invert": False},
+            "post_processor": NOTHING_ADDED,
+            "decoder": CTCText(roles.get("pad_token"), token_text(config.get("word_delimiter_token")), None,
+                               separator=" "),
+            "added_tokens": []}
 
 
 def mgpstr(directory: Path, config: Config) -> Data:
@@ -242,4 +268,5 @@ CLASSES = {
     "EsmTokenizer": esm,
     "EsmcTokenizer": esmc,
     "VitsTokenizer": vits,
+    "Wav2Vec2PhonemeCTCTokenizer": wav2vec2_phoneme,
 }

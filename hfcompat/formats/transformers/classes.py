@@ -1062,6 +1062,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                       "cls_token": "<cls>", "mask_token": "<mask>"},
     "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
+    "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
+                                    "pad_token": "<pad>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1094,7 +1096,6 @@ NOT_BUILT: dict[str, str] = {
         "RoCBertTokenizer",
         "Speech2TextTokenizer",
         "TapasTokenizer",
-        "Wav2Vec2PhonemeCTCTokenizer",
         "XLMTokenizer",
     ), _PYTHON),
     "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
