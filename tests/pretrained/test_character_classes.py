@@ -1,7 +1,8 @@
 """transformers' classes that tokenize by characters or decode CTC output (Wav2Vec2CTCTokenizer,
-Wav2Vec2PhonemeCTCTokenizer, MgpstrTokenizer, VitsTokenizer, EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on
-directories made here (character vocabularies with unknown characters, special tokens, lower-casing, a nested
-vocabulary, transformers' own save_pretrained) and on shared tokenizer.json files.
+Wav2Vec2PhonemeCTCTokenizer, MgpstrTokenizer, VitsTokenizer, EsmTokenizer, EsmcTokenizer; ParakeetTokenizer and
+LasrTokenizer): hfcompat.load(dir) against AutoTokenizer on directories made here (character vocabularies with
+unknown characters, special tokens, lower-casing, a nested vocabulary, transformers' own save_pretrained, VITS's and
+the phoneme class's options) and on a shared tokenizer.json.
 
 Compared per text: ids, tokens (convert_ids_to_tokens: the Python classes have no .tokens()), decode with
 skip_special_tokens both ways; pairs: ids and type ids; for the CTC classes the decode of model-like output (runs of
@@ -58,13 +59,12 @@ def made_directories(root: Path) -> dict[str, Path]:
     nested = json.dumps({"eng": _vocab([*W2V_ROLES, "|", *UPPER]), "jpn": _vocab([*W2V_ROLES, "#", *KANA_HANZI])})
     esm_vocab = "\n".join(["<cls>", "<pad>", "<eos>", "<unk>", *"LAGVSERTIDPKQNFYMHWCXBUZO", ".", "-", "<null_1>",
                            "<mask>", "ab", " XY "])
+    wav2vec2 = {"tokenizer_class": "Wav2Vec2CTCTokenizer"}
     directories = {
-        "wav2vec2-upper": _write(root / "w2v-upper", {"tokenizer_class": "Wav2Vec2CTCTokenizer", "do_lower_case": True},
-                                 {"vocab.json": upper}),
-        "wav2vec2-lower": _write(root / "w2v-lower", {"tokenizer_class": "Wav2Vec2CTCTokenizer"}, {"vocab.json": lower}),
-        "wav2vec2-nested": _write(root / "w2v-nested", {"tokenizer_class": "Wav2Vec2CTCTokenizer", "target_lang": "jpn",
-                                                        "word_delimiter_token": "#", "replace_word_delimiter_char": "_"},
-                                  {"vocab.json": nested}),
+        "wav2vec2-upper": _write(root / "w2v-upper", {**wav2vec2, "do_lower_case": True}, {"vocab.json": upper}),
+        "wav2vec2-lower": _write(root / "w2v-lower", wav2vec2, {"vocab.json": lower}),
+        "wav2vec2-nested": _write(root / "w2v-nested", {**wav2vec2, "target_lang": "jpn", "word_delimiter_token": "#",
+                                                        "replace_word_delimiter_char": "_"}, {"vocab.json": nested}),
         "mgpstr": _write(root / "mgpstr", {"tokenizer_class": "MgpstrTokenizer"},
                          {"vocab.json": json.dumps(_vocab(["[GO]", "[s]", *"0123456789abcdefghijklmnopqrstuvwxyz"]))}),
         "esm": _write(root / "esm", {"tokenizer_class": "EsmTokenizer"}, {"vocab.txt": esm_vocab}),
@@ -76,8 +76,10 @@ def made_directories(root: Path) -> dict[str, Path]:
     }
     vits_vocab = json.dumps(_vocab([*VITS_CHARACTERS, "ab", "<unk>"]))
     for kind, options in VITS_CONFIGS.items():
-        directories[kind] = _write(root / kind, {"tokenizer_class": "VitsTokenizer", **options}, {"vocab.json": vits_vocab})
-    phonemes = json.dumps(_vocab([*W2V_ROLES, "|", "h", "ə", "l", "oʊ", "w", "ɜː", "d", "aɪ", "t", "a", "b", "ab"]))
+        directories[kind] = _write(root / kind, {"tokenizer_class": "VitsTokenizer", **options},
+                                   {"vocab.json": vits_vocab})
+    phonemes = json.dumps(_vocab([*W2V_ROLES, "|", "h", "ə", "l", "oʊ", "w", "ɜː", "d", "aɪ", "t", "a", "b",
+                                  "ab"]))
     for kind, options in PHONEME_CONFIGS.items():
         directories[kind] = _write(root / kind, {"tokenizer_class": "Wav2Vec2PhonemeCTCTokenizer", **options},
                                    {"vocab.json": phonemes})

@@ -1,13 +1,16 @@
 """transformers' classes that tokenize by characters or by whole vocabulary entries, from files of their own.
 
 Wav2Vec2CTCTokenizer (vocab.json of characters: spaces become the word delimiter "|", do_lower_case upper-cases the
-text, CTC decode), MgpstrTokenizer (vocab.json of characters, tokens joined with spaces in decode), VitsTokenizer
-(vocab.json of characters: the text prepared as a whole, a blank token around each character), EsmTokenizer
-(vocab.txt: every entry is found in the text first, the rest is split on whitespace) and EsmcTokenizer (its fixed
-protein vocabulary, whatever the directory holds). Each builder returns the tokenizer.json dict of the pipeline the
-class runs; where tokenizer.json cannot hold a part (Python's upper-casing, Wav2Vec2's decode) it is hfcompat's own
-object and saving refuses it. transformers' Python classes find their multi-character vocabulary entries before
-anything else (a trie over the added tokens), which is what hfcompat's added tokens do.
+text, CTC decode), Wav2Vec2PhonemeCTCTokenizer (vocab.json of phonemes, the text split at spaces when it does not
+phonemize, CTC decode), MgpstrTokenizer (vocab.json of characters, tokens joined with spaces in decode),
+VitsTokenizer (vocab.json of characters: the text prepared as a whole, a blank token around each character),
+EsmTokenizer (vocab.txt: every entry is found in the text first, the rest is split on whitespace) and EsmcTokenizer
+(its fixed protein vocabulary, whatever the directory holds). Each builder returns the tokenizer.json dict of the
+pipeline the class runs, and may add an "after_load" step the loader calls on the built tokenizer; where
+tokenizer.json cannot hold a part (Python's upper-casing, the CTC decodes, VITS's preparation and blanks) it is
+hfcompat's own object and saving refuses it. transformers' Python classes find their added tokens before anything
+else (a trie), which is what hfcompat's added tokens do. Where transformers calls a package hfcompat does not use
+(phonemizer, uroman), the builder warns.
 """
 
 from __future__ import annotations
@@ -25,10 +28,10 @@ from ...errors import FormatError
 from ...models.blank_characters import BlankCharacters
 from ...models.vocab_files import read_vocab_json
 from ...normalizers import Sequence as NormalizerSequence
-from ...pipeline.added_vocabulary import AddedToken
 from ...normalizers.python_upper import PythonUpper
 from ...normalizers.replace import Replace
 from ...normalizers.vits_text import VitsText
+from ...pipeline.added_vocabulary import AddedToken
 from .classes import DEFAULT_ROLES, role, template, token_text
 
 Config = dict[str, Any]
@@ -232,7 +235,8 @@ def esm(directory: Path, config: Config) -> Data:
     cls, eos = roles.get("cls_token"), roles.get("eos_token")
     single = [f"{cls}:0", "$A:0"] + ([f"{eos}:0"] if eos else [])
     return {"model": {"type": "WordLevel", "vocab": vocab, "unk_token": roles.get("unk_token")},
-            "pre_tokenizer": PYTHON_WHITESPACE, "post_processor": _template(single, single + ["$B:1", f"{eos}:1"], vocab),
+            "pre_tokenizer": PYTHON_WHITESPACE,
+            "post_processor": _template(single, single + ["$B:1", f"{eos}:1"], vocab),
             "added_tokens": [_added(token, vocab[token], token in specials) for token in vocab]}
 
 
