@@ -383,10 +383,14 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer.added_vocabulary.is_strippable = str.isspace  # a Python tokenizer's str.strip
     if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
         tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
-    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
+    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE" \
+            and not getattr(tokenizer.decoder, "clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    bind = getattr(tokenizer.model, "bind_added_vocabulary", None)
+    if bind is not None:  # a Python class's model that looks its tokens up among the added ones first
+        bind(tokenizer.added_vocabulary)
     if name in classes.DECODES_SPECIAL_TOKEN_RUNS and tokenizer.decoder is not None:
         specials = frozenset([*roles.values(), *_config_extra_tokens(config), *extra_tokens])
         tokenizer.decoder = decoders.SpecialTokenRuns(tokenizer.decoder, specials)
