@@ -16,19 +16,21 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import UnsupportedConversion
-from . import Decoder
+from . import Decoder, clean_up_tokenization
 
 
 @dataclass
 class CTCText(Decoder):
     """Repeats collapsed, pad dropped, delimiter to `replacement` (dropped when None), joined with `separator`,
-    stripped, optionally lowercased."""
+    stripped, optionally lowercased, then with `clean_up` (clean_up_tokenization_spaces) transformers' clean-up of
+    spaces before punctuation."""
 
     pad_token: str | None = "<pad>"
     word_delimiter_token: str | None = "|"
     replacement: str | None = " "
     lowercase: bool = False
     separator: str = ""
+    clean_up: bool = False
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
@@ -36,7 +38,8 @@ class CTCText(Decoder):
         chars = [self.replacement if token == self.word_delimiter_token else token
                  for token, _ in itertools.groupby(tokens) if token != self.pad_token]
         text = self.separator.join(char for char in chars if char is not None).strip()
-        return [text.lower() if self.lowercase else text]
+        text = text.lower() if self.lowercase else text
+        return [clean_up_tokenization(text) if self.clean_up else text]
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: tokenizers' CTC decoder does not strip, lowercase or leave punctuation spacing alone."""

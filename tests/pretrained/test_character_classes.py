@@ -63,6 +63,8 @@ def made_directories(root: Path) -> dict[str, Path]:
     directories = {
         "wav2vec2-upper": _write(root / "w2v-upper", {**wav2vec2, "do_lower_case": True}, {"vocab.json": upper}),
         "wav2vec2-lower": _write(root / "w2v-lower", wav2vec2, {"vocab.json": lower}),
+        "wav2vec2-clean-up": _write(root / "w2v-clean-up", {**wav2vec2, "clean_up_tokenization_spaces": True},
+                                    {"vocab.json": lower}),
         "wav2vec2-nested": _write(root / "w2v-nested", {**wav2vec2, "target_lang": "jpn", "word_delimiter_token": "#",
                                                         "replace_word_delimiter_char": "_"}, {"vocab.json": nested}),
         "mgpstr": _write(root / "mgpstr", {"tokenizer_class": "MgpstrTokenizer"},
@@ -94,7 +96,7 @@ VITS_CHARACTERS = "k'zyudhesw–3cp-1jmi flo0bra42n_xvtq56gţ"
 VITS_CONFIGS = {
     "vits-mms": {"normalize": True, "phonemize": False, "add_blank": True, "language": "ron"},
     "vits-raw": {"normalize": False, "phonemize": False, "add_blank": True},
-    "vits-no-blank": {"phonemize": False, "add_blank": False, "pad_token": "_"},
+    "vits-no-blank": {"phonemize": False, "add_blank": False, "pad_token": "_", "clean_up_tokenization_spaces": True},
     "vits-phonemize": {},
     "vits-uroman": {"phonemize": False, "is_uroman": True},
 }
@@ -120,9 +122,9 @@ def shared_directories(root: Path) -> dict[str, Path]:
     return directories
 
 
-MADE_KINDS = ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-nested", "wav2vec2-saved", "mgpstr", "esm", "esm-roles",
-              "esmc", "esmc-roles", "vits-mms", "vits-raw", "vits-no-blank", "vits-uroman", "phoneme",
-              "phoneme-delimiter"]
+MADE_KINDS = ["wav2vec2-upper", "wav2vec2-lower", "wav2vec2-clean-up", "wav2vec2-nested", "wav2vec2-saved", "mgpstr",
+              "esm", "esm-roles", "esmc", "esmc-roles", "vits-mms", "vits-raw", "vits-no-blank", "vits-uroman",
+              "phoneme", "phoneme-delimiter"]
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +180,7 @@ def special_lines(auto: Any) -> list[str]:
     return [f"Hello {token}world{token} x  {token} " for token in specials] + [
         f"{specials[0]}ab{specials[-1]}", f"  {specials[-1]}\t{specials[0]}\n", "a  b\u3000c\x1cd\x85e", "",
         "ß straße ﬁ İstanbul ǅ", "MKTAYIAKQR <mask>QISF|VKSH-FS", "<cls><eos> A <extra> ab XY  X Y",
-        "Hello, World. It's 3 o'clock!"]
+        "Hello, World. It's 3 o'clock!", "a , b . c ' d ! e ?"]
 
 
 def differing(auto: Any, ours: Any) -> tuple[list[str], int]:
@@ -223,6 +225,14 @@ def test_wav2vec2_decodes_ctc_output_as_transformers(loaded: dict, kind: str) ->
     for ids in W2V_OUTPUT:
         for skip in (False, True):
             assert ours.decode(ids, skip_special_tokens=skip) == auto_decode(auto, ids, skip), (ids, skip)
+
+
+def test_clean_up_tokenization_spaces_as_transformers(loaded: dict) -> None:
+    """clean_up_tokenization_spaces: the CTC decode then removes spaces before punctuation, as transformers does."""
+    auto, ours = loaded["wav2vec2-clean-up"]
+    ids = auto("a , b . c")["input_ids"]
+    assert ours.decode(ids, skip_special_tokens=False) == auto.decode(ids) == "a, b. c"
+    assert loaded["wav2vec2-lower"][1].decode(ids) == "a , b . c"
 
 
 @pytest.mark.parametrize("kind", sorted(SHARED_KINDS))

@@ -67,6 +67,11 @@ def _extra_specials(config: Config) -> set[str]:
     return found
 
 
+def _clean_up(config: Config) -> bool:
+    """The config's clean_up_tokenization_spaces: transformers' decode then removes spaces before punctuation."""
+    return bool(config.get("clean_up_tokenization_spaces", False))
+
+
 def _added(token: str, token_id: int, special: bool, strip: bool = False) -> Data:
     """An added_tokens entry, matched on the raw text."""
     return {"id": token_id, "content": token, "single_word": False, "lstrip": strip, "rstrip": strip,
@@ -135,7 +140,8 @@ def wav2vec2_ctc(directory: Path, config: Config) -> Data:
             "normalizer": NormalizerSequence([PythonUpper(), to_delimiter]) if lowercase else to_delimiter,
             "pre_tokenizer": EACH_CHARACTER, "post_processor": NOTHING_ADDED,
             "decoder": CTCText(roles.get("pad_token"), WORD_DELIMITER,
-                               str(config.get("replace_word_delimiter_char", " ")), lowercase),
+                               str(config.get("replace_word_delimiter_char", " ")), lowercase,
+                               clean_up=_clean_up(config)),
             "added_tokens": multi + single, "after_load": _wav2vec2_finish(named)}
 
 
@@ -158,7 +164,7 @@ def wav2vec2_phoneme(directory: Path, config: Config) -> Data:
                               "behavior": "Removed", "invert": False},
             "post_processor": NOTHING_ADDED,
             "decoder": CTCText(roles.get("pad_token"), token_text(config.get("word_delimiter_token")), None,
-                               separator=" "),
+                               separator=" ", clean_up=_clean_up(config)),
             "added_tokens": []}
 
 
@@ -183,7 +189,8 @@ def vits(directory: Path, config: Config) -> Data:
     add_blank = bool(config.get("add_blank", True))
     _warn_vits_packages(directory, config)
     return {"model": BlankCharacters(vocab, vocab.get(roles.get("unk_token", "")), add_blank),
-            "decoder": BlankCharacterDecoder() if add_blank else {"type": "Fuse"}, "post_processor": NOTHING_ADDED,
+            "decoder": BlankCharacterDecoder(add_blank, _clean_up(config)),
+            "post_processor": NOTHING_ADDED,
             "added_tokens": [_added(token, vocab[token], True) for token in roles.values() if token in vocab],
             "after_load": partial(_vits_finish, vocab, roles.get("unk_token"), config)}
 
