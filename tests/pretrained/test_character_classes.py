@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 import warnings
 from pathlib import Path
 from typing import Any
@@ -107,18 +106,25 @@ PHONEME_CONFIGS = {
     "phoneme-phonemize": {},
 }
 
-SHARED_KINDS = {"parakeet": "ParakeetTokenizer", "lasr": "LasrTokenizer"}
-# Parakeet names its pad token (the CTC blank) in the config; Lasr has it by default.
-SHARED_CONFIGS = {"parakeet": {"pad_token": "<pad>", "unk_token": "<unk>"}, "lasr": {}}
+SHARED_KINDS = {"parakeet": "ParakeetTokenizer", "lasr": "LasrTokenizer", "lasr-no-extra-ids": "LasrTokenizer",
+                "lasr-extras": "LasrTokenizer"}
+# Parakeet names its pad token (the CTC blank) in the config; Lasr has it by default, and adds <extra_id_0..99>
+# unless the config names extra special tokens.
+SHARED_CONFIGS = {"parakeet": {"pad_token": "<pad>", "unk_token": "<unk>"}, "lasr": {}, "lasr-no-extra-ids": {},
+                  "lasr-extras": {"additional_special_tokens": ["<x1>"]}}
 
 
 def shared_directories(root: Path) -> dict[str, Path]:
-    """Parakeet and Lasr over T5's tokenizer.json (Unigram, <pad> at id 0) from ../shared."""
-    source = shared_dir() / "refs" / "t5" / "tokenizer.json"
+    """Parakeet and Lasr over T5's tokenizer.json (Unigram, <pad> at id 0) from ../shared, and Lasr over that file
+    without its <extra_id_*> tokens."""
+    source = json.loads((shared_dir() / "refs" / "t5" / "tokenizer.json").read_text(encoding="utf-8"))
+    trimmed = {**source, "added_tokens": [t for t in source["added_tokens"] if "<extra_id_" not in t["content"]],
+               "model": {**source["model"], "vocab": [v for v in source["model"]["vocab"] if "<extra_id_" not in v[0]]}}
     directories = {}
     for kind, name in SHARED_KINDS.items():
-        directories[kind] = _write(root / kind, {"tokenizer_class": name, **SHARED_CONFIGS[kind]}, {})
-        shutil.copy(source, directories[kind] / "tokenizer.json")
+        data = source if kind in ("parakeet", "lasr") else trimmed
+        directories[kind] = _write(root / kind, {"tokenizer_class": name, **SHARED_CONFIGS[kind]},
+                                   {"tokenizer.json": json.dumps(data, ensure_ascii=False)})
     return directories
 
 
@@ -176,7 +182,7 @@ def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
 
 def special_lines(auto: Any) -> list[str]:
     """Lines holding the class's special tokens, spaces around them, and odd whitespace."""
-    specials = [token for token in auto.all_special_tokens if token][:6] or ["</s>", "<unk>"]
+    specials = [token for token in auto.all_special_tokens if token][:5] + ["<extra_id_5>"]
     return [f"Hello {token}world{token} x  {token} " for token in specials] + [
         f"{specials[0]}ab{specials[-1]}", f"  {specials[-1]}\t{specials[0]}\n", "a  b\u3000c\x1cd\x85e", "",
         "ß straße ﬁ İstanbul ǅ", "MKTAYIAKQR <mask>QISF|VKSH-FS", "<cls><eos> A <extra> ab XY  X Y",
@@ -254,7 +260,7 @@ def test_ctc_collapse_is_what_differs_from_the_plain_decode(loaded_shared: dict)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "esm", "vits-mms", "phoneme"])
+@pytest.mark.parametrize("kind", ["wav2vec2-upper", "wav2vec2-lower", "mgpstr", "esm", "esmc", "vits-mms", "phoneme"])
 @settings(max_examples=60, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, kind: str, text: str) -> None:

@@ -1181,12 +1181,6 @@ def pegasus_extra_tokens(config: Config) -> list[str]:
     return first + [f"<unk_{i}>" for i in range(2, int(config.get("offset", 103)))]
 
 
-def _given_extras(config: Config) -> list[str]:
-    """The config's additional special tokens (its list, or the values of extra_special_tokens)."""
-    given = config.get("additional_special_tokens") or config.get("extra_special_tokens") or []
-    return [t for t in map(token_text, given.values() if isinstance(given, dict) else given) if t]
-
-
 def class_extra_tokens(config: Config, name: str | None) -> list[str]:
     """The special tokens a class adds besides its roles (CodeLlama's infilling tokens, XLNet's default
     additional special tokens), in its order."""
@@ -1199,7 +1193,7 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += pegasus_extra_tokens(config)
     if name == "ByT5Tokenizer" and not given_extras:
         found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 125)))]
-    if name == "LasrTokenizer" and not any("<extra_id_" in token for token in _given_extras(config)):
+    if name == "LasrTokenizer" and not given_extras:
         found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 100)))]
     if name == "XGLMTokenizer":
         found += [f"<madeupword{i}>" for i in range(7)]
