@@ -1,7 +1,8 @@
 """Decoders: turn the list of token strings back into text, as HF `tokenizers` 0.23.3 does.
 
 The folder also holds bytes-to-text decoding with tiktoken's error modes and a streaming
-decoder (utf8.py).
+decoder (utf8.py), transformers' byte-class decode (byte_chars.py) and Moses detokenization on sacremoses
+(moses.py).
 
 Every decoder maps a token list to a token list (`decode_chain`) so that a `Sequence` can chain
 them; `decode` concatenates the final list. The per-token structure matters: several decoders
@@ -409,6 +410,25 @@ class Sequence(Decoder):
     def from_dict(cls, data: dict) -> "Sequence":
         """Read the tokenizer.json form (decoders is mandatory)."""
         return cls(component_list(data, "decoders", from_dict))
+
+
+@dataclass
+class CleanedUp(Decoder):
+    """transformers' decode with clean_up_tokenization_spaces on: the inner decoder's text with its clean-up
+    rules (" ." -> ".", " 's" -> "'s", ...). hfcompat's own: a tokenizer.json cannot hold it."""
+
+    inner: Decoder
+    TYPE: ClassVar[str] = ""
+    clean_up: ClassVar[bool] = True
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """One string: the inner decode, cleaned up."""
+        return [clean_up_tokenization(self.inner.decode(tokens))]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no decoder of tokenizer.json applies transformers' clean-up."""
+        raise UnsupportedConversion("decoder: transformers' clean_up_tokenization_spaces (spaces before "
+                                    "punctuation and contractions removed), which no tokenizer.json decoder does")
 
 
 @dataclass

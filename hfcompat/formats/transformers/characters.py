@@ -270,7 +270,14 @@ def esmc(directory: Path, config: Config) -> Data:
                       "dropout": None, "continuing_subword_prefix": None, "end_of_word_suffix": None,
                       "fuse_unk": False, "byte_fallback": False, "ignore_merges": False},
             "post_processor": _template(single, ["$A:0", "$B:1"], vocab),
-            "added_tokens": [_added(chain_break, vocab[chain_break], True)] if chain_break in vocab else []}
+            "added_tokens": [_added(chain_break, vocab[chain_break], True)] if chain_break in vocab else [],
+            "after_load": _tokenizers_type_ids}
+
+
+def _tokenizers_type_ids(tokenizer: Any) -> None:
+    """After loading: EsmcTokenizer runs on tokenizers, not as a Python tokenizer, so a pair encoded without special
+    tokens keeps its template's type ids (the loader's PythonTypeIds wrapper is taken off again)."""
+    tokenizer.post_processor = getattr(tokenizer.post_processor, "inner", tokenizer.post_processor)
 
 
 CLASSES = {

@@ -23,6 +23,7 @@ from ...models.bpe import BPE
 from ...models.vocab_files import read_merges_txt, read_vocab_json, read_vocab_txt
 from ...models.wordpiece import WordPiece
 from ...pipeline.added_vocabulary import AddedToken
+from ...processors.python_type_ids import PythonTypeIds
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
@@ -30,6 +31,7 @@ from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from
                               tokenizer_to_json)
 from . import classes
 from .auto_class import auto_class
+from .mistral_common import is_tekken_directory, mistral_common_backend
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
 
@@ -331,22 +333,26 @@ SENTENCEPIECE = "SentencePiece model"
 
 
 def is_pretrained_directory(directory: Path) -> bool:
-    """True when the directory holds a tokenizer_config.json (what transformers writes)."""
-    return (directory / CONFIG_FILE).is_file()
+    """True when the directory holds a tokenizer_config.json (what transformers writes), or a tekken.json that
+    config.json's model type has AutoTokenizer read with MistralCommonBackend."""
+    return (directory / CONFIG_FILE).is_file() or is_tekken_directory(directory, auto_class(directory, {}))
 
 
-def load_pretrained(directory: str | Path) -> Tokenizer:
+def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None = None) -> Tokenizer:
     """The tokenizer AutoTokenizer.from_pretrained(directory) builds, without transformers.
 
     Reads tokenizer.json, or the slow files (vocab.txt; vocab.json + merges.txt; a SentencePiece
     .model) with tokenizer_config.json, and builds the pipeline of the class the config names
     (formats.transformers_classes). A SentencePiece model follows sentencepiece itself; where
-    transformers' own conversion is not exact, a warning says so.
+    transformers' own conversion is not exact, a warning says so. `model_config` stands for the directory's
+    config.json (the model config a caller passes AutoTokenizer).
     """
 
     directory = Path(directory)
     config = read_config(directory)
-    name = auto_class(directory, config)
+    name = auto_class(directory, config, model_config)
+    if is_tekken_directory(directory, name):
+        return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
     after_load = data.pop("after_load", None)  # what an own-files class does to the tokenizer once it is built
@@ -360,9 +366,10 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
-    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
-    # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
-    own_parts = {key: data.pop(key) for key in ("normalizer", "decoder", "post_processor")
+    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens],
+                                  classes.lstrip_tokens(name, roles))
+    # A class built by rule holds hfcompat's own components (model, normalizer, ...), not their dicts.
+    own_parts = {key: data.pop(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")
                  if source == BY_RULE and data.get(key) is not None and not isinstance(data[key], dict)}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
@@ -399,6 +406,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
         except FormatError as error:
             raise error.at(path=error.path or where) from None
+    if source == BY_RULE and tokenizer.post_processor is not None:
+        tokenizer.post_processor = PythonTypeIds(tokenizer.post_processor)
     if name in classes.CTC_DECODE_CLASSES:
         pad = roles.get("pad_token")
         tokenizer.decoder = CollapsedIds(tokenizer.decoder, tokenizer.token_to_id(pad) if pad else None)
