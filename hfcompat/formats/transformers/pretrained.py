@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import decoders, normalizers, pre_tokenizers, processors
+from ...decoders.collapsed_ids import CollapsedIds
 from ...errors import FormatError
 from ...files import atomic_write_text
 from ...models.bpe import BPE
@@ -361,6 +362,7 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
         return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
+    after_load = data.pop("after_load", None)  # what an own-files class does to the tokenizer once it is built
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
     if name in classes.BY_RULE_CLASSES:
         data = _with_declared_flags(data, config)
@@ -422,6 +424,11 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
             raise error.at(path=error.path or where) from None
     if source == BY_RULE and tokenizer.post_processor is not None:
         tokenizer.post_processor = PythonTypeIds(tokenizer.post_processor)
+    if name in classes.CTC_DECODE_CLASSES:
+        pad = roles.get("pad_token")
+        tokenizer.decoder = CollapsedIds(tokenizer.decoder, tokenizer.token_to_id(pad) if pad else None)
+    if after_load is not None:
+        after_load(tokenizer)
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
