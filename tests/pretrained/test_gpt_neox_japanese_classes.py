@@ -6,7 +6,7 @@ meet the unknown token), an entry "<" and "<a" (no tag: the smallest id wins), t
 twice in the fixture and Japanese corpus and their frequent two- and three-character runs (half of the runs
 before the characters, so that the smallest id sometimes picks the shorter entry), and lines of spellings
 sharing an id ("慶応,慶應"); emoji.json maps a few emoji, one of two code points. Directories: the made-up one,
-transformers' own save_pretrained of it, and one with do_clean_text and other roles. transformers runs the
+transformers' own save_pretrained of it, and one with do_clean_text, other roles and clean-up. transformers runs the
 class as a Python tokenizer (no .tokens()), so token strings come from convert_ids_to_tokens. Compared per
 text: ids, tokens, decode with skip_special_tokens both ways; pairs: ids and type ids.
 """
@@ -42,7 +42,8 @@ MISSING_BYTES = {0x80, 0xF0, 0x7E}
 SPELLINGS = ["慶応,慶應", "猫,貓,ねこ", "です,デス", ",", "a,A"]
 MADE: dict[str, dict[str, Any]] = {
     "neox-japanese": {},
-    "neox-japanese-clean": {"do_clean_text": True, "bos_token": "<s>", "eos_token": "</s>"},
+    "neox-japanese-clean": {"do_clean_text": True, "bos_token": "<s>", "eos_token": "</s>",
+                            "clean_up_tokenization_spaces": True},
 }
 ALL_KINDS = [*MADE, "neox-japanese-saved"]
 SAMPLES = [
@@ -50,7 +51,7 @@ SAMPLES = [
     "¡¿ǀʹ̀ ‖→★⌘ ⿰ 😀👍🇯🇵🇯 <SP> < <a <b <<SP>", "ねこ貓猫です デス DESU A a ,,",
     "見て https://example.com/a?b=1 や foo.bar@mail.co.jp に 03-1234-5678 (090)1234-5678",
     "2023年1月2日(月)12時30分 と 令和5年1月2日 と 12/25 と 1,000円(税込) 3億5千万円 10ドル+tax",
-    "━━━▀▀ ┃ ▟x─", "\x00\x7f\x80 é ~ \U0001f9e0", "",
+    "━━━▀▀ ┃ ▟x─", "It 's ok , he said . Isn 't it ? n 't", "\x00\x7f\x80 é ~ \U0001f9e0", "",
 ]
 
 

@@ -6,7 +6,7 @@ the combining mark (が -> か + ゙) and "é" into "e" + U+0301; the merge map 
 "the ", the combining marks) into one byte no UTF-8 text holds, joins か + ゙ back, and has rules sharing a
 prefix (longest match) and two rules writing the same output (the later one wins when decode reverses them).
 Directories: the made-up one, transformers' own save_pretrained of it (extra_special_tokens, extra_ids 0), and
-one with other roles and extra_ids. transformers runs MyT5 as a Python tokenizer (no .tokens()), so token
+one with other roles, extra_ids and clean-up. transformers runs MyT5 as a Python tokenizer (no .tokens()), so token
 strings come from convert_ids_to_tokens. Compared per text: ids, tokens, decode with skip_special_tokens both
 ways; pairs: ids and type ids.
 """
@@ -47,7 +47,7 @@ BYTE_MAPS = {"decompose_map": DECOMPOSE, "merge_map": MERGE}
 # Made-up directories: kind -> tokenizer_config.json options.
 MADE: dict[str, dict[str, Any]] = {
     "myt5": {},
-    "myt5-roles": {"eos_token": "<eos>", "pad_token": "[PAD]", "extra_ids": 3},
+    "myt5-roles": {"eos_token": "<eos>", "pad_token": "[PAD]", "extra_ids": 3, "clean_up_tokenization_spaces": True},
 }
 ALL_KINDS = [*MADE, "myt5-saved"]
 
@@ -85,7 +85,7 @@ def lines_for(auto: Any) -> list[str]:
         corpus = []
     specials = [token for token in auto.all_special_tokens if token][:6]
     rewritten = ["がざでか゛か\u3099が。の the café Müller aab zz", "the the theの。。\u0301e\u0301 ü\u0308",
-                 "でした。 abab z ab\u3099 か"]
+                 "でした。 abab z ab\u3099 か", "It 's ok , he said . Isn 't it ? n 't"]
     return corpus + list(fixture_lines()) + rewritten + \
         [f"Hello {token}world{token} x  {token} " for token in specials] + \
         [f"{specials[0]}が{specials[-1]}", f"か{specials[1]}\u3099 é\n", "\n", " ", ""]
@@ -118,10 +118,11 @@ def test_the_maps_rewrite_and_decode_reverses_them(loaded: dict) -> None:
 
 
 def test_loading_warns_of_nothing(directories: dict) -> None:
-    """A MyT5 directory loads without a warning."""
+    """A MyT5 directory, clean-up on or off, loads without a warning."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         hfcompat.load(directories["myt5"])
+        hfcompat.load(directories["myt5-roles"])
     assert [str(w.message) for w in caught] == []
 
 

@@ -2,7 +2,7 @@
 runs it: each piece of text between added tokens rewritten (normalizers/japanese_content.py, with
 do_clean_text's content tags when set) and segmented (models/japanese_subwords.py); nothing added around a
 sequence, a pair's second sequence type id 1; decode joins the tokens' texts and strips the whitespace at both
-ends. Nothing here calls transformers; tests/pretrained/test_gpt_neox_japanese_classes.py holds the class to
+ends (then cleans up spaces before punctuation when clean_up_tokenization_spaces is on). Nothing here calls transformers; tests/pretrained/test_gpt_neox_japanese_classes.py holds the class to
 AutoTokenizer.
 """
 
@@ -68,8 +68,10 @@ def gpt_neox_japanese(directory: Path, config: Config) -> Data:
     unk = str(role(config, "unk_token", DEFAULT_ROLES[NAME]["unk_token"]))
     rewrite = partial(rewritten, emoji=emoji, clean=bool(config.get("do_clean_text", False)))
     model = JapaneseSubwords(read_spellings(directory / "vocab.txt"), emoji_inverse, unk, rewrite)
-    return {"model": model, "decoder": decoders.RewrittenText(decoders.Fuse(), "(?!)", "", strip=True),
-            "post_processor": template_dict([("A", 0)], [("A", 0), ("B", 1)])}
+    decoder = decoders.RewrittenText(decoders.Fuse(), "(?!)", "", strip=True)
+    if config.get("clean_up_tokenization_spaces"):
+        decoder = decoders.CleanedUp(decoder)
+    return {"model": model, "decoder": decoder, "post_processor": template_dict([("A", 0)], [("A", 0), ("B", 1)])}
 
 
 CLASSES: dict[str, Callable[[Path, Config], Data]] = {NAME: gpt_neox_japanese}

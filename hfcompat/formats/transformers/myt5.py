@@ -4,7 +4,8 @@ Like ByT5 it gives <pad> </s> <unk> the ids 0, 1, 2 (taking the spaces around th
 but its tokens are the bytes as two hex digits, rewritten by byte_maps.json's "decompose_map" and then its
 "merge_map" (models/rewritten_bytes.py); decode undoes both (decoders/rewritten_bytes.py). </s> follows each
 sequence unless its ids end with it (processors/byt5.py); <extra_id_0> ... follow the bytes as special tokens
-(extra_ids, 125 by default, classes.class_extra_tokens). Nothing here calls transformers;
+(extra_ids, 125 by default, classes.class_extra_tokens). With clean_up_tokenization_spaces, decode cleans up
+spaces before punctuation as transformers does. Nothing here calls transformers;
 tests/pretrained/test_myt5_classes.py holds the class to AutoTokenizer.
 """
 
@@ -14,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
+from ...decoders import CleanedUp, Decoder
 from ...decoders.rewritten_bytes import RewrittenBytesDecoder
 from ...errors import FormatError
 from ...models.rewritten_bytes import RewrittenBytes
@@ -48,8 +50,10 @@ def myt5(directory: Path, config: Config) -> Data:
     decompose, merge = read_byte_maps(directory / BYTE_MAPS)
     roles = [str(role(config, key, DEFAULT_ROLES["MyT5Tokenizer"][key])) for key in ROLE_ORDER]
     ids = {token: index for index, token in enumerate(roles)}
-    return {"model": RewrittenBytes(len(roles), ids, decompose, merge),
-            "decoder": RewrittenBytesDecoder(decompose, merge),
+    decoder: Decoder = RewrittenBytesDecoder(decompose, merge)
+    if config.get("clean_up_tokenization_spaces"):
+        decoder = CleanedUp(decoder)
+    return {"model": RewrittenBytes(len(roles), ids, decompose, merge), "decoder": decoder,
             "post_processor": ByT5Processing(roles[1], ids[roles[1]], dict(enumerate(roles))),
             "added_tokens": [{"id": index, "content": token, "single_word": False, "lstrip": True, "rstrip": True,
                               "normalized": True, "special": True} for index, token in enumerate(roles)]}
