@@ -411,19 +411,22 @@ class Sequence(Decoder):
 class RewrittenText(Decoder):
     """What a transformers class does to the decoded text: the inner decoder's text with each match of
     `pattern` (a Python regex) replaced, then, with `strip`, stripped of whitespace at both ends (str.strip).
-    CLIPTokenizer turns "</w>" into spaces and strips; WhisperTokenizer drops timestamp tokens' text.
+    CLIPTokenizer turns "</w>" into spaces and strips; WhisperTokenizer drops timestamp tokens' text. With
+    `clean_up`, transformers' clean_up_tokenization follows (clean_up_tokenization_spaces).
     hfcompat's own: a tokenizer.json cannot hold it."""
 
     inner: Decoder
     pattern: str
     replacement: str
     strip: bool = False
+    clean_up: bool = False
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """One string: the inner decode, rewritten."""
         text = re.sub(self.pattern, self.replacement, self.inner.decode(tokens))
-        return [text.strip() if self.strip else text]
+        text = text.strip() if self.strip else text
+        return [clean_up_tokenization(text) if self.clean_up else text]
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: no decoder of tokenizer.json rewrites the joined text with a regex."""
@@ -436,10 +439,13 @@ class RewrittenText(Decoder):
 class SpecialTokenRuns(Decoder):
     """What transformers' GPTSw3Tokenizer does in decode: the pieces between special tokens are decoded by the
     inner decoder run by run, each special token is kept as it is, and a space comes before the first special
-    token after a run. hfcompat's own: a tokenizer.json cannot hold it."""
+    token after a run (`space_before`; M2M100Tokenizer has none) or after each special token (`space_after`:
+    Speech2TextTokenizer, MarianTokenizer). hfcompat's own: a tokenizer.json cannot hold it."""
 
     inner: Decoder
     specials: frozenset[str]
+    space_before: bool = True
+    space_after: bool = False
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
@@ -447,9 +453,9 @@ class SpecialTokenRuns(Decoder):
         out, run, previous_special = [], [], False
         for token in tokens:
             if token in self.specials:
-                if not previous_special:
+                if self.space_before and not previous_special:
                     out.append(" ")
-                out += [self.inner.decode(run), token]
+                out += [self.inner.decode(run), token, " " if self.space_after else ""]
                 run = []
             else:
                 run.append(token)

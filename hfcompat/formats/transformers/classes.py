@@ -1045,6 +1045,11 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                                 "sep_token": "<::::>"},
     "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "M2M100Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "pad_token": "<pad>",
+                        "unk_token": "<unk>"},
+    "Speech2TextTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>", "unk_token": "<unk>"},
+    "MarianTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    **dict.fromkeys(("PLBartTokenizer", "BartphoTokenizer"), _ROBERTA_ROLES),
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1075,28 +1080,19 @@ NOT_BUILT: dict[str, str] = {
         "FSMTTokenizer",
         "FlaubertTokenizer",
         "GPTNeoXJapaneseTokenizer",
-        "M2M100Tokenizer",
-        "MarianTokenizer",
         "MgpstrTokenizer",
         "PhobertTokenizer",
         "ProphetNetTokenizer",
         "RoCBertTokenizer",
-        "Speech2TextTokenizer",
         "TapasTokenizer",
         "VitsTokenizer",
         "Wav2Vec2CTCTokenizer",
         "Wav2Vec2PhonemeCTCTokenizer",
         "XLMTokenizer",
     ), _PYTHON),
-    "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
-                         "vocabulary of dict.txt (fairseq ids, <unk> for a piece not there) and adds '<s> $A </s>' "
-                         "('<s> $A </s> </s> $B </s>')"),
     "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
                      "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
                      "space and turns ▂ and ▃ into space and newline"),
-    "PLBartTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): fairseq ids (<s> <pad> </s> <unk> first, the "
-                        "pieces shifted by one, its language codes and <mask> after), '$A </s>' with the source "
-                        "language code after </s> when src_lang is set, and decode cleans up spaces before punctuation"),
     "SiglipTokenizer": (f"{_SENTENCEPIECE}: it prefixes ▁, lowercases, removes ASCII punctuation and collapses "
                         "whitespace in each piece of text between special tokens, encodes each after its unk token "
                         "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "

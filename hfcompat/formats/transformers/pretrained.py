@@ -381,7 +381,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer.added_vocabulary.is_strippable = str.isspace  # a Python tokenizer's str.strip
     if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
         tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
-    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE":
+    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE" and \
+            not getattr(tokenizer.decoder, "clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))

@@ -1,0 +1,86 @@
+"""transformers' classes that run sentencepiece on a .model and look its pieces up in another table.
+
+M2M100Tokenizer, Speech2TextTokenizer and MarianTokenizer look each piece up in vocab.json, PLBartTokenizer
+shifts sentencepiece's ids by fairseq's offset, BartphoTokenizer looks the pieces up in the reduced vocabulary
+of dict.txt: sentencepiece segments the text exactly as it does alone (the wrapped Tokenizer, read from the
+.model), then each piece takes its id in `vocab`, or `unk_id` when the table lacks it. `names` turns ids back
+into token strings (a superset of `vocab`'s reverse: M2M100's language codes, the pieces of PLBart's shifted
+ids). MarianTokenizer first takes a language code (">>fr<<") off the start of the text as one token of its own
+(`code_marks`). No file format holds a table beside a .model, so `to_dict` raises UnsupportedConversion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import UnsupportedConversion
+from .base import Token
+
+
+class PieceMap:
+    """sentencepiece's pieces of a text (from `segmenter`, a Tokenizer read from a .model), each mapped to its
+    id in `vocab` (`unk_id` when absent); `names`: id -> token string for decoding."""
+
+    def __init__(self, segmenter: Any, vocab: dict[str, int], unk_id: int, names: dict[int, str],
+                 code_marks: tuple[str, str] | None = None):
+        self.segmenter = segmenter
+        self.vocab = vocab
+        self.unk_id = unk_id
+        self.names = names
+        self.code_marks = code_marks
+
+    def tokenize_chars(self, sequence: str) -> list[Token]:
+        """The mapped pieces of one text, offsets in chars."""
+        code, start = self._leading_code(sequence)
+        tokens = [self._token(code, (0, start))] if code else []
+        encoding = self.segmenter.encode(sequence[start:], add_special_tokens=False)
+        for piece, (first, last) in zip(encoding.tokens, encoding.offsets):
+            tokens.append(self._token(piece, (start + first, start + last)))
+        return tokens
+
+    def _token(self, piece: str, offsets: tuple[int, int]) -> Token:
+        """A piece's token: its id in the table, and the name of that id (the unk token's for a piece the
+        table lacks), as transformers' convert_ids_to_tokens shows it."""
+        token_id = self.vocab.get(piece, self.unk_id)
+        return Token(token_id, self.names.get(token_id, piece), offsets)
+
+    def tokenize(self, sequence: str) -> list[Token]:
+        """The mapped pieces of one text, offsets in UTF-8 bytes."""
+        ends = [0]
+        for char in sequence:
+            ends.append(ends[-1] + len(char.encode("utf-8", "surrogatepass")))
+        return [Token(token_id, value, (ends[first], ends[last]))
+                for token_id, value, (first, last) in self.tokenize_chars(sequence)]
+
+    def _leading_code(self, sequence: str) -> tuple[str, int]:
+        """The language code the text starts with ("" if none) and where the rest starts (Marian's
+        remove_language_code: from the opening mark to the first closing mark after it)."""
+        if self.code_marks is None:
+            return "", 0
+        opening, closing = self.code_marks
+        end = sequence.find(closing) if sequence.startswith(opening) else -1
+        if end == -1:
+            return "", 0
+        return sequence[:end + len(closing)], end + len(closing)
+
+    def token_to_id(self, token: str) -> int | None:
+        """The table's id of a token, or None."""
+        return self.vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token string of an id, or None."""
+        return self.names.get(token_id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """A copy of the table."""
+        return dict(self.vocab)
+
+    def get_vocab_size(self) -> int:
+        """The number of entries in the table (transformers numbers new tokens from there)."""
+        return len(self.vocab)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no format holds a sentencepiece model whose pieces are looked up in another table."""
+        raise UnsupportedConversion("model: sentencepiece's pieces looked up in another vocabulary (vocab.json, "
+                                    "dict.txt or fairseq's shifted ids, unknown pieces to the unk id) have no form "
+                                    "in tokenizer.json, .model, .tiktoken, GGUF or tekken.json")
