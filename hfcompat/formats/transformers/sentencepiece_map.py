@@ -98,13 +98,23 @@ def _role_id(vocab: dict[str, int], token: str, path: Path) -> int:
     return vocab[token]
 
 
-def _run_decoder(segmenter: Any, config: Config, name: str, space_after: bool, spaces: bool = False) -> Any:
-    """sentencepiece's decode of the pieces between special tokens, the specials kept (with a space after each:
-    `space_after`), "▁" left over turned into spaces (`spaces`), the text stripped."""
-    runs = decoders.SpecialTokenRuns(segmenter.decoder, special_tokens(config, name), space_before=False,
-                                     space_after=space_after)
+def _run_decoder(segmenter: Any, config: Config, name: str, space_after: bool, spaces: bool = False,
+                 class_specials: tuple[str, ...] = ()) -> Any:
+    """sentencepiece's decode of the pieces between special tokens (the config's and `class_specials`), the
+    specials kept (with a space after each: `space_after`), "▁" left over turned into spaces (`spaces`), the
+    text stripped."""
+    runs = decoders.SpecialTokenRuns(_sentencepiece_decode(segmenter), special_tokens(config, name) | set(class_specials),
+                                     space_before=False, space_after=space_after)
     return decoders.RewrittenText(runs, "\u2581" if spaces else "(?!)", " ", True,
                                   bool(config.get("clean_up_tokenization_spaces", False)))
+
+
+def _sentencepiece_decode(segmenter: Any) -> Any:
+    """sentencepiece's own decode of pieces: the .model's decoder with its byte steps as sentencepiece takes
+    invalid UTF-8 (one U+FFFD per byte that starts no character)."""
+    steps = segmenter.decoder.decoders if isinstance(segmenter.decoder, decoders.Sequence) else [segmenter.decoder]
+    return decoders.Sequence([decoders.SentencePieceByteFallback() if isinstance(step, decoders.ByteFallback) else step
+                              for step in steps])
 
 
 def _joined_decoder(config: Config, clean_up_default: bool) -> Any:
@@ -162,7 +172,8 @@ def speech2text(directory: Path, config: Config) -> Data:
         warnings.warn(f"{directory}: transformers' Speech2TextTokenizer upper-cases the decoded text between special "
                       "tokens (do_upper_case true); hfcompat's decode does not", UserWarning, stacklevel=2)
     return {"model": PieceMap(segmenter, vocab, _unk_id(vocab, unk, vocab_path), names),
-            "decoder": _run_decoder(segmenter, config, "Speech2TextTokenizer", space_after=True),
+            "decoder": _run_decoder(segmenter, config, "Speech2TextTokenizer", space_after=True,
+                                    class_specials=tuple(added)),
             "post_processor": PrefixSuffixProcessing(prefix, [(eos, _role_id(vocab, eos, vocab_path))]),
             "added_tokens": _specials_entries(added)}
 

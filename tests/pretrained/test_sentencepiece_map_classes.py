@@ -1,0 +1,182 @@
+"""transformers' classes that run sentencepiece on a .model and give its pieces the ids of another table
+(M2M100Tokenizer, Speech2TextTokenizer, MarianTokenizer, PLBartTokenizer, BartphoTokenizer): hfcompat.load(dir)
+against AutoTokenizer on directories made here from ../shared/refs .model files (XLNet's and ALBERT's Unigram,
+Llama-2's BPE with byte fallback) and a vocab.json / dict.txt written in the test that lacks some pieces (so
+the unk id is exercised).
+
+transformers runs these as Python tokenizers (no .tokens()), so token strings come from convert_ids_to_tokens.
+Compared per text: ids, tokens, decode with skip_special_tokens both ways; pairs: ids and type ids.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import hfcompat
+from hfcompat.errors import UnsupportedConversion
+from hfcompat.formats.sentencepiece.read import read_sentencepiece
+from hfcompat.formats.transformers import classes, sentencepiece_map
+from tests.conformance.test_hypothesis import texts
+
+from tests.conftest import shared_file
+from .auto_harness import auto_tokenizer
+from .test_class_table import corpus_texts
+
+pytestmark = pytest.mark.conformance
+
+MODELS = {"xlnet": "refs/xlnet/spiece.model", "albert": "refs/albert/spiece.model",
+          "llama": "refs/llama2/tokenizer.model"}
+WMT21 = [f"__{code}__" for code in sentencepiece_map.M2M100_LANGUAGES["wmt21"]]
+# directory -> (class, .model per file name, the table it reads ("vocab.json" or "dict.txt", None), config)
+DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] = {
+    "m2m100-xlnet": ("M2M100Tokenizer", {"sentencepiece.bpe.model": "xlnet"}, "vocab.json", {"src_lang": "fr"}),
+    "m2m100-llama-wmt21": ("M2M100Tokenizer", {"sentencepiece.bpe.model": "llama"}, "vocab.json",
+                           {"language_codes": "wmt21", "src_lang": "de", "additional_special_tokens": WMT21,
+                            "clean_up_tokenization_spaces": True}),
+    "speech2text-albert": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "albert"}, "vocab.json", {}),
+    "speech2text-mustc": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "xlnet"}, "vocab.json",
+                          {"lang_codes": "mustc", "tgt_lang": "fr"}),
+    "marian-xlnet": ("MarianTokenizer", {"source.spm": "xlnet", "target.spm": "albert"}, "vocab.json", {}),
+    "plbart-llama-base": ("PLBartTokenizer", {"sentencepiece.bpe.model": "llama"}, None, {"src_lang": "python"}),
+    "plbart-xlnet-multi": ("PLBartTokenizer", {"sentencepiece.bpe.model": "xlnet"}, None,
+                           {"language_codes": "multi", "clean_up_tokenization_spaces": False}),
+    "bartpho-xlnet": ("BartphoTokenizer", {"sentencepiece.bpe.model": "xlnet"}, "dict.txt", {}),
+}
+# Language codes and Marian's target codes written into vocab.json.
+MARIAN_CODES = (">>fr<<", ">>de<<")
+EXTRA_LINES = ["Hello world __de__ über  alles</s>x", "  two  spaces <unk> and <mask> here", ">>fr<< Bonjour le monde.",
+               ">>de<<", "x >>de<< y", ">>fr << no code", "def f(x):\n    return x  # comment", "Hello, world! Don't stop .",
+               "<s>a<pad>b</s> __python__ c __en_XX__", "__en__ __ja__ <lang:fr> __java__d", "", "   ", "\t\n"]
+
+
+def _pieces(model: str) -> list[str]:
+    """The pieces of a shared .model, in id order (as sentencepiece reads them)."""
+    tokenizer = read_sentencepiece(shared_file(MODELS[model]))
+    return [piece.piece for piece in tokenizer.sentencepiece_source.proto.pieces]
+
+
+def _table(pieces: list[str]) -> dict[str, int]:
+    """A fairseq-style vocab.json: <s> <pad> </s> <unk>, then the first 20,000 pieces but every seventh."""
+    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
+    for index, piece in enumerate(pieces[:20000]):
+        if index % 7 != 3:
+            vocab.setdefault(piece, len(vocab))
+    return vocab
+
+
+def write_directory(root: Path, name: str) -> Path:
+    """The files DIRECTORIES names for `name`, under root."""
+    class_name, models, table, config = DIRECTORIES[name]
+    directory = root / name
+    directory.mkdir()
+    for file_name, model in models.items():
+        shutil.copy(shared_file(MODELS[model]), directory / file_name)
+    pieces = _pieces(next(iter(models.values())))
+    if table == "vocab.json":
+        vocab = _table(pieces)
+        if class_name == "MarianTokenizer":
+            vocab |= {code: len(vocab) + index for index, code in enumerate(MARIAN_CODES)}
+        (directory / table).write_text(json.dumps(vocab), encoding="utf-8")
+    elif table == "dict.txt":
+        words = [piece for index, piece in enumerate(pieces[9:15000]) if index % 5]
+        (directory / table).write_text("".join(f"{word} 1\n" for word in words), encoding="utf-8")
+    (directory / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": class_name, **config}),
+                                                     encoding="utf-8")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any]]:
+    """directory name -> (AutoTokenizer, hfcompat tokenizer) of the same directory."""
+    root = tmp_path_factory.mktemp("sentencepiece-map")
+    found = {}
+    for name in DIRECTORIES:
+        directory = write_directory(root, name)
+        found[name] = (auto_tokenizer(directory), hfcompat.load(directory))
+    return found
+
+
+def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
+    """(ids, tokens, decode, decode skipping specials) of both libraries."""
+    ids = auto(text)["input_ids"]
+    encoding = ours.encode(text)
+    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
+            (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False),
+             ours.decode(ids, skip_special_tokens=True)))
+
+
+def test_every_class_of_the_family_is_checked() -> None:
+    """Each class the family module builds has a directory here, and none is still named in NOT_BUILT."""
+    assert {entry[0] for entry in DIRECTORIES.values()} == set(sentencepiece_map.CLASSES)
+    assert not set(sentencepiece_map.CLASSES) & set(classes.NOT_BUILT)
+
+
+@pytest.mark.parametrize("name", sorted(DIRECTORIES))
+def test_class_matches_auto(loaded: dict, backend: str, name: str) -> None:
+    """Corpus lines (English, Japanese, Chinese), lines holding the special tokens and language codes, and pairs
+    (with and without special tokens) agree."""
+    auto, ours = loaded[name]
+    specials = [token for token in auto.all_special_tokens if token][:8]
+    lines = corpus_texts() + EXTRA_LINES + [f"Hello {token}world{token} x  {token} " for token in specials]
+    differing = [text for text in lines if (lambda pair: pair[0] != pair[1])(expected_and_actual(auto, ours, text))]
+    for first, second in zip(lines[:4] + ["", "a"], lines[-4:] + ["b", ""]):
+        for add in (True, False):
+            result = auto(first, second, return_token_type_ids=True, add_special_tokens=add)
+            encoding = ours.encode(first, second, add_special_tokens=add)
+            if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
+                differing.append(f"pair {first[:20]!r} {second[:20]!r} add_special_tokens={add}")
+    assert differing == [], f"{name}: {len(differing)}/{len(lines) + 12} differ: {differing[:3]}"
+
+
+@pytest.mark.parametrize("name", ["m2m100-llama-wmt21", "marian-xlnet", "plbart-xlnet-multi", "bartpho-xlnet"])
+@settings(max_examples=40, deadline=None)
+@given(text=texts)
+def test_random_text(loaded: dict, name: str, text: str) -> None:
+    """Random Unicode: ids, tokens and both decodes agree."""
+    expected, actual = expected_and_actual(*loaded[name], text)
+    assert actual == expected
+
+
+@pytest.mark.parametrize("name", sorted(DIRECTORIES))
+def test_saving_as_tokenizer_json_is_refused(loaded: dict, tmp_path: Path, name: str) -> None:
+    """No tokenizer.json holds a .model looked up in another table: saving names the component instead."""
+    with pytest.raises(UnsupportedConversion, match="^(model|decoder|post_processor): "):
+        loaded[name][1].save(tmp_path / "tokenizer.json")
+    assert not (tmp_path / "tokenizer.json").exists()
+
+
+def test_marian_language_code_is_one_token(loaded: dict) -> None:
+    """A text starting with ">>fr<<" keeps the code whole (vocab.json's id), elsewhere it is sentencepiece's."""
+    auto, ours = loaded["marian-xlnet"]
+    ids = ours.encode(">>fr<< Bonjour").ids
+    assert ids == auto(">>fr<< Bonjour")["input_ids"]
+    assert ours.id_to_token(ids[0]) == ">>fr<<"
+
+
+def test_speech2text_upper_case_warns_and_transformers_differs(tmp_path: Path) -> None:
+    """do_upper_case: transformers upper-cases decoded text, hfcompat says it does not."""
+    directory = write_directory(tmp_path, "speech2text-albert")
+    config = directory / "tokenizer_config.json"
+    config.write_text(json.dumps({**json.loads(config.read_text()), "do_upper_case": True}), encoding="utf-8")
+    with pytest.warns(UserWarning, match="upper-cases the decoded text"):
+        ours = hfcompat.load(directory)
+    auto = auto_tokenizer(directory)
+    ids = auto("hello world")["input_ids"]
+    assert ids == ours.encode("hello world").ids
+    assert auto.decode(ids, skip_special_tokens=True) != ours.decode(ids, skip_special_tokens=True)
+
+
+@pytest.mark.parametrize(("name", "missing"), [("m2m100-xlnet", "vocab.json"), ("bartpho-xlnet", "dict.txt"),
+                                               ("marian-xlnet", "source.spm")])
+def test_missing_file_is_a_format_error(tmp_path: Path, name: str, missing: str) -> None:
+    """A directory without a file the class reads: FormatError naming it."""
+    directory = write_directory(tmp_path, name)
+    (directory / missing).unlink()
+    with pytest.raises(hfcompat.errors.FormatError, match=missing):
+        hfcompat.load(directory)
