@@ -32,13 +32,13 @@ class PieceMap:
     def tokenize_chars(self, sequence: str) -> list[Token]:
         """The mapped pieces of one text, offsets in chars."""
         code, start = self._leading_code(sequence)
-        tokens = [self._token(code, (0, start))] if code else []
+        tokens = [self.token(code, (0, start))] if code else []
         encoding = self.segmenter.encode(sequence[start:], add_special_tokens=False)
         for piece, (first, last) in zip(encoding.tokens, encoding.offsets):
-            tokens.append(self._token(piece, (start + first, start + last)))
+            tokens.append(self.token(piece, (start + first, start + last)))
         return tokens
 
-    def _token(self, piece: str, offsets: tuple[int, int]) -> Token:
+    def token(self, piece: str, offsets: tuple[int, int]) -> Token:
         """A piece's token: its id in the table, and the name of that id (the unk token's for a piece the
         table lacks), as transformers' convert_ids_to_tokens shows it."""
         token_id = self.vocab.get(piece, self.unk_id)

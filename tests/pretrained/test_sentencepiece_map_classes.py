@@ -1,5 +1,6 @@
 """transformers' classes that run sentencepiece on a .model and give its pieces the ids of another table
-(M2M100Tokenizer, Speech2TextTokenizer, MarianTokenizer, PLBartTokenizer, BartphoTokenizer): hfcompat.load(dir)
+(M2M100Tokenizer, Speech2TextTokenizer, MarianTokenizer, PLBartTokenizer, BartphoTokenizer,
+SiglipTokenizer): hfcompat.load(dir)
 against AutoTokenizer on directories made here from ../shared/refs .model files (XLNet's and ALBERT's Unigram,
 Llama-2's BPE with byte fallback) and a vocab.json / dict.txt written in the test that lacks some pieces (so
 the unk id is exercised).
@@ -28,7 +29,7 @@ from tests.conftest import shared_file
 from .auto_harness import auto_tokenizer
 from .test_class_table import corpus_texts
 
-pytestmark = pytest.mark.conformance
+pytestmark = [pytest.mark.conformance, pytest.mark.filterwarnings("ignore:This sequence already has")]
 
 MODELS = {"xlnet": "refs/xlnet/spiece.model", "albert": "refs/albert/spiece.model",
           "llama": "refs/llama2/tokenizer.model"}
@@ -47,12 +48,17 @@ DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] =
     "plbart-xlnet-multi": ("PLBartTokenizer", {"sentencepiece.bpe.model": "xlnet"}, None,
                            {"language_codes": "multi", "clean_up_tokenization_spaces": False}),
     "bartpho-xlnet": ("BartphoTokenizer", {"sentencepiece.bpe.model": "xlnet"}, "dict.txt", {}),
+    "siglip-albert": ("SiglipTokenizer", {"spiece.model": "albert"}, None, {}),
+    "siglip-xlnet-cased": ("SiglipTokenizer", {"spiece.model": "xlnet"}, None,
+                           {"do_lower_case": False, "additional_special_tokens": ["<sep>", "[X]"]}),
+    "siglip-llama-no-legacy": ("SiglipTokenizer", {"spiece.model": "llama"}, None, {"legacy": False}),
 }
 # Language codes and Marian's target codes written into vocab.json.
 MARIAN_CODES = (">>fr<<", ">>de<<")
 EXTRA_LINES = ["Hello world __de__ über  alles</s>x", "  two  spaces <unk> and <mask> here", ">>fr<< Bonjour le monde.",
                ">>de<<", "x >>de<< y", ">>fr << no code", "def f(x):\n    return x  # comment", "Hello, world! Don't stop .",
-               "<s>a<pad>b</s> __python__ c __en_XX__", "__en__ __ja__ <lang:fr> __java__d", "", "   ", "\t\n"]
+               "<s>a<pad>b</s> __python__ c __en_XX__", "__en__ __ja__ <lang:fr> __java__d", "", "   ", "\t\n",
+               "</s>x", " </s> x", "a</s>", "\u2581a \u2581 b", "x\u3000y\x1cz", "<unk>", "[X]<sep>[X] [x]"]
 
 
 def _pieces(model: str) -> list[str]:
@@ -128,13 +134,16 @@ def test_class_matches_auto(loaded: dict, backend: str, name: str) -> None:
     for first, second in zip(lines[:4] + ["", "a"], lines[-4:] + ["b", ""]):
         for add in (True, False):
             result = auto(first, second, return_token_type_ids=True, add_special_tokens=add)
+            if len(result["token_type_ids"]) != len(result["input_ids"]):
+                continue  # Siglip's type ids count an eos it did not add (test_siglip_type_ids_of_a_pair_ending_in_eos)
             encoding = ours.encode(first, second, add_special_tokens=add)
             if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
                 differing.append(f"pair {first[:20]!r} {second[:20]!r} add_special_tokens={add}")
     assert differing == [], f"{name}: {len(differing)}/{len(lines) + 12} differ: {differing[:3]}"
 
 
-@pytest.mark.parametrize("name", ["m2m100-llama-wmt21", "marian-xlnet", "plbart-xlnet-multi", "bartpho-xlnet"])
+@pytest.mark.parametrize("name", ["m2m100-llama-wmt21", "marian-xlnet", "plbart-xlnet-multi", "bartpho-xlnet",
+                                  "siglip-albert", "siglip-llama-no-legacy"])
 @settings(max_examples=40, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, name: str, text: str) -> None:
@@ -180,3 +189,14 @@ def test_missing_file_is_a_format_error(tmp_path: Path, name: str, missing: str)
     (directory / missing).unlink()
     with pytest.raises(hfcompat.errors.FormatError, match=missing):
         hfcompat.load(directory)
+
+
+def test_siglip_type_ids_of_a_pair_ending_in_eos(loaded: dict) -> None:
+    """A sequence ending with </s> gets no second one, but transformers' type ids count it: one more type id than
+    ids, which no Encoding holds; hfcompat gives the ids transformers gives and one type id (0) per id."""
+    auto, ours = loaded["siglip-albert"]
+    result = auto("a", "b</s>", return_token_type_ids=True)
+    encoding = ours.encode("a", "b</s>")
+    assert encoding.ids == result["input_ids"]
+    assert len(result["token_type_ids"]) == len(result["input_ids"]) + 1
+    assert encoding.type_ids == [0] * len(encoding.ids)

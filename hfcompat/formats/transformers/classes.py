@@ -1050,6 +1050,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "Speech2TextTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>", "unk_token": "<unk>"},
     "MarianTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     **dict.fromkeys(("PLBartTokenizer", "BartphoTokenizer"), _ROBERTA_ROLES),
+    "SiglipTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "</s>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1093,10 +1094,6 @@ NOT_BUILT: dict[str, str] = {
     "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
                      "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
                      "space and turns ▂ and ▃ into space and newline"),
-    "SiglipTokenizer": (f"{_SENTENCEPIECE}: it prefixes ▁, lowercases, removes ASCII punctuation and collapses "
-                        "whitespace in each piece of text between special tokens, encodes each after its unk token "
-                        "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "
-                        "tokens apart"),
     "MyT5Tokenizer": ("rewrites the text's UTF-8 bytes with the decompose and merge maps of byte_maps.json (greedy "
                       "longest match over hex byte tokens, reversed in decode) before ByT5's byte ids, a model "
                       "hfcompat does not have"),

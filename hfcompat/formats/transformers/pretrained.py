@@ -360,8 +360,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     extra_tokens = classes.class_extra_tokens(config, name)
     data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
     # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
-    own_parts = {key: data.pop(key) for key in ("decoder", "post_processor")
-                 if source == BY_RULE and not isinstance(data.get(key), dict)}
+    own_parts = {key: data.pop(key) for key in ("pre_tokenizer", "decoder", "post_processor")
+                 if source == BY_RULE and not isinstance(data.get(key), (dict, type(None)))}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
     if deferred:

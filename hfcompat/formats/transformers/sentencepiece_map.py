@@ -12,9 +12,11 @@
   the language codes and, for language_codes "base", <mask> after the pieces); "$A </s>" or "$A </s> __src__".
 - BartphoTokenizer: sentencepiece.bpe.model, pieces looked up in the roles then dict.txt's words (fairseq
   order), <unk>'s id when absent; "<s> $A </s>" / "<s> $A </s> </s> $B </s>".
+- SiglipTokenizer: spiece.model's own ids after its text handling (pre_tokenizers/siglip_text.py); "$A </s>"
+  unless the ids already end with </s>.
 
 Decoding follows each class's convert_tokens_to_string: sentencepiece's decode of the pieces between special
-tokens (M2M100, Speech2Text, Marian), or the pieces joined with "▁" as spaces (PLBart, Bartpho); the text
+tokens (M2M100, Speech2Text, Marian, Siglip), or the pieces joined with "▁" as spaces (PLBart, Bartpho); the text
 stripped, and transformers' clean-up of spaces when clean_up_tokenization_spaces is on (PLBart's default).
 """
 
@@ -28,8 +30,10 @@ from ... import decoders
 from ...errors import FormatError
 from ...models.piece_map import PieceMap
 from ...models.vocab_files import read_vocab_json
+from ...pre_tokenizers.siglip_text import SiglipText
+from ...processors.byt5 import ByT5Processing
 from ...processors.prefix_suffix import PrefixSuffixProcessing
-from ..sentencepiece.read import read_sentencepiece, readable
+from ..sentencepiece.read import parse_model, read_sentencepiece, readable, tokenizer_from_proto
 from . import classes
 from .classes import role, token_text
 
@@ -245,6 +249,42 @@ def bartpho(directory: Path, config: Config) -> Data:
             "added_tokens": _specials_entries([mask], lstrip=frozenset([mask]))}
 
 
+def siglip(directory: Path, config: Config) -> Data:
+    """SiglipTokenizer: spiece.model's own ids, its text handling (pre_tokenizers/siglip_text.py), "$A </s>"
+    unless the ids end with </s>; decode runs sentencepiece between special tokens, a space before them."""
+    path = _file(directory, "spiece.model")
+    segmenter = read_sentencepiece(path)
+    if config.get("legacy", True) is False:  # SentencePieceBackend then loads the model without its dummy prefix
+        proto = parse_model(path.read_bytes())
+        proto.normalizer_spec.add_dummy_prefix = False
+        segmenter = tokenizer_from_proto(proto)
+    if config.get("sp_model_kwargs"):
+        warnings.warn(f"{directory}: transformers' SiglipTokenizer passes sp_model_kwargs (sampling options) to "
+                      "sentencepiece; hfcompat does not", UserWarning, stacklevel=2)
+    pieces = _pieces(segmenter)
+    vocab = {piece: index for index, piece in enumerate(pieces)}
+    names = dict(enumerate(pieces))
+    specials = special_tokens(config, "SiglipTokenizer")
+    unk_id = segmenter.sentencepiece_source.proto.trainer_spec.unk_id
+    eos = role(config, "eos_token", "</s>")
+    eos_id = vocab.get(eos, _listed_id(config, eos, len(vocab)))
+    model = PieceMap(segmenter, vocab, unk_id, names)
+    return {"model": model,
+            "pre_tokenizer": SiglipText(model, role(config, "unk_token", "<unk>"), bool(config.get("do_lower_case", True)),
+                                        specials),
+            "decoder": decoders.RewrittenText(
+                decoders.SpecialTokenRuns(_sentencepiece_decode(segmenter), specials), "(?!)", "", True,
+                bool(config.get("clean_up_tokenization_spaces", False))),
+            "post_processor": ByT5Processing(eos, eos_id, {eos_id: eos})}
+
+
+def _listed_id(config: Config, token: str, default: int) -> int:
+    """The id the config's added_tokens_decoder gives a token, else `default`."""
+    listed = config.get("added_tokens_decoder") or {}
+    return next((int(key) for key, entry in listed.items() if isinstance(entry, dict) and entry.get("content") == token),
+                default)
+
+
 def _dict_words(path: Path) -> list[str]:
     """The first field of each line of a fairseq dict.txt (transformers fails on an empty line)."""
     try:
@@ -272,4 +312,5 @@ CLASSES = {
     "MarianTokenizer": marian,
     "PLBartTokenizer": plbart,
     "BartphoTokenizer": bartpho,
+    "SiglipTokenizer": siglip,
 }
