@@ -14,19 +14,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from .base import Token
+from .base import Token, VocabLookup
 
 
-class PieceMap:
+class PieceMap(VocabLookup):
     """sentencepiece's pieces of a text (from `segmenter`, a Tokenizer read from a .model), each mapped to its
-    id in `vocab` (`unk_id` when absent); `names`: id -> token string for decoding."""
+    id in `vocab` (`unk_id` when absent); `names`: id -> token string (VocabLookup's reverse table). The
+    vocabulary's size is `vocab`'s: transformers numbers the tokens it adds from there."""
 
     def __init__(self, segmenter: Any, vocab: dict[str, int], unk_id: int, names: dict[int, str],
                  code_marks: tuple[str, str] | None = None):
         self.segmenter = segmenter
         self.vocab = vocab
         self.unk_id = unk_id
-        self.names = names
+        self.vocab_r = names
         self.code_marks = code_marks
 
     def tokenize_chars(self, sequence: str) -> list[Token]:
@@ -42,7 +43,7 @@ class PieceMap:
         """A piece's token: its id in the table, and the name of that id (the unk token's for a piece the
         table lacks), as transformers' convert_ids_to_tokens shows it."""
         token_id = self.vocab.get(piece, self.unk_id)
-        return Token(token_id, self.names.get(token_id, piece), offsets)
+        return Token(token_id, self.vocab_r.get(token_id, piece), offsets)
 
     def tokenize(self, sequence: str) -> list[Token]:
         """The mapped pieces of one text, offsets in UTF-8 bytes."""
@@ -62,22 +63,6 @@ class PieceMap:
         if end == -1:
             return "", 0
         return sequence[:end + len(closing)], end + len(closing)
-
-    def token_to_id(self, token: str) -> int | None:
-        """The table's id of a token, or None."""
-        return self.vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The token string of an id, or None."""
-        return self.names.get(token_id)
-
-    def get_vocab(self) -> dict[str, int]:
-        """A copy of the table."""
-        return dict(self.vocab)
-
-    def get_vocab_size(self) -> int:
-        """The number of entries in the table (transformers numbers new tokens from there)."""
-        return len(self.vocab)
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: no format holds a sentencepiece model whose pieces are looked up in another table."""

@@ -27,6 +27,7 @@ from tests.conformance.test_hypothesis import texts
 
 from tests.conftest import shared_file
 from .auto_harness import auto_tokenizer
+from .test_byte_classes import expected_and_actual
 from .test_class_table import corpus_texts
 
 pytestmark = [pytest.mark.conformance, pytest.mark.filterwarnings("ignore:This sequence already has")]
@@ -106,15 +107,6 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any
         directory = write_directory(root, name)
         found[name] = (auto_tokenizer(directory), hfcompat.load(directory))
     return found
-
-
-def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
-    """(ids, tokens, decode, decode skipping specials) of both libraries."""
-    ids = auto(text)["input_ids"]
-    encoding = ours.encode(text)
-    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
-            (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=False),
-             ours.decode(ids, skip_special_tokens=True)))
 
 
 def test_every_class_of_the_family_is_checked() -> None:
