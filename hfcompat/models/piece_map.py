@@ -16,6 +16,8 @@ from typing import Any
 from ..errors import UnsupportedConversion
 from .base import Token, VocabLookup
 
+SPACE = "\u2581"
+
 
 class PieceMap(VocabLookup):
     """sentencepiece's pieces of a text (from `segmenter`, a Tokenizer read from a .model), each mapped to its
@@ -23,21 +25,33 @@ class PieceMap(VocabLookup):
     vocabulary's size is `vocab`'s: transformers numbers the tokens it adds from there."""
 
     def __init__(self, segmenter: Any, vocab: dict[str, int], unk_id: int, names: dict[int, str],
-                 code_marks: tuple[str, str] | None = None):
+                 code_marks: tuple[str, str] | None = None, unk_text: str | None = None):
         self.segmenter = segmenter
         self.vocab = vocab
         self.unk_id = unk_id
         self.vocab_r = names
         self.code_marks = code_marks
+        self.unk_text = unk_text
 
     def tokenize_chars(self, sequence: str) -> list[Token]:
         """The mapped pieces of one text, offsets in chars."""
+        if self.unk_text is not None and sequence.startswith((SPACE, " ")):
+            return [self.token(piece, (0, len(sequence))) for piece in self.pieces_after_unk(sequence)]
         code, start = self._leading_code(sequence)
         tokens = [self.token(code, (0, start))] if code else []
         encoding = self.segmenter.encode(sequence[start:], add_special_tokens=False)
         for piece, (first, last) in zip(encoding.tokens, encoding.offsets):
             tokens.append(self.token(piece, (start + first, start + last)))
         return tokens
+
+    def pieces_after_unk(self, text: str) -> list[str]:
+        """The pieces of `text` encoded after `unk_text`, without as many pieces as that text alone gives
+        (transformers' way to keep a leading space when the model adds no dummy prefix: SentencePieceBackend
+        with legacy false, SiglipTokenizer); each piece of the span offsets of the whole text."""
+        unk = self.unk_text or ""
+        pieces = self.segmenter.encode(unk + text, add_special_tokens=False).tokens
+        drop = len(self.segmenter.encode(unk, add_special_tokens=False).tokens)
+        return pieces[drop:] if len(pieces) >= drop else pieces
 
     def token(self, piece: str, offsets: tuple[int, int]) -> Token:
         """A piece's token: its id in the table, and the name of that id (the unk token's for a piece the

@@ -28,31 +28,23 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 class SiglipText(PreTokenizer):
-    """Each text split tokenized as SiglipTokenizer tokenizes it: `model` (models/piece_map.py) holds the
-    Tokenizer of its .model and gives each piece its token, `unk` is the text encoded before each piece and
-    dropped, `specials` the tokens before which a leading "▁" token goes."""
+    """Each text split tokenized as SiglipTokenizer tokenizes it: `model` (models/piece_map.py, with the unk
+    token's text) encodes a canonical text after the unk token and gives each piece its token; `specials`: the
+    tokens before which a leading "▁" token goes."""
 
-    def __init__(self, model: Any, unk: str, lowercase: bool, specials: frozenset[str]):
+    def __init__(self, model: Any, lowercase: bool, specials: frozenset[str]):
         self.model = model
-        self.segmenter = model.segmenter
-        self.unk = unk
         self.lowercase = lowercase
         self.specials = specials
-        self.unk_length = len(self._pieces(unk))
 
     def canonical(self, text: str) -> str:
         """SiglipTokenizer's canonicalize_text: lowercased, ASCII punctuation removed, whitespace folded."""
         text = text.lower() if self.lowercase else text
         return _WHITESPACE.sub(" ", text.translate(_PUNCTUATION)).strip()
 
-    def _pieces(self, text: str) -> list[str]:
-        """sentencepiece's pieces of a text."""
-        return self.segmenter.encode(text, add_special_tokens=False).tokens
-
     def pieces(self, text: str) -> list[str]:
         """The pieces of one piece of text between special tokens (its "▁" already turned into spaces)."""
-        pieces = self._pieces(self.unk + self.canonical(text))
-        return pieces[self.unk_length:] if len(pieces) >= self.unk_length else pieces
+        return self.model.pieces_after_unk(self.canonical(text))
 
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
         """Set every text split's tokens; the text's first one follows a "▁"."""

@@ -49,6 +49,9 @@ DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] =
     "plbart-xlnet-multi": ("PLBartTokenizer", {"sentencepiece.bpe.model": "xlnet"}, None,
                            {"language_codes": "multi", "clean_up_tokenization_spaces": False}),
     "bartpho-xlnet": ("BartphoTokenizer", {"sentencepiece.bpe.model": "xlnet"}, "dict.txt", {}),
+    "bartpho-albert-no-legacy": ("BartphoTokenizer", {"sentencepiece.bpe.model": "albert"}, "dict.txt",
+                                 {"legacy": False}),
+    "plbart-xlnet-no-legacy": ("PLBartTokenizer", {"sentencepiece.bpe.model": "xlnet"}, None, {"legacy": False}),
     "siglip-albert": ("SiglipTokenizer", {"spiece.model": "albert"}, None, {}),
     "siglip-xlnet-cased": ("SiglipTokenizer", {"spiece.model": "xlnet"}, None,
                            {"do_lower_case": False, "additional_special_tokens": ["<sep>", "[X]"]}),
@@ -135,7 +138,7 @@ def test_class_matches_auto(loaded: dict, backend: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["m2m100-llama-wmt21", "marian-xlnet", "plbart-xlnet-multi", "bartpho-xlnet",
-                                  "siglip-albert", "siglip-llama-no-legacy"])
+                                  "siglip-albert", "siglip-llama-no-legacy", "plbart-xlnet-no-legacy"])
 @settings(max_examples=40, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, name: str, text: str) -> None:

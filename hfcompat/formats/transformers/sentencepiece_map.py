@@ -202,8 +202,7 @@ def marian(directory: Path, config: Config) -> Data:
 
 def plbart(directory: Path, config: Config) -> Data:
     """PLBartTokenizer: fairseq's ids over sentencepiece.bpe.model, "$A </s>" then the source language's code."""
-    segmenter = read_sentencepiece(_file(directory, "sentencepiece.bpe.model"))
-    _warn_sentencepiece_options(directory, config, "PLBartTokenizer")
+    segmenter = _backend_segmenter(directory, "sentencepiece.bpe.model", config, "PLBartTokenizer")
     kind = config.get("language_codes") or "base"
     codes = _choice(config, "language_codes", "base", PLBART_LANGUAGES)
     pieces = _pieces(segmenter)
@@ -222,7 +221,7 @@ def plbart(directory: Path, config: Config) -> Data:
     eos = role(config, "eos_token", "</s>")
     suffix = [(eos, vocab.get(eos, fairseq["<unk>"]))] + ([(source, fairseq[source])] if source else [])
     extras = [token for token in codes if token not in special_tokens(config, "PLBartTokenizer")]
-    return {"model": PieceMap(segmenter, vocab, fairseq["<unk>"], names),
+    return {"model": PieceMap(segmenter, vocab, fairseq["<unk>"], names, unk_text=_legacy_unk(config)),
             "decoder": _joined_decoder(config, clean_up_default=True),
             "post_processor": PrefixSuffixProcessing([], suffix, first_split=False),
             "added_tokens": _specials_entries(extras)}
@@ -231,8 +230,7 @@ def plbart(directory: Path, config: Config) -> Data:
 def bartpho(directory: Path, config: Config) -> Data:
     """BartphoTokenizer: the ids of the roles then dict.txt's words for sentencepiece.bpe.model's pieces,
     "<s> $A </s>" / "<s> $A </s> </s> $B </s>" (type ids 0)."""
-    segmenter = read_sentencepiece(_file(directory, "sentencepiece.bpe.model"))
-    _warn_sentencepiece_options(directory, config, "BartphoTokenizer")
+    segmenter = _backend_segmenter(directory, "sentencepiece.bpe.model", config, "BartphoTokenizer")
     roles = {key: role(config, key, default) for key, default in classes.DEFAULT_ROLES["BartphoTokenizer"].items()}
     vocab: dict[str, int] = {}
     for key in ("bos_token", "pad_token", "eos_token", "unk_token", "sep_token", "cls_token"):
@@ -243,7 +241,7 @@ def bartpho(directory: Path, config: Config) -> Data:
     names = {token_id: token for token, token_id in vocab.items()}
     cls, sep = (roles["cls_token"], vocab[roles["cls_token"]]), (roles["sep_token"], vocab[roles["sep_token"]])
     mask = roles["mask_token"]
-    return {"model": PieceMap(segmenter, vocab, vocab[roles["unk_token"]], names),
+    return {"model": PieceMap(segmenter, vocab, vocab[roles["unk_token"]], names, unk_text=_legacy_unk(config)),
             "decoder": _joined_decoder(config, clean_up_default=False),
             "post_processor": PrefixSuffixProcessing([cls], [sep], False, [sep, sep], {vocab[mask]: mask}),
             "added_tokens": _specials_entries([mask], lstrip=frozenset([mask]))}
@@ -252,15 +250,7 @@ def bartpho(directory: Path, config: Config) -> Data:
 def siglip(directory: Path, config: Config) -> Data:
     """SiglipTokenizer: spiece.model's own ids, its text handling (pre_tokenizers/siglip_text.py), "$A </s>"
     unless the ids end with </s>; decode runs sentencepiece between special tokens, a space before them."""
-    path = _file(directory, "spiece.model")
-    segmenter = read_sentencepiece(path)
-    if config.get("legacy", True) is False:  # SentencePieceBackend then loads the model without its dummy prefix
-        proto = parse_model(path.read_bytes())
-        proto.normalizer_spec.add_dummy_prefix = False
-        segmenter = tokenizer_from_proto(proto)
-    if config.get("sp_model_kwargs"):
-        warnings.warn(f"{directory}: transformers' SiglipTokenizer passes sp_model_kwargs (sampling options) to "
-                      "sentencepiece; hfcompat does not", UserWarning, stacklevel=2)
+    segmenter = _backend_segmenter(directory, "spiece.model", config, "SiglipTokenizer")
     pieces = _pieces(segmenter)
     vocab = {piece: index for index, piece in enumerate(pieces)}
     names = dict(enumerate(pieces))
@@ -268,10 +258,9 @@ def siglip(directory: Path, config: Config) -> Data:
     unk_id = segmenter.sentencepiece_source.proto.trainer_spec.unk_id
     eos = role(config, "eos_token", "</s>")
     eos_id = vocab.get(eos, _listed_id(config, eos, len(vocab)))
-    model = PieceMap(segmenter, vocab, unk_id, names)
+    model = PieceMap(segmenter, vocab, unk_id, names, unk_text=role(config, "unk_token", "<unk>"))
     return {"model": model,
-            "pre_tokenizer": SiglipText(model, role(config, "unk_token", "<unk>"), bool(config.get("do_lower_case", True)),
-                                        specials),
+            "pre_tokenizer": SiglipText(model, bool(config.get("do_lower_case", True)), specials),
             "decoder": decoders.RewrittenText(
                 decoders.SpecialTokenRuns(_sentencepiece_decode(segmenter), specials), "(?!)", "", True,
                 bool(config.get("clean_up_tokenization_spaces", False))),
@@ -300,10 +289,23 @@ def _dict_words(path: Path) -> list[str]:
     return words
 
 
-def _warn_sentencepiece_options(directory: Path, config: Config, name: str) -> None:
-    """Say what a SentencePieceBackend class does under the config's options that hfcompat does not."""
-    for rule in classes.python_sentencepiece_rules(config):
+def _backend_segmenter(directory: Path, file_name: str, config: Config, name: str) -> Any:
+    """The .model a SentencePieceBackend class runs: with legacy false, without its dummy prefix (the class then
+    encodes a text starting with a space after its unk token: PieceMap's unk_text). Warns about the options
+    hfcompat does not follow (sp_model_kwargs)."""
+    path = _file(directory, file_name)
+    for rule in classes.python_sentencepiece_rules({key: config[key] for key in config if key != "legacy"}):
         warnings.warn(f"{directory}: transformers' {name} {rule}; hfcompat does not", UserWarning, stacklevel=3)
+    if config.get("legacy", True) is not False:
+        return read_sentencepiece(path)
+    proto = parse_model(path.read_bytes())
+    proto.normalizer_spec.add_dummy_prefix = False
+    return tokenizer_from_proto(proto)
+
+
+def _legacy_unk(config: Config) -> str | None:
+    """The unk token's text when a SentencePieceBackend class encodes a leading space after it (legacy false)."""
+    return role(config, "unk_token", "<unk>") if config.get("legacy", True) is False else None
 
 
 CLASSES = {
