@@ -2,7 +2,8 @@
 (M2M100Tokenizer, Speech2TextTokenizer, MarianTokenizer, PLBartTokenizer, BartphoTokenizer,
 SiglipTokenizer): hfcompat.load(dir)
 against AutoTokenizer on directories made here from ../shared/refs .model files (XLNet's and ALBERT's Unigram,
-Llama-2's BPE with byte fallback) and a vocab.json / dict.txt written in the test that lacks some pieces (so
+Llama-2's BPE with byte fallback, a small BPE model trained here with Speech2Text's language codes as
+user-defined pieces) and a vocab.json / dict.txt written in the test that lacks some pieces (so
 the unk id is exercised).
 
 transformers runs these as Python tokenizers (no .tokens()), so token strings come from convert_ids_to_tokens.
@@ -11,8 +12,10 @@ Compared per text: ids, tokens, decode with skip_special_tokens both ways; pairs
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +28,12 @@ from hfcompat.formats.sentencepiece.read import read_sentencepiece
 from hfcompat.formats.transformers import classes, sentencepiece_map
 from tests.conformance.test_hypothesis import texts
 
-from tests.conftest import shared_file
+from tests.conftest import corpus_lines, shared_file
 from .auto_harness import auto_tokenizer
 from .test_byte_classes import expected_and_actual
 from .test_class_table import corpus_texts
+
+sentencepiece = pytest.importorskip("sentencepiece")
 
 pytestmark = [pytest.mark.conformance, pytest.mark.filterwarnings("ignore:This sequence already has")]
 
@@ -44,6 +49,8 @@ DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] =
     "speech2text-albert": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "albert"}, "vocab.json", {}),
     "speech2text-mustc": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "xlnet"}, "vocab.json",
                           {"lang_codes": "mustc", "tgt_lang": "fr"}),
+    "speech2text-trained-mustc": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "trained"}, "vocab.json",
+                                  {"lang_codes": "mustc", "tgt_lang": "it"}),
     "marian-xlnet": ("MarianTokenizer", {"source.spm": "xlnet", "target.spm": "albert"}, "vocab.json", {}),
     "plbart-llama-base": ("PLBartTokenizer", {"sentencepiece.bpe.model": "llama"}, None, {"src_lang": "python"}),
     "plbart-xlnet-multi": ("PLBartTokenizer", {"sentencepiece.bpe.model": "xlnet"}, None,
@@ -65,9 +72,28 @@ EXTRA_LINES = ["Hello world __de__ über  alles</s>x", "  two  spaces <unk> and 
                "</s>x", " </s> x", "a</s>", "\u2581a \u2581 b", "x\u3000y\x1cz", "<unk>", "[X]<sep>[X] [x]"]
 
 
-def _pieces(model: str) -> list[str]:
-    """The pieces of a shared .model, in id order (as sentencepiece reads them)."""
-    tokenizer = read_sentencepiece(shared_file(MODELS[model]))
+@lru_cache(maxsize=1)
+def trained_model() -> bytes:
+    """A small BPE model trained on botchan's first lines, Speech2Text's "<lang:xx>" codes user-defined pieces."""
+    written = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(corpus_lines("botchan")[:2000]), model_writer=written, model_type="bpe",
+        vocab_size=800, hard_vocab_limit=False, minloglevel=2,
+        user_defined_symbols=[f"<lang:{code}>" for code in sentencepiece_map.SPEECH2TEXT_LANGUAGES["mustc"]])
+    return written.getvalue()
+
+
+def _write_model(model: str, path: Path) -> None:
+    """A shared .model (or the one trained here) at path."""
+    if model == "trained":
+        path.write_bytes(trained_model())
+    else:
+        shutil.copy(shared_file(MODELS[model]), path)
+
+
+def _pieces(path: Path) -> list[str]:
+    """The pieces of a .model, in id order (as sentencepiece reads them)."""
+    tokenizer = read_sentencepiece(path)
     return [piece.piece for piece in tokenizer.sentencepiece_source.proto.pieces]
 
 
@@ -86,8 +112,8 @@ def write_directory(root: Path, name: str) -> Path:
     directory = root / name
     directory.mkdir()
     for file_name, model in models.items():
-        shutil.copy(shared_file(MODELS[model]), directory / file_name)
-    pieces = _pieces(next(iter(models.values())))
+        _write_model(model, directory / file_name)
+    pieces = _pieces(directory / next(iter(models)))
     if table == "vocab.json":
         vocab = _table(pieces)
         if class_name == "MarianTokenizer":
