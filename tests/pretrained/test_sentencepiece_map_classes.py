@@ -52,6 +52,8 @@ DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] =
     "speech2text-trained-mustc": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "trained"}, "vocab.json",
                                   {"lang_codes": "mustc", "tgt_lang": "it"}),
     "marian-xlnet": ("MarianTokenizer", {"source.spm": "xlnet", "target.spm": "albert"}, "vocab.json", {}),
+    "marian-separate-vocabs": ("MarianTokenizer", {"source.spm": "llama", "target.spm": "albert"}, "vocab.json",
+                               {"separate_vocabs": True}),
     "plbart-llama-base": ("PLBartTokenizer", {"sentencepiece.bpe.model": "llama"}, None, {"src_lang": "python"}),
     "plbart-xlnet-multi": ("PLBartTokenizer", {"sentencepiece.bpe.model": "xlnet"}, None,
                            {"language_codes": "multi", "clean_up_tokenization_spaces": False}),
@@ -62,6 +64,11 @@ DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] =
     "siglip-albert": ("SiglipTokenizer", {"spiece.model": "albert"}, None, {}),
     "siglip-xlnet-cased": ("SiglipTokenizer", {"spiece.model": "xlnet"}, None,
                            {"do_lower_case": False, "additional_special_tokens": ["<sep>", "[X]"]}),
+    "siglip-xlnet-hub-like": ("SiglipTokenizer", {"spiece.model": "xlnet"}, None, {
+        "added_tokens_decoder": {str(i): {"content": token, "lstrip": False, "normalized": False, "rstrip": False,
+                                          "single_word": False, "special": True}
+                                 for i, token in ((0, "<unk>"), (2, "</s>"))},
+        "clean_up_tokenization_spaces": True, "model_max_length": 64, "sp_model_kwargs": {}, "pad_token": "</s>"}),
     "siglip-llama-no-legacy": ("SiglipTokenizer", {"spiece.model": "llama"}, None, {"legacy": False}),
 }
 # Language codes and Marian's target codes written into vocab.json.
@@ -119,6 +126,9 @@ def write_directory(root: Path, name: str) -> Path:
         if class_name == "MarianTokenizer":
             vocab |= {code: len(vocab) + index for index, code in enumerate(MARIAN_CODES)}
         (directory / table).write_text(json.dumps(vocab), encoding="utf-8")
+        if config.get("separate_vocabs"):
+            target = _table(_pieces(directory / "target.spm"))
+            (directory / "target_vocab.json").write_text(json.dumps(target), encoding="utf-8")
     elif table == "dict.txt":
         words = [piece for index, piece in enumerate(pieces[9:15000]) if index % 5]
         (directory / table).write_text("".join(f"{word} 1\n" for word in words), encoding="utf-8")
