@@ -3,14 +3,15 @@
 M2M100Tokenizer, Speech2TextTokenizer and MarianTokenizer look each piece up in vocab.json, PLBartTokenizer
 shifts sentencepiece's ids by fairseq's offset, BartphoTokenizer looks the pieces up in the reduced vocabulary
 of dict.txt: sentencepiece segments the text exactly as it does alone (the wrapped Tokenizer, read from the
-.model), then each piece takes its id in `vocab`, or `unk_id` when the table lacks it. `names` turns ids back
-into token strings (a superset of `vocab`'s reverse: M2M100's language codes, the pieces of PLBart's shifted
+.model), then each piece takes its id in `vocab`, or `unk_id` when the table lacks it. `vocab_r` turns ids back
+into token strings (`vocab_r`, a superset of `vocab`'s reverse: M2M100's language codes, the pieces of PLBart's shifted
 ids). MarianTokenizer first takes a language code (">>fr<<") off the start of the text as one token of its own
 (`code_marks`). No file format holds a table beside a .model, so `to_dict` raises UnsupportedConversion.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedConversion
@@ -19,19 +20,18 @@ from .base import Token, VocabLookup
 SPACE = "\u2581"
 
 
+@dataclass
 class PieceMap(VocabLookup):
     """sentencepiece's pieces of a text (from `segmenter`, a Tokenizer read from a .model), each mapped to its
-    id in `vocab` (`unk_id` when absent); `names`: id -> token string (VocabLookup's reverse table). The
+    id in `vocab` (`unk_id` when absent); `vocab_r`: id -> token string (VocabLookup's reverse table). The
     vocabulary's size is `vocab`'s: transformers numbers the tokens it adds from there."""
 
-    def __init__(self, segmenter: Any, vocab: dict[str, int], unk_id: int, names: dict[int, str],
-                 code_marks: tuple[str, str] | None = None, unk_text: str | None = None):
-        self.segmenter = segmenter
-        self.vocab = vocab
-        self.unk_id = unk_id
-        self.vocab_r = names
-        self.code_marks = code_marks
-        self.unk_text = unk_text
+    segmenter: Any
+    vocab: dict[str, int]
+    unk_id: int
+    vocab_r: dict[int, str]
+    code_marks: tuple[str, str] | None = None
+    unk_text: str | None = None
 
     def tokenize_chars(self, sequence: str) -> list[Token]:
         """The mapped pieces of one text, offsets in chars."""
