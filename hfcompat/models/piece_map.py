@@ -2,11 +2,14 @@
 
 M2M100Tokenizer, Speech2TextTokenizer and MarianTokenizer look each piece up in vocab.json, PLBartTokenizer
 shifts sentencepiece's ids by fairseq's offset, BartphoTokenizer looks the pieces up in the reduced vocabulary
-of dict.txt: sentencepiece segments the text exactly as it does alone (the wrapped Tokenizer, read from the
-.model), then each piece takes its id in `vocab`, or `unk_id` when the table lacks it. `vocab_r` turns ids back
-into token strings (`vocab_r`, a superset of `vocab`'s reverse: M2M100's language codes, the pieces of PLBart's shifted
-ids). MarianTokenizer first takes a language code (">>fr<<") off the start of the text as one token of its own
-(`code_marks`). No file format holds a table beside a .model, so `to_dict` raises UnsupportedConversion.
+of dict.txt, SiglipTokenizer keeps sentencepiece's ids: sentencepiece segments the text exactly as it does
+alone (the wrapped Tokenizer, read from the .model), then each piece takes its id in `vocab`, or `unk_id` when
+the table lacks it. `vocab_r` turns ids back into token strings (a superset of `vocab`'s reverse: M2M100's
+language codes, the pieces of PLBart's shifted ids). MarianTokenizer first takes a language code (">>fr<<") off
+the start of the text as one token of its own (`code_marks`). With `unk_text` (a SentencePieceBackend class
+with legacy false, whose model then adds no dummy prefix), a text starting with a space is encoded after that
+text, whose pieces are then dropped. No file format holds a table beside a .model, so `to_dict` raises
+UnsupportedConversion.
 """
 
 from __future__ import annotations
