@@ -61,7 +61,7 @@ class TiktokenSpecials:
     # What a call that names no sets does: tiktoken disallows every special (SpecialTokenError);
     # mistral-common's tekken reads them as plain text (()) and drops them when decoding.
     disallowed_default: SpecialSet = "all"
-    skips_specials: bool = False
+    skips_specials: bool = False  # mistral-common: also decodes the runs between dropped specials apart
 
     def __post_init__(self) -> None:
         compiled = regex.compile(to_python(self.pattern))

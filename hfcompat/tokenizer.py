@@ -715,6 +715,8 @@ class Tokenizer:
         """
         if self.specials.decodes_bytes or errors is not None:
             skip = self.specials.skips_specials if skip_special_tokens is None else skip_special_tokens
+            if skip and self.specials.skips_specials:  # mistral-common decodes the runs between specials apart
+                return "".join(decode_text(self.decode_bytes(run), errors or "replace") for run in self._plain_runs(ids))
             data = self.decode_bytes([i for i in ids if not (skip and self.added_vocabulary.id_to_token(i))])
             return decode_text(data, errors or "replace")
         if skip_special_tokens is None:
@@ -734,6 +736,16 @@ class Tokenizer:
         if self.decoder is not None:
             return self.decoder.decode(tokens)
         return " ".join(tokens)
+
+    def _plain_runs(self, ids: Sequence[int]) -> list[list[int]]:
+        """The runs of ids between added tokens."""
+        runs: list[list[int]] = [[]]
+        for token_id in ids:
+            if self.added_vocabulary.id_to_token(token_id):
+                runs.append([])
+            else:
+                runs[-1].append(token_id)
+        return [run for run in runs if run]
 
     def decode_batch(self, sequences: Iterable[Sequence[int]],
                      skip_special_tokens: bool | None = None) -> list[str]:

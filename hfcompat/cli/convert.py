@@ -11,7 +11,8 @@ from typing import Any
 from ..formats.detect import detect_format
 from ..tools.checked_convert import checked_convert
 from ..tools.verify import LIBRARIES, llama_cpp_test_cases, verify
-from .options import CliError, add_load_options, clip, load_options, read_corpus
+from .options import (CliError, add_load_options, add_progress_option, clip, load_options, read_corpus,
+                      wants_progress)
 
 
 def add_commands(commands: Any) -> None:
@@ -36,9 +37,9 @@ def add_commands(commands: Any) -> None:
                         help="the reference library (default: the owner of the file's format)")
     verify.add_argument("--no-special", action="store_true", help="encode without special tokens")
     verify.add_argument("--show", metavar="N", type=int, default=3, help="divergences to print (default 3)")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON before the last line")
-    verify.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="progress bar on stderr (default: when stderr is a terminal)")
+    verify.add_argument("--json", action="store_true",
+                        help="print the report as JSON on stdout (the summary line goes to stderr)")
+    add_progress_option(verify)
     add_load_options(verify)
     verify.set_defaults(handler=cmd_verify)
 
@@ -47,7 +48,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """`convert`: load SRC, save DST (refused with the reason when not exact); with --check, DST
     is written only when the new file encodes every corpus line as SRC does."""
     texts = None if args.check is None else read_corpus(args.check)
-    done = checked_convert(args.source, args.destination, texts, progress=_progress(None), **load_options(args))
+    done = checked_convert(args.source, args.destination, texts, progress=wants_progress(None), **load_options(args))
     tokenizer, report = done.tokenizer, done.report
     if report is not None:
         _print_divergences(report, 3)
@@ -65,7 +66,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """`verify`: every corpus line on both sides; exit 1 on any mismatch; last line "N/N identical"."""
     report = verify(args.tokenizer, _corpus(args), against=args.against, reference=args.reference,
                     add_special_tokens=not args.no_special, keep=max(args.show, 1),
-                    progress=_progress(args.progress), **load_options(args))
+                    progress=wants_progress(args.progress), **load_options(args))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -73,7 +74,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"reference: {report.reference}  {report.reference_mb_per_s:.3f} MB/s")
         _print_divergences(report, args.show)
         _print_notes(report)
-    print(report.summary())
+    print(report.summary(), file=sys.stderr if args.json else sys.stdout)
     return 0 if report.ok else 1
 
 
@@ -101,9 +102,3 @@ def _print_notes(report: Any) -> None:
     """What the comparison left out, one `note:` line each."""
     for note in report.notes:
         print(f"note: {note}")
-
-
-def _progress(asked: bool | None) -> bool:
-    """Show a progress bar: as asked, else when stderr is a terminal."""
-    return sys.stderr.isatty() if asked is None else asked
-    return 0

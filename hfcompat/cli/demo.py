@@ -14,7 +14,7 @@ from ..errors import HfcompatError
 from ..formats import load
 from ..tools.train import train
 from ..tools.verify import official_tokenizer, verify
-from .options import CliError, clip, load_tokenizer
+from .options import InputError, clip, load_tokenizer
 from .tokens import CONVERSION_TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -220,7 +220,7 @@ def _importable(module: str) -> bool:
 def _fixture_lines() -> list[str]:
     """The fixture's lines, split on "\\n" only so that "\\r" stays in its line."""
     if not FIXTURE.exists():
-        raise CliError(f"{FIXTURE}: the bundled fixture is missing (run the demo from a source checkout)")
+        raise InputError(f"{FIXTURE}: the bundled fixture is missing (run the demo from a source checkout)")
     lines = FIXTURE.read_bytes().decode("utf-8").split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,24 @@ PROG = "hfcompat"
 LOAD_OPTIONS = ("encoding", "pattern", "special_tokens", "format")
 
 
+# Exit codes, the same for every command (and listed in --help).
+EXIT_OK = 0
+EXIT_DIFFERS = 1  # texts differ (verify, convert --check, demo) or lint found errors
+EXIT_USAGE = 2  # the command line is wrong
+EXIT_BAD_INPUT = 3  # an input file or text is bad, or cannot become what was asked (the message names it)
+EXIT_BUG = 4  # an error hfcompat did not expect: a bug (--debug shows the traceback)
+EXIT_INTERRUPTED = 130
+EXIT_CODES_HELP = (f"exit codes: {EXIT_OK} ok; {EXIT_DIFFERS} texts differ or lint found errors; {EXIT_USAGE} usage "
+                   f"error; {EXIT_BAD_INPUT} bad input (the message names the file and what is wrong); {EXIT_BUG} a "
+                   f"bug in hfcompat (--debug shows the traceback); {EXIT_INTERRUPTED} interrupted")
+
+
 class CliError(Exception):
-    """Bad input the command itself detects; reported like a FormatError (exit code 2)."""
+    """A usage error the command itself detects (exit code 2), reported in one line."""
+
+
+class InputError(CliError):
+    """A bad input file or text the command itself detects (exit code 3), reported like a FormatError."""
 
 
 def add_load_options(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +72,7 @@ def read_text(path: Path) -> str:
     try:
         return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as error:
-        raise CliError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def read_corpus(path: Path) -> list[str]:
@@ -65,3 +83,42 @@ def read_corpus(path: Path) -> list[str]:
 def clip(text: str, limit: int = 400) -> str:
     """text cut to about `limit` characters, keeping both ends."""
     return text if len(text) <= limit else f"{text[: limit - 80]} ... {text[-60:]}"
+
+
+def wants_colour(stream: Any) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+def wants_progress(asked: bool | None) -> bool:
+    """Progress bars as asked (--progress / --no-progress), else only when stderr is a terminal."""
+    return sys.stderr.isatty() if asked is None else asked
+
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    """--progress / --no-progress (default: a bar on stderr when it is a terminal)."""
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bars on stderr (default: when stderr is a terminal)")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer above 0."""
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {value}")
+    return value
+
+
+def check_output(path: str | Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Fail before any work when an output path cannot be written: a missing or read-only folder, or a
+    suffix no writer takes (`suffixes`, "" for a directory)."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{path}: the folder {folder} is not writable")
+    if suffixes is not None and path.suffix and not path.is_dir() and \
+            not path.name.endswith(tuple(suffix for suffix in suffixes if suffix)):
+        raise CliError(f"{path}: no format writes {path.suffix!r} (expected {', '.join(s for s in suffixes if s)} "
+                       "or a path without a suffix for a transformers directory)")

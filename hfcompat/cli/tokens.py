@@ -4,29 +4,45 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from ..errors import HfcompatError
+from ..errors import HfcompatError, SpecialTokenError
 from ..formats.detect import DIRECTORY, detect_format
 from ..tools.explain import describe
-from ..tools.viz import ansi, encode_for_view, is_byte_level
-from .options import add_load_options, load_tokenizer
+from ..tools.viz import ansi, encode_for_view, is_byte_level, plain
+from .options import CliError, InputError, add_load_options, load_tokenizer, read_text, wants_colour
 
 ADDED_SHOWN = 5  # added tokens listed by `inspect`
 
 
 def add_commands(commands: Any) -> None:
     """The encode, decode and inspect subcommands."""
-    encode = commands.add_parser("encode", help="encode a text and print its tokens and ids")
+    encode = commands.add_parser(
+        "encode", help="encode a text (or each line of files / standard input) and print its tokens and ids",
+        description="Encode TEXT and print its tokens and ids. With - (standard input) or --file, each line is one "
+                    "text (without its newline) and gives one line: its ids, or with --json a JSON object. With "
+                    "--count FILE..., each whole file's token count is printed, then the total.")
     encode.add_argument("tokenizer", metavar="TOK", help="tokenizer.json, vocab.txt, vocab.json or a directory")
-    encode.add_argument("text", metavar="TEXT")
+    encode.add_argument("text", metavar="TEXT", nargs="*", help='the text ("-": the lines of standard input)')
+    encode.add_argument("--file", metavar="PATH", action="append", default=[], type=Path,
+                        help="encode each line of a file (repeatable; a directory: each file in it)")
+    encode.add_argument("--count", metavar="FILE", nargs="+", type=Path,
+                        help="print the number of tokens of each whole file (and --file; a directory: each file in "
+                             'it; "-": standard input), then the total')
     encode.add_argument("--pair", metavar="TEXT", help="second sequence of a pair")
     encode.add_argument("--no-special", action="store_true", help="do not add special tokens")
+    encode.add_argument("--allowed-special", metavar="TOKENS", type=special_set,
+                        help='special tokens a text may hold as tokens: "all" or a comma-separated list (rank files '
+                             "and tekken; default none)")
+    encode.add_argument("--disallowed-special", metavar="TOKENS", type=special_set,
+                        help='special tokens whose text is an error: "all" (default), "none" or a comma-separated list')
     encode.add_argument("--json", action="store_true", help="print ids, tokens and offsets as JSON")
-    encode.add_argument("--show", action="store_true", help="also show the tokens over the text in colour")
+    encode.add_argument("--show", action="store_true",
+                        help="also show the tokens over the text (in colour on a terminal unless NO_COLOR is set)")
     add_load_options(encode)
-    encode.set_defaults(handler=cmd_encode)
+    encode.set_defaults(handler=cmd_encode, texts_after_options=True)
 
     decode = commands.add_parser("decode", help="decode ids back into text")
     decode.add_argument("tokenizer", metavar="TOK")
@@ -42,25 +58,109 @@ def add_commands(commands: Any) -> None:
     inspect.set_defaults(handler=cmd_inspect)
 
 
+def special_set(value: str) -> str | frozenset[str]:
+    """argparse type: "all", "none" (no token) or a comma-separated list of special tokens."""
+    if value == "all":
+        return "all"
+    return frozenset() if value == "none" else frozenset(token for token in value.split(",") if token)
+
+
 def cmd_encode(args: argparse.Namespace) -> int:
-    """`encode`: tokens and ids of a text (or a pair)."""
+    """`encode`: tokens and ids of a text (or a pair), of each line of files or standard input, or token counts."""
+    if args.count:
+        return _print_counts(args)
+    if args.file or args.text == ["-"]:
+        if args.text not in ([], ["-"]) or args.pair is not None or args.show:
+            raise CliError("give TEXT, - or --file (--pair and --show take TEXT)")
+        tokenizer = load_tokenizer(args.tokenizer, args)
+        for line in _input_lines(args):
+            encoding = _encode(tokenizer, line, None, args)
+            print(json.dumps(_encoding_dict(encoding), ensure_ascii=False) if args.json
+                  else " ".join(map(str, encoding.ids)))
+        return 0
+    if len(args.text) != 1:
+        raise CliError("give one TEXT, - (standard input) or --file PATH")
     tokenizer = load_tokenizer(args.tokenizer, args)
-    encoding = tokenizer.encode(args.text, args.pair, add_special_tokens=not args.no_special)
+    text = args.text[0]
+    encoding = _encode(tokenizer, text, args.pair, args)
     if args.json:
-        data = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
-                "offsets": [list(o) for o in encoding.offsets]}
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(_encoding_dict(encoding), ensure_ascii=False))
     else:
         print("tokens:", json.dumps(list(encoding.tokens), ensure_ascii=False))
         print("ids:   ", json.dumps(list(encoding.ids)))
     if args.show:
-        print(ansi(args.text, encode_for_view(tokenizer, args.text), is_byte_level(tokenizer)))
+        view = ansi if wants_colour(sys.stdout) else plain
+        print(view(text, encode_for_view(tokenizer, text), is_byte_level(tokenizer)))
+    return 0
+
+
+def _encode(tokenizer: Any, text: str, pair: str | None, args: argparse.Namespace) -> Any:
+    """The encoding of a text with the command line's special-token options."""
+    specials = {name: getattr(args, name) for name in ("allowed_special", "disallowed_special")
+                if getattr(args, name) is not None}
+    try:
+        return tokenizer.encode(text, pair, add_special_tokens=not args.no_special, **specials)
+    except SpecialTokenError as error:
+        raise InputError(f"{str(error).splitlines()[0]} (--allowed-special all encodes it as its token, --disallowed-special none as "
+                         "text)") from None
+
+
+def _encoding_dict(encoding: Any) -> dict[str, Any]:
+    """ids, tokens and offsets of an encoding, JSON-ready."""
+    return {"ids": list(encoding.ids), "tokens": list(encoding.tokens), "offsets": [list(o) for o in encoding.offsets]}
+
+
+def _input_files(names: list[Path]) -> list[Path]:
+    """The files named, a directory as the files in it (sorted, hidden ones left out); checked before any work."""
+    files = []
+    for path in names:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.is_file() and not any(
+                part.startswith(".") for part in p.relative_to(path).parts))
+        elif path.is_file() or str(path) == "-":
+            files.append(path)
+        else:
+            raise InputError(f"{path}: no such file or directory")
+    return files
+
+
+def _read_input(path: Path) -> str:
+    """The text of a file, or of standard input for "-"."""
+    return sys.stdin.read() if str(path) == "-" else read_text(path)
+
+
+def _input_lines(args: argparse.Namespace) -> Iterator[str]:
+    """Each line (without its newline) of standard input and the --file files, in order."""
+    for path in _input_files([Path(name) for name in args.text] + args.file):
+        yield from _read_input(path).splitlines()
+
+
+def _print_counts(args: argparse.Namespace) -> int:
+    """`encode --count`: the tokens of each whole file and the total, as `wc` prints counts."""
+    if args.text or args.pair is not None or args.show:
+        raise CliError("--count takes files, not TEXT, --pair or --show")
+    files = _input_files(args.count + args.file)
+    tokenizer = load_tokenizer(args.tokenizer, args)
+    tokenizer.no_truncation()  # a count is of the whole text, whatever length the file pads or cuts to
+    tokenizer.no_padding()
+    counts = {str(path): len(_encode(tokenizer, _read_input(path), None, args).ids) for path in files}
+    if args.json:
+        print(json.dumps({"files": counts, "total": sum(counts.values())}, ensure_ascii=False))
+        return 0
+    for name, count in counts.items():
+        print(f"{count}\t{name}")
+    if len(counts) > 1:
+        print(f"{sum(counts.values())}\ttotal")
     return 0
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
-    """`decode`: the text of a list of ids."""
+    """`decode`: the text of a list of ids (an id the tokenizer does not have is an error naming it)."""
     tokenizer = load_tokenizer(args.tokenizer, args)
+    unknown = [token_id for token_id in args.ids if tokenizer.id_to_token(token_id) is None]
+    if unknown:
+        raise InputError(f"{args.tokenizer}: no token has id {unknown[0]} (ids run from 0 to "
+                         f"{tokenizer.get_vocab_size(with_added_tokens=True) - 1}, with gaps where a file leaves them)")
     print(tokenizer.decode(args.ids, skip_special_tokens=not args.keep_special))
     return 0
 

@@ -12,7 +12,10 @@ from ..segmentation import Dictionary, Segmenter, score
 from ..tools.train import MODELS, count_words, train
 from ..trainers import WordCounts
 from ..trainers.sources import expand
-from .options import PROG, CliError
+from .options import PROG, CliError, InputError, add_progress_option, check_output, positive_int, wants_progress
+
+# The suffixes hfcompat.save writes (formats.save), "" a transformers directory.
+TOKENIZER_SUFFIXES = ("", ".json", ".model", ".tiktoken", ".gguf")
 
 
 def add_commands(commands: Any) -> None:
@@ -22,7 +25,7 @@ def add_commands(commands: Any) -> None:
                        help="UTF-8 text files (or globs; .gz/.zst, JSON lines and Parquet with --text-column), "
                             "read line by line; with --counts, word counts files")
     train.add_argument("-o", "--output", required=True, help="where to save (.json: tokenizer.json)")
-    train.add_argument("--vocab-size", type=int, default=8000)
+    train.add_argument("--vocab-size", type=positive_int, default=8000)
     train.add_argument("--min-frequency", type=int, default=0)
     train.add_argument("--special-tokens", nargs="*", metavar="TOKEN", help="default: the model's usual ones")
     train.add_argument("--counts", action="store_true", help="FILEs are word counts (from `count`), added in order")
@@ -32,7 +35,7 @@ def add_commands(commands: Any) -> None:
     count = commands.add_parser("count", help="count the words training a model would count, and save them")
     count.add_argument("files", metavar="FILE", nargs="+", help="as for train")
     count.add_argument("-o", "--output", required=True, help="the word counts file (.jsonl, .jsonl.gz)")
-    count.add_argument("--max-words", type=int, help="keep only the most frequent words (approximate counts)")
+    count.add_argument("--max-words", type=positive_int, help="keep only the most frequent words (approximate counts)")
     _add_counting_options(count)
     count.set_defaults(handler=cmd_count)
 
@@ -50,8 +53,9 @@ def _add_counting_options(command: argparse.ArgumentParser) -> None:
     """The options train and count share: the model whose pipeline counts, and how to read and count."""
     command.add_argument("--model", default="bpe", choices=MODELS)
     command.add_argument("--text-column", metavar="NAME", help="the column of JSON lines and Parquet files")
-    command.add_argument("--workers", type=int, default=1, help="processes that count words")
-    command.add_argument("--quiet", action="store_true", help="no progress bars")
+    command.add_argument("--workers", type=positive_int, default=1, help="processes that count words")
+    add_progress_option(command)
+    command.add_argument("--quiet", action="store_true", help="no progress bars (as --no-progress)")
 
 
 def _files(names: list[str]) -> list[Path]:
@@ -59,10 +63,16 @@ def _files(names: list[str]) -> list[Path]:
     return [path for name in names for path in expand(name)]
 
 
+def _show_progress(args: argparse.Namespace) -> bool:
+    """Progress bars: not with --quiet, else as --progress says or when stderr is a terminal."""
+    return not args.quiet and wants_progress(args.progress)
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     """`count`: hfcompat.count_words on files, saved as a word counts file (atomically)."""
+    check_output(args.output)
     counts = count_words(_files(args.files), model=args.model, text_column=args.text_column, workers=args.workers,
-                         max_words=args.max_words, show_progress=not args.quiet)
+                         max_words=args.max_words, show_progress=_show_progress(args))
     counts.save(args.output)
     print(f"{args.output}: {len(counts)} words of {counts.texts} texts, counted for {args.model}")
     return 0
@@ -91,19 +101,20 @@ def cmd_segment(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """`train`: hfcompat.train on files, then save; Ctrl-C stops without writing anything."""
+    check_output(args.output, TOKENIZER_SUFFIXES)
     options: dict[str, Any] = {}
     if args.model != "unigram":
         options["min_frequency"] = args.min_frequency
     source = sum(WordCounts.load(path) for path in _files(args.files)) if args.counts else _files(args.files)
     try:
         tokenizer = train(source, model=args.model, vocab_size=args.vocab_size, special_tokens=args.special_tokens,
-                          workers=args.workers, text_column=args.text_column, show_progress=not args.quiet,
+                          workers=args.workers, text_column=args.text_column, show_progress=_show_progress(args),
                           **options)
     except KeyboardInterrupt:
         print(f"{PROG}: training interrupted, nothing written", file=sys.stderr)
         return 130
     except ValueError as error:  # counts of another pipeline, or no line short enough
-        raise CliError(str(error)) from None
+        raise InputError(str(error)) from None
     tokenizer.save(args.output)
     print(f"{args.output}: {args.model}, {tokenizer.get_vocab_size()} tokens")
     return 0

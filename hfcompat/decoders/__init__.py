@@ -1,7 +1,8 @@
 """Decoders: turn the list of token strings back into text, as HF `tokenizers` 0.23.3 does.
 
 The folder also holds bytes-to-text decoding with tiktoken's error modes and a streaming
-decoder (utf8.py).
+decoder (utf8.py), transformers' byte-class decode (byte_chars.py) and Moses detokenization on sacremoses
+(moses.py).
 
 Every decoder maps a token list to a token list (`decode_chain`) so that a `Sequence` can chain
 them; `decode` concatenates the final list. The per-token structure matters: several decoders
@@ -444,25 +445,41 @@ class Sequence(Decoder):
 
 
 @dataclass
+class CleanedUp(Decoder):
+    """transformers' decode with clean_up_tokenization_spaces on: the inner decoder's text with its clean-up
+    rules (" ." -> ".", " 's" -> "'s", ...). hfcompat's own: a tokenizer.json cannot hold it."""
+
+    inner: Decoder
+    TYPE: ClassVar[str] = ""
+    clean_up: ClassVar[bool] = True
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """One string: the inner decode, cleaned up."""
+        return [clean_up_tokenization(self.inner.decode(tokens))]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: no decoder of tokenizer.json applies transformers' clean-up."""
+        raise UnsupportedConversion("decoder: transformers' clean_up_tokenization_spaces (spaces before "
+                                    "punctuation and contractions removed), which no tokenizer.json decoder does")
+
+
+@dataclass
 class RewrittenText(Decoder):
     """What a transformers class does to the decoded text: the inner decoder's text with each match of
     `pattern` (a Python regex) replaced, then, with `strip`, stripped of whitespace at both ends (str.strip).
-    CLIPTokenizer turns "</w>" into spaces and strips; WhisperTokenizer drops timestamp tokens' text. With
-    `clean_up`, transformers' clean_up_tokenization follows (clean_up_tokenization_spaces).
+    CLIPTokenizer turns "</w>" into spaces and strips; WhisperTokenizer drops timestamp tokens' text.
     hfcompat's own: a tokenizer.json cannot hold it."""
 
     inner: Decoder
     pattern: str
     replacement: str
     strip: bool = False
-    clean_up: bool = False
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         """One string: the inner decode, rewritten."""
         text = re.sub(self.pattern, self.replacement, self.inner.decode(tokens))
-        text = text.strip() if self.strip else text
-        return [clean_up_tokenization(text) if self.clean_up else text]
+        return [text.strip() if self.strip else text]
 
     def to_dict(self) -> dict[str, Any]:
         """Refused: no decoder of tokenizer.json rewrites the joined text with a regex."""

@@ -31,6 +31,11 @@ SUFFIX_FALLBACK = {".gguf": "gguf", ".model": "sentencepiece", ".tiktoken": "tik
 HEAD_BYTES = 1 << 16
 _RANK_LINE = regex.compile(rb"[A-Za-z0-9+/]*={0,2} [0-9]+")
 _JSON_KEY = regex.compile(r'"([^"\\]*)"\s*:')
+_VOCAB_ENTRY = regex.compile(r'\{\s*"(?:[^"\\]|\\.)*"\s*:\s*-?[0-9]')  # {"token": 12, ...
+
+
+class EmptyFile(FormatError):
+    """A file with nothing (or only whitespace) in it: no format to read it as."""
 
 
 def detect_format(path: str | Path, format: str | None = None) -> str:
@@ -50,6 +55,8 @@ def detect_format(path: str | Path, format: str | None = None) -> str:
     named = SUFFIX_FORMATS.get(path.suffix)
     try:
         found = content_format(path)
+    except EmptyFile:
+        raise
     except FormatError:
         if named is None:
             raise
@@ -70,6 +77,8 @@ def content_format(path: Path) -> str:
     if head.startswith(b"GGUF"):
         return "gguf"
     text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
+    if not text and not head.strip(b"\xef\xbb\xbf \t\r\n"):
+        raise EmptyFile("the file is empty: no tokenizer in it", path=str(path))
     if text.startswith("{"):
         return _json_format(path, text)
     if _is_rank_file(head):
@@ -87,7 +96,9 @@ def content_format(path: Path) -> str:
 
 
 def _json_format(path: Path, text: str) -> str:
-    """Which JSON format: told apart by the top-level keys the file starts with."""
+    """Which JSON format: told apart by the top-level keys the file starts with; an object with none of them is a
+    vocab.json when its first value is a number (a token -> id map) or its name says vocab, else a tokenizer.json
+    (whose reader then says what it lacks)."""
     keys = set(_JSON_KEY.findall(text[:4096]))
     if "default_num_special_tokens" in keys or "tekken" in path.name:
         return "tekken.json"
@@ -95,7 +106,9 @@ def _json_format(path: Path, text: str) -> str:
         return "hfcompat.json"
     if keys & {"model", "added_tokens", "normalizer", "pre_tokenizer", "truncation"}:
         return "tokenizer.json"
-    return "vocab.json"
+    if _VOCAB_ENTRY.match(text) or (not keys and "vocab" in path.name):
+        return "vocab.json"
+    return "tokenizer.json"
 
 
 def _is_rank_file(head: bytes) -> bool:

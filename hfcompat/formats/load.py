@@ -15,6 +15,7 @@ from .tiktoken import read_tiktoken
 from .tokenizer_json import read_tokenizer_json
 from .transformers.pretrained import (bert_tokenizer, gpt2_tokenizer, is_pretrained_directory, load_pretrained,
                                       read_hfcompat_file)
+from .transformers.rag import is_rag_directory, load_rag
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
@@ -56,6 +57,8 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
 def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:
     """Load the tokenizer a directory holds: a transformers directory as AutoTokenizer builds it,
     else its tokenizer.json, vocab.txt or vocab.json."""
+    if is_rag_directory(directory):
+        return load_rag(directory)
     if is_pretrained_directory(directory):
         return load_pretrained(directory)
     for name in ("tokenizer.json", "vocab.txt", "vocab.json"):

@@ -7,7 +7,8 @@ rwkv.py (RWKV's world tokenizer) and plamo2.py (PLaMo-2's) hold models that only
 holds: the GGUF reader builds them, they have no `from_dict`, and their `to_dict` refuses.
 utf8_bytes.py (transformers' ByT5, Perceiver and Dia: one token chr(b) per UTF-8 byte) and code_points.py
 (CANINE: one token per character) are built by the transformers
-directory reader alone and refused by every writer likewise.
+directory reader alone and refused by every writer likewise, as is pair_rank_bpe.py (the word BPE of
+transformers' XLM, Flaubert, FSMT and BioGpt classes: merges on strings, vocabulary looked up after).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ script table (unicode_scripts.py); FixedLength (fixed_length.py). Sequence and `
 here.
 
 The folder also holds the translation of tiktoken's (fancy-regex) patterns to Python `regex`
-(tiktoken_pattern.py).
+(tiktoken_pattern.py), and Moses tokenization on sacremoses (moses.py: transformers' XLM, Flaubert, FSMT
+and BioGpt classes; no tokenizer.json form).
 
 Each class follows HF `tokenizers` 0.23.3 exactly (pieces, offsets, JSON form):
 `pre_tokenize(pts)` splits a PreTokenizedString in place, `pre_tokenize_str(text)` returns

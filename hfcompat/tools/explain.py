@@ -11,6 +11,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..errors import UnsupportedConversion
 from ..models.bpe import BPE
 from ..models.unigram import Unigram
 from ..models.wordpiece import WordPiece
@@ -274,7 +275,10 @@ def describe(component: Any) -> str:
     """A component's type, with the members of a Sequence: "Sequence[NFD, Lowercase]"."""
     if component is None:
         return "none"
-    return _describe_dict(component.to_dict())
+    try:
+        return _describe_dict(component.to_dict())
+    except UnsupportedConversion:
+        return type(component).__name__  # hfcompat's own component: no tokenizer.json type
 
 
 def _describe_dict(data: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from ..errors import FormatError
+from ..errors import FormatError, import_optional
 from ..formats.detect import DIRECTORY, detect_format
 from ..formats.load import load
 from ..formats.tiktoken.ranks import rank_file_spec
@@ -127,6 +127,11 @@ class VerifyReport:
         }
 
 
+def _oracle(module: str) -> Any:
+    """A reference library verify compares with, or MissingDependency naming the extra that installs them."""
+    return import_optional(module, "verify", f"Comparing with {module.split('.')[0]}")
+
+
 def _rate(size: int, seconds: float) -> float:
     """MB per second (0 when nothing was timed)."""
     return size / 1e6 / seconds if seconds > 0 else 0.0
@@ -164,7 +169,7 @@ def tokenizers_side(source: str | Path | Tokenizer, add_special_tokens: bool, lo
     plain vocabulary files with the pipelines `tokenizers` builds for them (`format` as in `load`);
     `whole_inputs` turns off the file's truncation and padding (the other side's file holds none)."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import tokenizers
+    tokenizers = _oracle("tokenizers")
 
     if isinstance(source, Tokenizer):
         official = tokenizers.Tokenizer.from_str(source.to_str())
@@ -197,7 +202,7 @@ def _whole_inputs(official: Any) -> list[str]:
 def official_tokenizer(path: Path, lowercase: bool = True, format: str | None = None) -> Any:
     """`tokenizers` reading a tokenizer.json (or a directory's), a BERT vocab.txt or GPT-2 vocab.json
     (told apart by content, as `load` tells them)."""
-    import tokenizers
+    tokenizers = _oracle("tokenizers")
 
     kind = detect_format(path, format)
     if kind == DIRECTORY:
@@ -216,7 +221,7 @@ def official_tokenizer(path: Path, lowercase: bool = True, format: str | None = 
 
 def sentencepiece_side(path: str | Path) -> Side:
     """`sentencepiece` on a .model file (it adds no special tokens by itself)."""
-    import sentencepiece
+    sentencepiece = _oracle("sentencepiece")
 
     processor = sentencepiece.SentencePieceProcessor(model_file=str(path))
 
@@ -231,7 +236,7 @@ def tiktoken_side(path: str | Path, *, encoding: str | None = None, pattern: str
                   special_tokens: dict[str, int] | None = None) -> Side:
     """`tiktoken` on a rank file; the pattern and special tokens come from the arguments or from
     tiktoken's own definition of `encoding` (which needs that encoding in tiktoken's cache)."""
-    import tiktoken
+    tiktoken = _oracle("tiktoken")
     from tiktoken.load import load_tiktoken_bpe
 
     if pattern is None and encoding is None:  # the file's own: a known encoding, else its sidecar
@@ -264,7 +269,7 @@ def _tiktoken_definition(encoding: str) -> dict[str, Any]:
     """
     from unittest import mock
 
-    import tiktoken.registry as registry
+    registry = _oracle("tiktoken.registry")
 
     if getattr(registry, "ENCODING_CONSTRUCTORS", None) is None:
         registry._find_constructors()
@@ -287,7 +292,7 @@ def transformers_side(directory: str | Path | Tokenizer, add_special_tokens: boo
             return transformers_side(scratch, add_special_tokens)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    import transformers
+    transformers = _oracle("transformers")
 
     path = Path(directory)
     if path.is_file():  # a bare tokenizer.json: transformers' class that takes it as it is
@@ -306,7 +311,7 @@ def transformers_side(directory: str | Path | Tokenizer, add_special_tokens: boo
 def mistral_common_side(path: str | Path) -> Side:
     """mistral-common's Tekkenizer on a tekken.json (special tokens in text are plain text; none
     are added; decoding keeps them, as hfcompat's side does)."""
-    import mistral_common
+    mistral_common = _oracle("mistral_common")
     from mistral_common.tokens.tokenizers.base import SpecialTokenPolicy
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 

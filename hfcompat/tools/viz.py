@@ -124,6 +124,11 @@ def ansi(text: str, encoding: Any, byte_level: bool = False) -> str:
     return "".join(out)
 
 
+def plain(text: str, encoding: Any, byte_level: bool = False) -> str:
+    """The tokens of `text` between "|" bars, whitespace visible: the terminal view without colour."""
+    return "|".join(visible(piece.text) for piece in pieces(text, encoding, byte_level))
+
+
 # ------------------------------------------------------------------ HTML
 
 

@@ -362,5 +362,5 @@ def test_count_and_train_commands(texts: list[str], tmp_path: Path, capsys: pyte
     assert run(["train", str(tmp_path / "part*.txt"), "-o", str(from_text), "--vocab-size", "1000", "--quiet"]) == 0
     assert from_counts.read_bytes() == from_text.read_bytes()
     assert run(["train", "--counts", str(tmp_path / "counts0.jsonl"), "--model", "wordlevel", "-o",
-                str(tmp_path / "x.json"), "--quiet"]) == 2
+                str(tmp_path / "x.json"), "--quiet"]) == 3
     assert "cannot be used by train(model='wordlevel'" in capsys.readouterr().err

@@ -617,6 +617,39 @@ def test_whitespace_model_refuses_what_it_cannot_hold(tmp_path: Path) -> None:
     assert error.value.field == "tokenizer.ggml.pre"
 
 
+def test_whitespace_pre_name_on_a_gpt2_model(tmp_path: Path, backend: str) -> None:
+    """pre "whitespace" on a gpt2 model, hand-checked against llama.cpp's source: the text cut into runs of
+    Unicode whitespace and runs of other chars (std::wregex's \\S+ after llama.cpp maps non-ASCII whitespace
+    to U+000B), BPE on each run's own chars, an unknown char as its byte tokens; tokenizers gives the same ids
+    on the converted tokenizer.json. Without byte tokens: FormatError saying why."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tokenizer = hfcompat.load(whitespace_gguf(tmp_path / "gpt2.gguf", model="gpt2"))
+    text = "abc ab\u3000abd\u0085x你好\t\té"
+    encoding = tokenizer.encode(text, add_special_tokens=False)
+    assert encoding.tokens == ["abc", "<0x20>", "ab", "<0xE3>", "<0x80>", "<0x80>", "ab", "d", "<0xC2>", "<0x85>",
+                               "<0x78>", "你好", "<0x09>", "<0x09>", "é"]
+    assert tokenizer.decode(encoding.ids) == text
+    theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+    assert theirs.encode(text, add_special_tokens=False).ids == encoding.ids
+    with pytest.raises(FormatError, match="drops an unknown character after merging") as error:
+        hfcompat.load(whitespace_gguf(tmp_path / "no-bytes.gguf", range(0), model="gpt2"))
+    assert error.value.field == "tokenizer.ggml.tokens"
+
+
+def test_sarvam_moe_is_gemma4_bpe_split_at_newlines(tmp_path: Path, backend: str) -> None:
+    """pre "sarvam-moe" (llama.cpp: gemma4's escaping and raw-UTF-8 BPE, split at newline runs, without gemma4's
+    rule for a newline run that is one token): gemma-4's vocabulary under that name gives every one of llama.cpp's
+    gemma-4 test strings its ids, in hfcompat and through the converted tokenizer.json in tokenizers."""
+    tokenizers = pytest.importorskip("tokenizers")
+    data = read_gguf_data(shared_file("refs/gguf/ggml-vocab-gemma-4.gguf"))
+    write_gguf_data(dataclasses.replace(data, model="gpt2", pre="sarvam-moe"), tmp_path / "sarvam.gguf")
+    tokenizer = hfcompat.load(tmp_path / "sarvam.gguf")
+    theirs = tokenizers.Tokenizer.from_str(tokenizer.to_str())
+    for text, ids in cases_of("gemma-4"):
+        assert tokenizer.encode(text, add_special_tokens=False).ids == ids, text
+        assert theirs.encode(text, add_special_tokens=False).ids == ids, text
+
+
 def test_hybriddna_is_plain_bpe_without_its_dna_tokens(tmp_path: Path) -> None:
     """Without <dna>, </dna> and <oov> llama.cpp runs plain BPE (GPT-2's test strings give their ids);
     with them, DNA k-mers that no pipeline holds: FormatError."""

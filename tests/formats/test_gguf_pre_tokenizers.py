@@ -106,8 +106,10 @@ def test_names_are_unique_and_described() -> None:
 
 
 def byte_level_data(pre: str) -> GGUFTokenizerData:
-    """A two-token gpt2 tokenizer named `pre` (only its pipeline matters here)."""
-    return GGUFTokenizerData("gpt2", pre, ["a", "b"], [NORMAL, NORMAL], merges=[])
+    """A gpt2 tokenizer named `pre` with "a", "b" and the 256 <0xXX> tokens (a name whose BPE runs on the text's
+    own characters needs them; only the pipeline matters here)."""
+    tokens = ["a", "b", *(f"<0x{byte:02X}>" for byte in range(256))]
+    return GGUFTokenizerData("gpt2", pre, tokens, [NORMAL] * len(tokens), merges=[])
 
 
 @pytest.mark.parametrize("name", sorted(PRE_TOKENIZERS))

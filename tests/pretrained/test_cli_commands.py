@@ -74,7 +74,7 @@ def test_convert_impossible_pair_leaves_no_file(tmp_path: Path) -> None:
     """WordPiece -> .tiktoken is refused with one error line that gives the reason; nothing is written."""
     out = tmp_path / "bert.tiktoken"
     result = run_cli("convert", str(shared_file("refs/bert-base-uncased/vocab.txt")), str(out))
-    assert result.returncode == 2
+    assert result.returncode == 3
     assert result.stderr.startswith("hfcompat: error: ") and "Traceback" not in result.stderr
     assert ".tiktoken" in result.stderr or "WordPiece" in result.stderr
     assert list(tmp_path.iterdir()) == []

@@ -180,10 +180,10 @@ def bad_files(tmp_path: Path) -> dict[str, Path]:
 @pytest.mark.parametrize("kind", ["missing", "malformed", "empty", "unknown model"])
 @pytest.mark.parametrize("command", [["encode", "{}", "hello"], ["decode", "{}", "1", "2"], ["inspect", "{}"]])
 def test_bad_input_is_one_error_line(tmp_path: Path, kind: str, command: list[str]) -> None:
-    """Exit code 2, one line "hfcompat: error: ..." naming the file, nothing on stdout, no traceback."""
+    """Exit code 3, one line "hfcompat: error: ..." naming the file, nothing on stdout, no traceback."""
     path = bad_files(tmp_path)[kind]
     result = run_cli(*[arg.format(path) for arg in command])
-    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.returncode == 3, (result.stdout, result.stderr)
     assert result.stdout == ""
     assert "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
@@ -200,10 +200,10 @@ def test_malformed_json_error_says_where(tmp_path: Path) -> None:
 
 
 def test_main_exits_with_the_code(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    """main() itself exits (the console script relies on it) with 2 on a FormatError."""
+    """main() itself exits (the console script relies on it) with 3 on a FormatError."""
     with pytest.raises(SystemExit) as exited:
         cli.main(["inspect", str(tmp_path / "missing.json")])
-    assert exited.value.code == 2
+    assert exited.value.code == 3
     assert capsys.readouterr().err.startswith("hfcompat: error: ")
 
 

@@ -247,14 +247,14 @@ def test_cli_passes_load_options(tmp_path, monkeypatch, capsys) -> None:
 
 
 def test_cli_errors(tmp_path, capsys) -> None:
-    """A corpus that is not UTF-8, or absent, is one error line with exit code 2."""
+    """A corpus that is not UTF-8, or absent, is one error line with exit code 3 (bad input)."""
     tokenizer_path = tmp_path / "tokenizer.json"
     wordpiece_tokenizer().save(str(tokenizer_path))
     corpus = tmp_path / "latin1.txt"
     corpus.write_bytes("café\n".encode("latin-1"))
-    assert run(["evaluate", str(tokenizer_path), "--corpus", str(corpus)]) == 2
+    assert run(["evaluate", str(tokenizer_path), "--corpus", str(corpus)]) == 3
     assert "not UTF-8" in capsys.readouterr().err
-    assert run(["evaluate", str(tokenizer_path), "--corpus", str(tmp_path / "absent.txt")]) == 2
+    assert run(["evaluate", str(tokenizer_path), "--corpus", str(tmp_path / "absent.txt")]) == 3
     assert "absent.txt" in capsys.readouterr().err
 
 

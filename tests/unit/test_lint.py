@@ -271,4 +271,4 @@ def test_the_command_runs_as_a_program(tmp_path: Path) -> None:
     result = subprocess.run([*run, str(broken)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 1 and result.stdout.startswith(f"{broken}: 1 error")
     result = subprocess.run([*run, str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 2 and result.stderr.startswith("hfcompat: error: ")
+    assert result.returncode == 3 and result.stderr.startswith("hfcompat: error: ")

@@ -198,5 +198,5 @@ def test_cli_train_writes_a_loadable_tokenizer(tmp_path: Path) -> None:
     assert run(["train", str(corpus), "-o", str(output), "--model", "wordlevel", "--vocab-size", "50",
                 "--quiet"]) == 0
     assert hfcompat.load(str(output)).encode("lazy dog").tokens == ["lazy", "dog"]
-    assert run(["train", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "x.json"), "--quiet"]) == 2
+    assert run(["train", str(tmp_path / "missing.txt"), "-o", str(tmp_path / "x.json"), "--quiet"]) == 3
     assert not (tmp_path / "x.json").exists()

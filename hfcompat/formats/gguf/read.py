@@ -298,7 +298,12 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
                               path=where, field=KEY + "pre")
     if data.merges is None:
         raise FormatError(f"a {data.model} tokenizer needs its merges", path=where, field=KEY + "merges")
+    vocab = _vocab(data, where)
     byte_fallback = entry.get("byte_fallback", False)
+    if byte_fallback and not _has_byte_tokens(vocab, where):
+        raise FormatError(f"pre-tokenizer {data.pre!r} runs BPE on the text's own characters, and without <0xXX> "
+                          "byte tokens llama.cpp drops an unknown character after merging, which tokenizers' BPE "
+                          "does before (its neighbours then merge)", path=where, field=KEY + "tokens")
     unknown = data.special_ids.get("unknown") if byte_fallback else None
     if entry.get("add_bos_token") == "always":  # llama.cpp adds the bos token whatever the file says
         data = dataclasses.replace(data, flags={**data.flags, "add_bos_token": True})
@@ -310,7 +315,7 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         "model": {"type": "BPE", "dropout": None, "unk_token": None if unknown is None else data.tokens[unknown],
                   "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": byte_fallback,
                   "byte_fallback": byte_fallback,
-                  "ignore_merges": entry.get("ignore_merges", False), "vocab": _vocab(data, where),
+                  "ignore_merges": entry.get("ignore_merges", False), "vocab": vocab,
                   "merges": _applicable_merges(data, where)},
     }
 
@@ -339,10 +344,7 @@ def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
     if data.merges is None:
         raise FormatError("a whitespace tokenizer needs its merges", path=where, field=KEY + "merges")
     vocab = _vocab(data, where)
-    byte_tokens = sum(f"<0x{byte:02X}>" in vocab for byte in range(256))
-    if 0 < byte_tokens < 256:  # llama.cpp keeps the bytes it finds, tokenizers falls back to none of them
-        raise FormatError(f"{byte_tokens} of the 256 <0xXX> byte tokens: byte fallback is exact with all or "
-                          "none", path=where, field=KEY + "tokens")
+    byte_fallback = _has_byte_tokens(vocab, where)
     # llama.cpp's case table maps each char to one char; it differs from Unicode's full mapping
     # (Rust's, which tokenizers' Lowercase uses) only at U+0130, which it maps to a plain "i"
     lowercase = {"type": "Sequence", "normalizers": [
@@ -352,9 +354,19 @@ def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         "pre_tokenizer": {"type": "WhitespaceSplit"},
         "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_tokens == 256,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_fallback,
                   "ignore_merges": False, "vocab": vocab, "merges": _applicable_merges(data, where)},
     }
+
+
+def _has_byte_tokens(vocab: dict[str, int], where: str | None) -> bool:
+    """True when the vocabulary holds all 256 <0xXX> tokens, False when none (llama.cpp then drops an unknown
+    character); a FormatError for some: llama.cpp keeps the bytes it finds, tokenizers falls back to none."""
+    byte_tokens = sum(f"<0x{byte:02X}>" in vocab for byte in range(256))
+    if 0 < byte_tokens < 256:
+        raise FormatError(f"{byte_tokens} of the 256 <0xXX> byte tokens: byte fallback is exact with all or "
+                          "none", path=where, field=KEY + "tokens")
+    return byte_tokens == 256
 
 
 def merge_pair(merge: str) -> tuple[str, str]:

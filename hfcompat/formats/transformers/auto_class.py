@@ -44,11 +44,12 @@ def read_model_config(directory: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def auto_class(directory: Path, config: dict[str, Any]) -> str | None:
-    """The class AutoTokenizer loads for the directory (without "Fast"), or None when nothing names one."""
+def auto_class(directory: Path, config: dict[str, Any], model: dict[str, Any] | None = None) -> str | None:
+    """The class AutoTokenizer loads for the directory (without "Fast"), or None when nothing names one; `model`
+    stands for config.json when the caller passes AutoTokenizer a model config (RagTokenizer does)."""
     if _auto_tokenizer_map(config):
         return classes.class_name(config)
-    model = read_model_config(directory)
+    model = read_model_config(directory) if model is None else model
     model_type = model.get("model_type") if isinstance(model.get("model_type"), str) else None
     overruled = set(model_types()["hub_class_overruled"])
     wrong_hub_class = model_type in overruled or model.get("model_name") in overruled

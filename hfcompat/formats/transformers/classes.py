@@ -323,6 +323,13 @@ def _roberta_processing(config: Config, data: Data, trim_offsets: bool, add_pref
     return data
 
 
+def luke(config: Config, data: Data) -> Data:
+    """LukeTokenizer: RobertaTokenizer's byte-level BPE; its RobertaProcessing keeps tokenizers' defaults (offsets
+    trimmed, add_prefix_space on) whatever the config says. Its entity calls are a CLASS_CALL_RULES entry."""
+    data = _byte_level_bpe(config, data)
+    return _roberta_processing(config, data, trim_offsets=True, add_prefix_space=True)
+
+
 CLIP_PATTERN = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
 
 
@@ -489,6 +496,17 @@ def xlm_roberta(config: Config, data: Data, unk_id: int = 3) -> Data:
     data = _sentencepiece_unigram(config, data, unk_id, _precompiled_only(data.get("normalizer")))
     bos, eos = role(config, "bos_token", "<s>"), role(config, "eos_token", "</s>")
     data["post_processor"] = template([bos, "$A", eos], [bos, "$A", eos, eos, "$B", eos], [bos, eos], data)
+    return data
+
+
+def mluke(config: Config, data: Data) -> Data:
+    """MLukeTokenizer (on plain text): Unigram with unk id 0, `` and '' turned into ", Metaspace always (split),
+    "<s> $A </s>" and "<s> $A </s> </s> $B:1 </s>:1"; the file's Precompiled map is dropped."""
+    quotes = [{"type": "Replace", "pattern": {"String": quote}, "content": '"'} for quote in ("``", "''")]
+    data = _metaspace_unigram(data, 0, {"type": "Sequence", "normalizers": quotes}, "always")
+    cls, sep = role(config, "cls_token", "<s>"), role(config, "sep_token", "</s>")
+    data["post_processor"] = template([f"{cls}:0", "$A:0", f"{sep}:0"],
+                                      [f"{cls}:0", "$A:0", f"{sep}:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
     return data
 
 
@@ -872,6 +890,8 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "ReformerTokenizer": reformer,
     "Tipsv2Tokenizer": tipsv2,
     **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer"), roberta),
+    "LukeTokenizer": luke,
+    "MLukeTokenizer": mluke,
     "CLIPTokenizer": clip,
     "WhisperTokenizer": whisper,
     "LlamaTokenizer": llama,
@@ -911,7 +931,7 @@ BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer", "Di
 VOCAB_FILES: dict[str, str] = {
     **dict.fromkeys((name for name, build in CLASSES.items() if getattr(build, "func", build) in (bert, mpnet, splinter)),
                     "vocab.txt"),
-    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer",
+    **dict.fromkeys(("GPT2Tokenizer", "CLIPTokenizer", "WhisperTokenizer", "OpenAIGPTTokenizer", "RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "LukeTokenizer",
                      "Qwen2Tokenizer", "CohereTokenizer", "GPTNeoXTokenizer"), "vocab.json"),
 }
 # Classes whose pipeline over a SentencePiece model differs from sentencepiece in runs of spaces only.
@@ -927,21 +947,29 @@ BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
 # Classes that always rebuild the bos/eos template, and the add_bos_token/add_eos_token they assume
 # (transformers drops the config's flags when tokenizer.json is there).
 TEMPLATE_FLAGS: dict[str, tuple[bool, bool]] = {"CodeLlamaTokenizer": (True, False), "GPTNeoXTokenizer": (False, False)}
+_LUKE_ENTITY_TOKENS = {"entity_1_token": "<ent>", "entity_2_token": "<ent2>", "entity_unk_token": "[UNK]",
+                       "entity_pad_token": "[PAD]", "entity_mask_token": "[MASK]", "entity_mask2_token": "[MASK2]"}
 # Special tokens a class adds besides its roles: config key -> the class default (a null in the config: none).
 CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
     "CodeLlamaTokenizer": {"prefix_token": "▁<PRE>", "middle_token": "▁<MID>", "suffix_token": "▁<SUF>",
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
     "SplinterTokenizer": {"question_token": "[QUESTION]"},
+    "ProphetNetTokenizer": {"x_sep_token": "[X_SEP]"},
+    "LukeTokenizer": _LUKE_ENTITY_TOKENS,
+    "MLukeTokenizer": {**_LUKE_ENTITY_TOKENS, "entity_1_token": "▁<ent>", "entity_2_token": "▁<ent2>"},
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
-    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED")}
+    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED"),
+    **dict.fromkeys(("XLMTokenizer", "FlaubertTokenizer"), tuple(f"<special{i}>" for i in range(10)))}
 
-# What a class hfcompat builds still does on some texts that hfcompat does not: the config key that turns
-# it off (null there), and what transformers does.
-CLASS_CALL_RULES: dict[str, tuple[str, str]] = {
+# What a class hfcompat builds still does on some texts or calls that hfcompat does not: the config key that turns
+# it off (null there; None: nothing does), and what transformers does.
+CLASS_CALL_RULES: dict[str, tuple[str | None, str]] = {
     "CodeLlamaTokenizer": ("fill_token", "splits a text holding its fill token into a prefix and a suffix "
                                          "and encodes them in its infilling layout"),
+    **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (None, "takes entity spans or entities beside a text (entity_spans=, entities=, task=) and then "
+                            "adds entity_ids, entity_position_ids and their masks from entity_vocab.json")),
 }
 
 # What a class does to the decoded text: (Python regex, replacement, strip whitespace at both ends).
@@ -967,11 +995,11 @@ CLASS_DECODE_RULES: dict[str, str] = {
 
 # Classes that add their special tokens again after loading (_post_init): an added token of the file that is
 # one of them loses its own lstrip, rstrip and normalized flags.
-READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer"}
+READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer", "MLukeTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
 LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
-                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer"),
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer", "MLukeTokenizer"),
                     ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
@@ -990,10 +1018,17 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "DiaTokenizer": {"pad_token": "<pad>", "unk_token": "<pad>"},
     "CanineTokenizer": {"bos_token": "\ue000", "eos_token": "\ue001", "sep_token": "\ue001", "cls_token": "\ue000",
                         "pad_token": "\x00", "mask_token": "\ue003"},
+    **dict.fromkeys(("XLMTokenizer", "FlaubertTokenizer"), {"unk_token": "<unk>", "bos_token": "<s>", "sep_token": "</s>",
+                                                           "pad_token": "<pad>", "cls_token": "</s>",
+                                                           "mask_token": "<special1>"}),
+    "FSMTTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "sep_token": "</s>", "pad_token": "<pad>"},
+    "BioGptTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "unk_token": "<unk>",
+                        "pad_token": "<pad>"},
     "PerceiverTokenizer": {"pad_token": "[PAD]", "bos_token": "[BOS]", "eos_token": "[EOS]", "mask_token": "[MASK]",
                            "cls_token": "[CLS]", "sep_token": "[SEP]"},
-    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer"),
-                    _BERT_ROLES),
+    **dict.fromkeys(("BertTokenizer", "DPRQuestionEncoderTokenizer", "LxmertTokenizer", "MobileBertTokenizer",
+                     "RoCBertTokenizer", "BertJapaneseTokenizer"), _BERT_ROLES),
+    "ProphetNetTokenizer": {key: value for key, value in _BERT_ROLES.items() if key != "cls_token"},
     "FunnelTokenizer": {"unk_token": "<unk>", "sep_token": "<sep>", "pad_token": "<pad>", "cls_token": "<cls>",
                         "mask_token": "<mask>", "bos_token": "<s>", "eos_token": "</s>"},
     "MPNetTokenizer": {**_ROBERTA_ROLES, "unk_token": "[UNK]"},
@@ -1003,8 +1038,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "SplinterTokenizer": _BERT_ROLES,
     "NougatTokenizer": {"unk_token": "<unk>", "bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>"},
     "GPT2Tokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
-    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer"),
-                    _ROBERTA_ROLES),
+    **dict.fromkeys(("RobertaTokenizer", "BartTokenizer", "LEDTokenizer", "MvpTokenizer", "BlenderbotTokenizer",
+                     "LukeTokenizer", "MLukeTokenizer"), _ROBERTA_ROLES),
     "ReformerTokenizer": {"eos_token": "</s>", "unk_token": "<unk>"},
     "Tipsv2Tokenizer": {"unk_token": "<unk>", "pad_token": "<pad>"},
     "WhisperTokenizer": {"bos_token": "<|endoftext|>", "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>"},
@@ -1045,6 +1080,10 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                                 "sep_token": "<::::>"},
     "SpeechT5Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "GPTSw3Tokenizer": {"bos_token": "<s>", "eos_token": "<|endoftext|>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "CTRLTokenizer": {"unk_token": "<unk>"},
+    "BlenderbotSmallTokenizer": {"bos_token": "__start__", "eos_token": "__end__", "unk_token": "__unk__",
+                                 "pad_token": "__null__"},
+    **dict.fromkeys(("PhobertTokenizer", "BertweetTokenizer"), _ROBERTA_ROLES),
     "M2M100Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "pad_token": "<pad>",
                         "unk_token": "<unk>"},
     "Speech2TextTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>", "unk_token": "<unk>"},
@@ -1064,32 +1103,18 @@ NOT_BUILT: dict[str, str] = {
                       "whatever tokenizer.json holds"),
     "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
                       "and the pad token is dropped"),
-    **dict.fromkeys(("LukeTokenizer", "MLukeTokenizer"), (
-        "rebuilds its pipeline and makes entity sequences from entity spans (entity_vocab.json), a call hfcompat's "
-        "encode does not take")),
     "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
-        "BertJapaneseTokenizer",
-        "BertweetTokenizer",
-        "BioGptTokenizer",
-        "BlenderbotSmallTokenizer",
-        "CTRLTokenizer",
         "ClvpTokenizer",
         "CpmAntTokenizer",
         "EsmTokenizer",
-        "FSMTTokenizer",
-        "FlaubertTokenizer",
         "GPTNeoXJapaneseTokenizer",
         "MgpstrTokenizer",
-        "PhobertTokenizer",
-        "ProphetNetTokenizer",
-        "RoCBertTokenizer",
         "TapasTokenizer",
         "VitsTokenizer",
         "Wav2Vec2CTCTokenizer",
         "Wav2Vec2PhonemeCTCTokenizer",
-        "XLMTokenizer",
     ), _PYTHON),
     "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
                      "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
@@ -1101,8 +1126,11 @@ NOT_BUILT: dict[str, str] = {
                      "UdopTokenizer"), _LAYOUT),
     "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
                           "and the pad token is dropped"),
-    "MistralCommonBackend": "reads tekken.json with mistral-common, not tokenizer.json",
-    "RagTokenizer": "pairs a question-encoder and a generator tokenizer from two sub-directories",
+    "RagTokenizer": ("pairs the tokenizers of question_encoder_tokenizer/ and generator_tokenizer/ with the model "
+                     "configs of a RAG config.json (model_type rag), which this directory lacks (hfcompat.load reads "
+                     "such a directory as RagTokenizer's question encoder)"),
+    "MistralCommonBackend": ("without a tekken.json, runs mistral-common's SentencePiece tokenizer on the "
+                             "directory's tokenizer.model.v* file, not tokenizer.json"),
 }
 
 
@@ -1129,8 +1157,8 @@ SENTENCEPIECE_POST_PROCESSORS: dict[str, Callable[[Config, Data], Data]] = {
 }
 # Classes that set their post-processor themselves, after transformers' bos/eos handling.
 OWN_POST_PROCESSOR = {name for name, build in CLASSES.items() if getattr(build, "func", build) in (
-    bert, mpnet, herbert, splinter, nougat, roberta, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
-    pegasus, big_bird, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
+    bert, mpnet, herbert, splinter, nougat, roberta, luke, clip, whisper, deberta, xglm, rembert, t5, xlm_roberta, camembert,
+    pegasus, big_bird, mluke, mbart, mbart50, nllb, seamless_m4t, albert, deberta_v2, xlnet)} - {"VideoPrismTokenizer"}
 
 
 def call_rule(config: Config, name: str | None) -> str | None:
@@ -1138,17 +1166,18 @@ def call_rule(config: Config, name: str | None) -> str | None:
     if name not in CLASS_CALL_RULES:
         return None
     key, what = CLASS_CALL_RULES[name]
-    return what if key not in config or config[key] is not None else None
+    return what if key is None or key not in config or config[key] is not None else None
 
 
-def readd_specials(data: Data, name: str | None, tokens: list[str]) -> Data:
-    """The file's added tokens as a class that adds its special `tokens` again leaves them (plain flags)."""
+def readd_specials(data: Data, name: str | None, tokens: list[str], lstrip: frozenset[str] = frozenset()) -> Data:
+    """The file's added tokens as a class that adds its special `tokens` again leaves them (plain flags; those in
+    `lstrip` take the spaces before them)."""
     if name not in READDS_SPECIALS:
         return data
     wanted = set(tokens)
     for entry in data.get("added_tokens") or []:
         if entry.get("content") in wanted:
-            entry.update(lstrip=False, rstrip=False, normalized=False, special=True)
+            entry.update(lstrip=entry["content"] in lstrip, rstrip=False, normalized=False, special=True)
     return data
 
 

@@ -22,6 +22,7 @@ from ...models.bpe import BPE
 from ...models.vocab_files import read_merges_txt, read_vocab_json, read_vocab_txt
 from ...models.wordpiece import WordPiece
 from ...pipeline.added_vocabulary import AddedToken
+from ...processors.python_type_ids import PythonTypeIds
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
@@ -29,6 +30,7 @@ from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from
                               tokenizer_to_json)
 from . import classes
 from .auto_class import auto_class
+from .mistral_common import is_tekken_directory, mistral_common_backend
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
 
@@ -330,22 +332,26 @@ SENTENCEPIECE = "SentencePiece model"
 
 
 def is_pretrained_directory(directory: Path) -> bool:
-    """True when the directory holds a tokenizer_config.json (what transformers writes)."""
-    return (directory / CONFIG_FILE).is_file()
+    """True when the directory holds a tokenizer_config.json (what transformers writes), or a tekken.json that
+    config.json's model type has AutoTokenizer read with MistralCommonBackend."""
+    return (directory / CONFIG_FILE).is_file() or is_tekken_directory(directory, auto_class(directory, {}))
 
 
-def load_pretrained(directory: str | Path) -> Tokenizer:
+def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None = None) -> Tokenizer:
     """The tokenizer AutoTokenizer.from_pretrained(directory) builds, without transformers.
 
     Reads tokenizer.json, or the slow files (vocab.txt; vocab.json + merges.txt; a SentencePiece
     .model) with tokenizer_config.json, and builds the pipeline of the class the config names
     (formats.transformers_classes). A SentencePiece model follows sentencepiece itself; where
-    transformers' own conversion is not exact, a warning says so.
+    transformers' own conversion is not exact, a warning says so. `model_config` stands for the directory's
+    config.json (the model config a caller passes AutoTokenizer).
     """
 
     directory = Path(directory)
     config = read_config(directory)
-    name = auto_class(directory, config)
+    name = auto_class(directory, config, model_config)
+    if is_tekken_directory(directory, name):
+        return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
@@ -358,10 +364,11 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
     elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
-    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens])
-    # A class built by rule holds hfcompat's own model, decoder and post-processor, not their dicts.
-    own_parts = {key: data.pop(key) for key in ("pre_tokenizer", "decoder", "post_processor")
-                 if source == BY_RULE and not isinstance(data.get(key), (dict, type(None)))}
+    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens],
+                                  classes.lstrip_tokens(name, roles))
+    # A class built by rule holds hfcompat's own components (model, normalizer, ...), not their dicts.
+    own_parts = {key: data.pop(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")
+                 if source == BY_RULE and data.get(key) is not None and not isinstance(data[key], dict)}
     # A post-processor naming a special token the file lacks waits until the tokens are added.
     deferred = data.get("post_processor") if classes.has_unknown_ids(data.get("post_processor")) else None
     if deferred:
@@ -381,11 +388,14 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
         tokenizer.added_vocabulary.is_strippable = str.isspace  # a Python tokenizer's str.strip
     if name in classes.DECODED_TEXT_REWRITES and tokenizer.decoder is not None:
         tokenizer.decoder = decoders.RewrittenText(tokenizer.decoder, *classes.DECODED_TEXT_REWRITES[name])
-    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE" and \
-            not getattr(tokenizer.decoder, "clean_up", False):
+    if config.get("clean_up_tokenization_spaces") and type(tokenizer.model).__name__ != "BPE" \
+            and not getattr(tokenizer.decoder, "clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    bind = getattr(tokenizer.model, "bind_added_vocabulary", None)
+    if bind is not None:  # a Python class's model that looks its tokens up among the added ones first
+        bind(tokenizer.added_vocabulary)
     if name in classes.DECODES_SPECIAL_TOKEN_RUNS and tokenizer.decoder is not None:
         specials = frozenset([*roles.values(), *_config_extra_tokens(config), *extra_tokens])
         tokenizer.decoder = decoders.SpecialTokenRuns(tokenizer.decoder, specials)
@@ -394,6 +404,8 @@ def load_pretrained(directory: str | Path) -> Tokenizer:
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
         except FormatError as error:
             raise error.at(path=error.path or where) from None
+    if source == BY_RULE and tokenizer.post_processor is not None:
+        tokenizer.post_processor = PythonTypeIds(tokenizer.post_processor)
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None

@@ -109,8 +109,13 @@ def _run_decoder(segmenter: Any, config: Config, name: str, space_after: bool, s
     text stripped."""
     runs = decoders.SpecialTokenRuns(_sentencepiece_decode(segmenter), special_tokens(config, name) | set(class_specials),
                                      space_before=False, space_after=space_after)
-    return decoders.RewrittenText(runs, "\u2581" if spaces else "(?!)", " ", True,
-                                  bool(config.get("clean_up_tokenization_spaces", False)))
+    return _cleaned_up(decoders.RewrittenText(runs, "\u2581" if spaces else "(?!)", " ", True),
+                       bool(config.get("clean_up_tokenization_spaces", False)))
+
+
+def _cleaned_up(decoder: Any, clean_up: bool) -> Any:
+    """The decoder, followed by transformers' clean-up of spaces when clean_up_tokenization_spaces is on."""
+    return decoders.CleanedUp(decoder) if clean_up else decoder
 
 
 def _sentencepiece_decode(segmenter: Any) -> Any:
@@ -126,7 +131,8 @@ def _joined_decoder(config: Config, clean_up_default: bool) -> Any:
     joined = decoders.from_dict({"type": "Sequence", "decoders": [
         {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "Fuse"}]})
     clean_up = config.get("clean_up_tokenization_spaces")
-    return decoders.RewrittenText(joined, "(?!)", "", True, clean_up_default if clean_up is None else bool(clean_up))
+    return _cleaned_up(decoders.RewrittenText(joined, "(?!)", "", True),
+                       clean_up_default if clean_up is None else bool(clean_up))
 
 
 def _specials_entries(tokens: list[str], lstrip: frozenset[str] = frozenset()) -> list[Data]:
@@ -261,9 +267,9 @@ def siglip(directory: Path, config: Config) -> Data:
     model = PieceMap(segmenter, vocab, unk_id, names, unk_text=role(config, "unk_token", "<unk>"))
     return {"model": model,
             "pre_tokenizer": SiglipText(model, bool(config.get("do_lower_case", True)), specials),
-            "decoder": decoders.RewrittenText(
-                decoders.SpecialTokenRuns(_sentencepiece_decode(segmenter), specials), "(?!)", "", True,
-                bool(config.get("clean_up_tokenization_spaces", False))),
+            "decoder": _cleaned_up(decoders.RewrittenText(decoders.SpecialTokenRuns(_sentencepiece_decode(segmenter),
+                                                                                    specials), "(?!)", "", True),
+                                   bool(config.get("clean_up_tokenization_spaces", False))),
             "post_processor": ByT5Processing(eos, eos_id, {eos_id: eos})}
 
 
