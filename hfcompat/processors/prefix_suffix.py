@@ -10,8 +10,8 @@ no file format holds the first: `to_dict` raises UnsupportedConversion.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 from ..encoding import Encoding
 from ..errors import UnsupportedConversion
@@ -38,14 +38,22 @@ def _joined(parts: list[Encoding], sequences: list[int]) -> Encoding:
 
 @dataclass
 class PrefixSuffixProcessing(PostProcessor):
-    """`prefix` (token, id) pairs before the sequences, `suffix` after them; `first_split`: transformers'
-    bert_style type ids, else all 0."""
+    """`prefix` (token, id) pairs before the sequences, `suffix` after them (an id None until `fill_ids`);
+    `first_split`: transformers' bert_style type ids, else all 0."""
 
     prefix: list[tuple[str, int]]
     suffix: list[tuple[str, int]]
     first_split: bool = True
     between: list[tuple[str, int]] = field(default_factory=list)
     names: dict[int, str] = field(default_factory=dict)
+
+    def fill_ids(self, token_to_id: Callable[[str], int | None]) -> "PrefixSuffixProcessing":
+        """This processor with each id not known when it was built (None: a token the class adds itself on
+        loading) looked up."""
+        def filled(tokens: list[tuple[str, int | None]]) -> list[tuple[str, int | None]]:
+            return [(token, token_to_id(token) if token_id is None else token_id) for token, token_id in tokens]
+
+        return replace(self, prefix=filled(self.prefix), suffix=filled(self.suffix), between=filled(self.between))
 
     def added_tokens(self, is_pair: bool) -> int:
         """The prefix and suffix, and between a pair's sequences what comes there."""

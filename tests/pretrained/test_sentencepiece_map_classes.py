@@ -46,6 +46,8 @@ DIRECTORIES: dict[str, tuple[str, dict[str, str], str | None, dict[str, Any]]] =
     "m2m100-llama-wmt21": ("M2M100Tokenizer", {"sentencepiece.bpe.model": "llama"}, "vocab.json",
                            {"language_codes": "wmt21", "src_lang": "de", "additional_special_tokens": WMT21,
                             "clean_up_tokenization_spaces": True}),
+    "m2m100-albert-new-eos": ("M2M100Tokenizer", {"sentencepiece.bpe.model": "albert"}, "vocab.json",
+                              {"eos_token": "<eos>", "src_lang": "ja"}),
     "speech2text-albert": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "albert"}, "vocab.json", {}),
     "speech2text-mustc": ("Speech2TextTokenizer", {"sentencepiece.bpe.model": "xlnet"}, "vocab.json",
                           {"lang_codes": "mustc", "tgt_lang": "fr"}),

@@ -94,14 +94,6 @@ def _unk_id(vocab: dict[str, int], unk: str, path: Path) -> int:
     return vocab[unk]
 
 
-def _role_id(vocab: dict[str, int], token: str, path: Path) -> int:
-    """A role's id in the table: the tokens around each sequence must be in it."""
-    if token not in vocab:
-        raise FormatError(f"{token!r} is not in the vocabulary; hfcompat builds this class only when the tokens it "
-                          "adds around a sequence are", path=str(path))
-    return vocab[token]
-
-
 def _run_decoder(segmenter: Any, config: Config, name: str, space_after: bool, spaces: bool = False,
                  class_specials: tuple[str, ...] = ()) -> Any:
     """sentencepiece's decode of the pieces between special tokens (the config's and `class_specials`), the
@@ -157,7 +149,7 @@ def m2m100(directory: Path, config: Config) -> Data:
     prefix = [(f"__{source}__", len(vocab) + codes.index(source))]
     return {"model": PieceMap(segmenter, vocab, _unk_id(vocab, unk, vocab_path), names),
             "decoder": _run_decoder(segmenter, config, "M2M100Tokenizer", space_after=False),
-            "post_processor": PrefixSuffixProcessing(prefix, [(eos, _role_id(vocab, eos, vocab_path))])}
+            "post_processor": PrefixSuffixProcessing(prefix, [(eos, vocab.get(eos))])}
 
 
 def speech2text(directory: Path, config: Config) -> Data:
@@ -184,7 +176,7 @@ def speech2text(directory: Path, config: Config) -> Data:
     return {"model": PieceMap(segmenter, vocab, _unk_id(vocab, unk, vocab_path), names),
             "decoder": _run_decoder(segmenter, config, "Speech2TextTokenizer", space_after=True,
                                     class_specials=tuple(added)),
-            "post_processor": PrefixSuffixProcessing(prefix, [(eos, _role_id(vocab, eos, vocab_path))]),
+            "post_processor": PrefixSuffixProcessing(prefix, [(eos, vocab.get(eos))]),
             "added_tokens": _specials_entries(added)}
 
 
@@ -203,7 +195,7 @@ def marian(directory: Path, config: Config) -> Data:
     model = PieceMap(segmenter, vocab, _unk_id(vocab, unk, vocab_path), names, code_marks=(">>", "<<"))
     return {"model": model,
             "decoder": _run_decoder(decoding, config, "MarianTokenizer", space_after=True, spaces=True),
-            "post_processor": PrefixSuffixProcessing([], [(eos, _role_id(vocab, eos, vocab_path))])}
+            "post_processor": PrefixSuffixProcessing([], [(eos, vocab.get(eos))])}
 
 
 def plbart(directory: Path, config: Config) -> Data:
