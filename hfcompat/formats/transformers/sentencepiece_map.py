@@ -217,7 +217,7 @@ def plbart(directory: Path, config: Config) -> Data:
     if source is not None and source not in codes:
         raise FormatError(f"src_lang {source!r} is not one of the class's language codes", field="src_lang")
     eos = role(config, "eos_token", "</s>")
-    suffix = [(eos, vocab.get(eos, fairseq["<unk>"]))] + ([(source, fairseq[source])] if source else [])
+    suffix = [(eos, vocab.get(eos))] + ([(source, fairseq[source])] if source else [])
     extras = [token for token in codes if token not in special_tokens(config, "PLBartTokenizer")]
     return {"model": PieceMap(segmenter, vocab, fairseq["<unk>"], names, unk_text=_legacy_unk(config)),
             "decoder": _joined_decoder(config, clean_up_default=True),
