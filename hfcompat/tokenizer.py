@@ -721,6 +721,8 @@ class Tokenizer:
             return decode_text(data, errors or "replace")
         if skip_special_tokens is None:
             skip_special_tokens = True
+        if self.decoder is not None:
+            ids = self.decoder.prepare_ids(list(ids))
         added = self.added_vocabulary
         model_token = self.model.id_to_token
         tokens = []

@@ -87,6 +87,10 @@ class Decoder:
         """Decode the tokens into the final text."""
         return "".join(self.decode_chain(list(tokens)))
 
+    def prepare_ids(self, ids: list[int]) -> list[int]:
+        """The ids to decode, before they become tokens (a CTC decoder collapses repeats); as they are here."""
+        return ids
+
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form of this decoder."""
         raise NotImplementedError

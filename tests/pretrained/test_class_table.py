@@ -56,6 +56,7 @@ CHECKED_ON = {
     "CLIPTokenizer": "clip",
     "WhisperTokenizer": "whisper",
     "T5Tokenizer": "unigram",
+    "LasrTokenizer": "unigram",
     "XLMRobertaTokenizer": "xlnet",
     "MLukeTokenizer": "xlnet",
     "AlbertTokenizer": "albert",

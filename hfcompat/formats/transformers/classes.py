@@ -476,6 +476,12 @@ def t5(config: Config, data: Data, own_template: bool = True) -> Data:
     return t5_post_processor(config, data) if own_template else data
 
 
+def lasr(config: Config, data: Data) -> Data:
+    """LasrTokenizer: T5's pipeline with unk id 3 (its decode collapses CTC output: CTC_DECODE_CLASSES)."""
+    data = _sentencepiece_unigram({}, data, 3, _precompiled_only(data.get("normalizer")))
+    return t5_post_processor(config, data)
+
+
 def _unk_position(data: Data, unk: str | None, score: float | None = None, default: int = 0, start: int = 0) -> int:
     """The position of the unknown token in a Unigram vocabulary (with that score, if given; from `start`),
     else `default`."""
@@ -903,6 +909,7 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "CohereTokenizer": cohere,
     "GPTNeoXTokenizer": gpt_neox,
     "T5Tokenizer": t5,
+    "LasrTokenizer": lasr,
     "VideoPrismTokenizer": partial(t5, own_template=False),
     "XLMRobertaTokenizer": xlm_roberta,
     "CamembertTokenizer": camembert,
@@ -939,8 +946,10 @@ SENTENCEPIECE_SPACING_CLASSES = {"LlamaTokenizer", "CodeLlamaTokenizer", "T5Toke
 # Classes that take tokenizer.json as it is: the base classes, and subclasses without a constructor of
 # their own (transformers hands them the file). A class transformers does not know at all is loaded as
 # TokenizersBackend, so it takes the file as it is too.
+# Classes whose decode collapses CTC output first: each run of equal ids becomes one and the pad id is dropped.
+CTC_DECODE_CLASSES = {"ParakeetTokenizer", "LasrTokenizer"}
 AS_IS_CLASSES = {"TokenizersBackend", "PreTrainedTokenizerFast", "HfcompatTokenizer", "FNetTokenizer",
-                 "BloomTokenizer"}
+                 "BloomTokenizer", "ParakeetTokenizer"}
 # The class whose directory transformers loads as TokenizersBackend when tokenizer.json is byte-level
 # (its text holds "ByteLevel" anywhere): the class hard-codes Metaspace, which such a file never meant.
 BYTE_LEVEL_MEANS_AS_IS = {"LlamaTokenizer"}
@@ -1084,6 +1093,16 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "BlenderbotSmallTokenizer": {"bos_token": "__start__", "eos_token": "__end__", "unk_token": "__unk__",
                                  "pad_token": "__null__"},
     **dict.fromkeys(("PhobertTokenizer", "BertweetTokenizer"), _ROBERTA_ROLES),
+    "Wav2Vec2CTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "MgpstrTokenizer": {"bos_token": "[GO]", "eos_token": "[s]", "unk_token": "[GO]", "pad_token": "[GO]"},
+    "EsmTokenizer": {"eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>", "cls_token": "<cls>",
+                     "mask_token": "<mask>"},
+    "EsmcTokenizer": {"bos_token": "<cls>", "eos_token": "<eos>", "unk_token": "<unk>", "pad_token": "<pad>",
+                      "cls_token": "<cls>", "mask_token": "<mask>"},
+    "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
+    "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
+                                    "pad_token": "<pad>"},
     "M2M100Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "pad_token": "<pad>",
                         "unk_token": "<unk>"},
     "Speech2TextTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>", "unk_token": "<unk>"},
@@ -1099,22 +1118,13 @@ _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never re
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
 NOT_BUILT: dict[str, str] = {
-    "EsmcTokenizer": ("encodes with its own fixed protein vocabulary (one id per residue letter, from its code) "
-                      "whatever tokenizer.json holds"),
-    "LasrTokenizer": ("builds T5's pipeline with unk id 3 and decodes CTC output: repeated ids collapse into one "
-                      "and the pad token is dropped"),
     "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "ClvpTokenizer",
         "CpmAntTokenizer",
-        "EsmTokenizer",
         "GPTNeoXJapaneseTokenizer",
-        "MgpstrTokenizer",
         "TapasTokenizer",
-        "VitsTokenizer",
-        "Wav2Vec2CTCTokenizer",
-        "Wav2Vec2PhonemeCTCTokenizer",
     ), _PYTHON),
     "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
                      "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
@@ -1124,8 +1134,6 @@ NOT_BUILT: dict[str, str] = {
                       "hfcompat does not have"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
-    "ParakeetTokenizer": ("takes tokenizer.json as it is but decodes CTC output: repeated ids collapse into one "
-                          "and the pad token is dropped"),
     "RagTokenizer": ("pairs the tokenizers of question_encoder_tokenizer/ and generator_tokenizer/ with the model "
                      "configs of a RAG config.json (model_type rag), which this directory lacks (hfcompat.load reads "
                      "such a directory as RagTokenizer's question encoder)"),
@@ -1207,6 +1215,8 @@ def class_extra_tokens(config: Config, name: str | None) -> list[str]:
         found += pegasus_extra_tokens(config)
     if name == "ByT5Tokenizer" and not given_extras:
         found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 125)))]
+    if name == "LasrTokenizer" and not given_extras:
+        found += [f"<extra_id_{i}>" for i in range(int(config.get("extra_ids", 100)))]
     if name == "XGLMTokenizer":
         found += [f"<madeupword{i}>" for i in range(7)]
     if name in ("MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer") and not given_extras:

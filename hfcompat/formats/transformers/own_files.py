@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from . import bert_like, classes, moses, sentencepiece_map, subword_nmt
+from . import bert_like, characters, classes, moses, sentencepiece_map, subword_nmt
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -21,8 +21,8 @@ Data = dict[str, Any]
 # damaged) and returns the pipeline the class builds.
 OwnFilesBuilder = Callable[[Path, Config], Data]
 
-OWN_FILES_CLASSES: dict[str, OwnFilesBuilder] = {**bert_like.CLASSES, **moses.CLASSES, **subword_nmt.CLASSES,
-                                                  **sentencepiece_map.CLASSES}
+OWN_FILES_CLASSES: dict[str, OwnFilesBuilder] = {**bert_like.CLASSES, **characters.CLASSES, **moses.CLASSES,
+                                                  **subword_nmt.CLASSES, **sentencepiece_map.CLASSES}
 
 
 def is_rebuilt(name: str | None) -> bool:

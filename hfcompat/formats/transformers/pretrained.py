@@ -11,11 +11,13 @@ one the tokenizer has (writing them makes transformers rebuild it).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 from ... import decoders, normalizers, pre_tokenizers, processors
+from ...decoders.collapsed_ids import CollapsedIds
 from ...errors import FormatError
 from ...files import atomic_write_text
 from ...models.bpe import BPE
@@ -29,7 +31,8 @@ from ..sentencepiece.read import read_sentencepiece
 from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from_dict, tokenizer_to_dict,
                               tokenizer_to_json)
 from . import classes
-from .auto_class import auto_class
+from .auto_class import MODEL_CONFIG_FILE, auto_class
+from .legacy_files import declared_token, with_legacy_files
 from .mistral_common import is_tekken_directory, mistral_common_backend
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
@@ -62,6 +65,7 @@ LOADER_SOURCE = (
     '__all__ = ["HfcompatTokenizer"]\n'
 )
 SPECIAL_TOKENS_MAP_FILE = "special_tokens_map.json"
+ADDED_TOKENS_FILE = "added_tokens.json"
 TOKENIZER_FILE = "tokenizer.json"
 
 
@@ -332,9 +336,13 @@ SENTENCEPIECE = "SentencePiece model"
 
 
 def is_pretrained_directory(directory: Path) -> bool:
-    """True when the directory holds a tokenizer_config.json (what transformers writes), or a tekken.json that
-    config.json's model type has AutoTokenizer read with MistralCommonBackend."""
-    return (directory / CONFIG_FILE).is_file() or is_tekken_directory(directory, auto_class(directory, {}))
+    """True when the directory holds a tokenizer_config.json (what transformers writes), or what AutoTokenizer
+    goes by without one: config.json (its model_type names the class), special_tokens_map.json or
+    added_tokens.json, or a tekken.json that config.json's model type has AutoTokenizer read with
+    MistralCommonBackend."""
+    return any((directory / name).is_file()
+               for name in (CONFIG_FILE, MODEL_CONFIG_FILE, SPECIAL_TOKENS_MAP_FILE, ADDED_TOKENS_FILE)) or \
+        is_tekken_directory(directory, auto_class(directory, {}))
 
 
 def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None = None) -> Tokenizer:
@@ -348,13 +356,16 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
     """
 
     directory = Path(directory)
-    config = read_config(directory)
+    config = _with_legacy_files(directory, read_config(directory))
     name = auto_class(directory, config, model_config)
     if is_tekken_directory(directory, name):
         return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
+    after_load = data.pop("after_load", None)  # what an own-files class does to the tokenizer once it is built
     roles = classes.class_roles(config, name, SPECIAL_ROLES)
+    if name in classes.BY_RULE_CLASSES:
+        data = _with_declared_flags(data, config)
     # transformers 5 ignores add_bos_token/add_eos_token beside a tokenizer.json.
     explicit_flags = "add_bos_token" in config or "add_eos_token" in config
     flags = classes.template_flags(config, name, source == TOKENIZER_FILE)
@@ -364,8 +375,11 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
     elif name not in classes.OWN_POST_PROCESSOR and explicit_flags and source != TOKENIZER_FILE:
         data["post_processor"] = classes.bos_eos_template(config, data)
     extra_tokens = classes.class_extra_tokens(config, name)
-    data = classes.readd_specials(data, name, [*roles.values(), *_config_extra_tokens(config), *extra_tokens],
-                                  classes.lstrip_tokens(name, roles))
+    readded = [*roles.values(), *_config_extra_tokens(config), *extra_tokens]
+    lstrip = classes.lstrip_tokens(name, roles)
+    data = classes.readd_specials(data, name, readded, lstrip)
+    # The class adds its special tokens again after the config's added_tokens_decoder too.
+    classes.readd_specials({"added_tokens": _decoder_entries(config)}, name, readded, lstrip)
     # A class built by rule holds hfcompat's own components (model, normalizer, ...), not their dicts.
     own_parts = {key: data.pop(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")
                  if source == BY_RULE and data.get(key) is not None and not isinstance(data[key], dict)}
@@ -392,7 +406,11 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
             and not getattr(tokenizer.decoder, "clean_up", False):
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
-    _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles))
+    python_backend = source == BY_RULE or name in classes.PYTHON_SENTENCEPIECE_CLASSES
+    _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles),
+                       python_backend=python_backend)
+    if python_backend:
+        _warn_if_ids_moved(directory, name, config, tokenizer)
     bind = getattr(tokenizer.model, "bind_added_vocabulary", None)
     if bind is not None:  # a Python class's model that looks its tokens up among the added ones first
         bind(tokenizer.added_vocabulary)
@@ -409,6 +427,11 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
         tokenizer.post_processor = fill(tokenizer.token_to_id)
     if source == BY_RULE and tokenizer.post_processor is not None:
         tokenizer.post_processor = PythonTypeIds(tokenizer.post_processor)
+    if name in classes.CTC_DECODE_CLASSES:
+        pad = roles.get("pad_token")
+        tokenizer.decoder = CollapsedIds(tokenizer.decoder, tokenizer.token_to_id(pad) if pad else None)
+    if after_load is not None:
+        after_load(tokenizer)
     tokenizer.named_special_tokens = roles
     template = config.get("chat_template")
     tokenizer.chat_template = template if isinstance(template, str) else None
@@ -460,9 +483,6 @@ def _warn_python_sentencepiece(directory: Path, name: str, source: str, config: 
     if source != SENTENCEPIECE or not (directory / model_file).exists():
         _warn(f"{directory}: transformers' {name} runs sentencepiece on the directory's {model_file}; there is none "
               "here, so hfcompat follows the files it found")
-    elif (directory / TOKENIZER_FILE).exists():
-        _warn(f"{directory}: transformers' {name} runs sentencepiece on {model_file} but takes the added tokens of "
-              "tokenizer.json (their ids and text) too; hfcompat reads only the model and tokenizer_config.json")
     if name == "GPTSw3Tokenizer" and "gpt-sw3-7b" in str(directory):
         _warn(f"{directory}: transformers' {name} makes its pad token the unk token and its bos token the eos token "
               "when the path holds 'gpt-sw3-7b' and the config names none; hfcompat keeps <pad> and <s>")
@@ -482,6 +502,21 @@ def read_config(directory: Path) -> dict[str, Any]:
     """tokenizer_config.json as a dict ({} when absent)."""
     path = directory / CONFIG_FILE
     return _read_json(path) if path.exists() else {}
+
+
+def _with_legacy_files(directory: Path, config: dict[str, Any]) -> dict[str, Any]:
+    """The config with special_tokens_map.json, added_tokens.json and tokenizer.json's added tokens merged in,
+    as transformers reads them when the config has no added_tokens_decoder (legacy_files)."""
+    if "added_tokens_decoder" in config:
+        return config
+
+    def optional(name: str) -> dict[str, Any] | None:
+        return _read_json(directory / name) if (directory / name).is_file() else None
+
+    tokenizer_json = optional(TOKENIZER_FILE) or {}
+    file_added = tokenizer_json.get("added_tokens")
+    return with_legacy_files(config, optional(SPECIAL_TOKENS_MAP_FILE), optional(ADDED_TOKENS_FILE),
+                             file_added if isinstance(file_added, list) else None, SPECIAL_ROLES)
 
 
 def _pipeline_data(directory: Path, name: str | None, config: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -577,20 +612,76 @@ def _config_extra_tokens(config: dict[str, Any]) -> list[str]:
     return found
 
 
-def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str],
-                       class_tokens: list[str], lstrip: frozenset[str] = frozenset()) -> None:
+def _declared_values(config: dict[str, Any]) -> dict[str, Any]:
+    """token -> the config's value naming it (a string or an AddedToken dict with its flags), roles first."""
+    values = [config[key] for key in SPECIAL_ROLES if key in config]
+    for key in EXTRA_SPECIALS:
+        extra = config.get(key) or []
+        values += list(extra.values() if isinstance(extra, dict) else extra)
+    declared: dict[str, Any] = {}
+    for value in values:
+        text = token_text(value)
+        if text and not isinstance(declared.get(text), dict):
+            declared[text] = value
+    return declared
+
+
+def _add_config_tokens(tokenizer: Tokenizer, config: dict[str, Any], roles: dict[str, str], class_tokens: list[str],
+                       lstrip: frozenset[str] = frozenset(), *, python_backend: bool = False) -> None:
     """Add the config's added_tokens_decoder, then its named and extra special tokens and the class's own
-    (`class_tokens`), as transformers does; a new token in `lstrip` takes the spaces before it."""
-    decoder = config.get("added_tokens_decoder") or {}
-    if isinstance(decoder, dict):
-        entries = sorted(decoder.items(), key=lambda item: int(item[0]))
-        tokenizer.add_tokens([AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
-                              for _, entry in entries if isinstance(entry, dict)])
+    (`class_tokens`), as transformers does; a new token in `lstrip` takes the spaces before it.
+
+    A new named or extra token the config gives as an AddedToken dict keeps its flags. TokenizersBackend makes
+    an entry of the decoder that a role names special (a Python tokenizer, `python_backend`, keeps it as given).
+    """
+    named = set(roles.values())
+    tokenizer.add_tokens([_decoder_token(entry, named if not python_backend else set())
+                          for entry in _decoder_entries(config)])
     known = tokenizer.added_vocabulary.token_to_id
     wanted = [*roles.values(), *_config_extra_tokens(config), *class_tokens]
     new = [t for t in dict.fromkeys(wanted) if t and t not in known]
     if new:
-        tokenizer.add_special_tokens([AddedToken(t, lstrip=t in lstrip, normalized=False, special=True) for t in new])
+        declared = _declared_values(config)
+        tokenizer.add_tokens([AddedToken.from_dict(declared_token(declared.get(t), t, t in named, t in lstrip))
+                              for t in new])
+
+
+def _decoder_entries(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entries of the config's added_tokens_decoder, by id (the config's own dicts)."""
+    decoder = config.get("added_tokens_decoder") or {}
+    if not isinstance(decoder, dict):
+        return []
+    return [entry for _, entry in sorted(decoder.items(), key=lambda item: int(item[0])) if isinstance(entry, dict)]
+
+
+def _warn_if_ids_moved(directory: Path, name: str | None, config: dict[str, Any], tokenizer: Tokenizer) -> None:
+    """Say so when a Python tokenizer's added token lands elsewhere than the id its files give it: transformers
+    keeps that id (holes and all), hfcompat gives the next free one as `tokenizers` does."""
+    decoder = config.get("added_tokens_decoder") or {}
+    moved = [f"{entry['content']!r}: {index} there, {tokenizer.token_to_id(entry['content'])} here"
+             for index, entry in (decoder.items() if isinstance(decoder, dict) else ())
+             if isinstance(entry, dict) and str(tokenizer.token_to_id(entry.get("content", ""))) != str(index)]
+    if moved:
+        _warn(f"{directory}: transformers' {name} keeps the ids the directory gives its added tokens (tokenizer_config"
+              ".json's added_tokens_decoder, else added_tokens.json and the added tokens of tokenizer.json), over the "
+              f"vocabulary's; hfcompat adds them at the next free id, so these differ ({', '.join(moved[:5])})")
+
+
+def _with_declared_flags(data: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """The class's own role tokens with the flags of the config's AddedToken dict naming them (a byte class
+    puts a role given as AddedToken into its vocabulary as it is, and only a string gets its own flags)."""
+    declared = _declared_values(config)
+    for entry in data.get("added_tokens") or []:
+        value = declared.get(entry.get("content"))
+        if isinstance(value, dict):
+            entry.update(declared_token(value, entry["content"], True, entry.get("lstrip", False)))
+    return data
+
+
+def _decoder_token(entry: dict[str, Any], named: set[str]) -> AddedToken:
+    """An added_tokens_decoder entry as an AddedToken, made special when its content is in `named`."""
+    token = AddedToken.from_dict({k: v for k, v in entry.items() if k != "__type"})
+    return dataclasses.replace(token, special=True) if token.content in named else token
 
 
 def _warn(message: str) -> None:
