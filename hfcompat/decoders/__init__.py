@@ -241,11 +241,15 @@ class ByteFallback(Decoder):
                 run.append(byte)
                 continue
             if run:
-                _flush_bytes(run, out)
+                self.flush(run, out)
             out.append(token)
         if run:
-            _flush_bytes(run, out)
+            self.flush(run, out)
         return out
+
+    def flush(self, run: list[int], out: list[str]) -> None:
+        """Emit a run of byte tokens: its text if valid UTF-8, else one U+FFFD per byte."""
+        _flush_bytes(run, out)
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json form."""
@@ -255,6 +259,38 @@ class ByteFallback(Decoder):
     def from_dict(cls, data: dict) -> "ByteFallback":
         """Read the tokenizer.json form (no fields)."""
         return cls()
+
+
+_UTF8_LENGTHS = ((0x80, 1), (0xE0, 2), (0xF0, 3), (0xF8, 4))
+
+
+@dataclass
+class SentencePieceByteFallback(ByteFallback):
+    """sentencepiece's decode of byte pieces: each UTF-8 character a run spells, and one U+FFFD for each byte
+    that starts no valid character (tokenizers' ByteFallback gives U+FFFD for every byte of a run holding an
+    invalid one). hfcompat's own: a tokenizer.json cannot hold it."""
+
+    TYPE: ClassVar[str] = ""
+
+    def flush(self, run: list[int], out: list[str]) -> None:
+        """Emit a run of byte tokens character by character."""
+        data, index, chars = bytes(run), 0, []
+        while index < len(data):
+            length = next((n for limit, n in _UTF8_LENGTHS if data[index] < limit), 1)
+            try:
+                chars.append(data[index:index + length].decode("utf-8"))
+                index += length
+            except UnicodeDecodeError:
+                chars.append(REPLACEMENT_CHAR)
+                index += 1
+        out.append("".join(chars))
+        run.clear()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Refused: tokenizers' ByteFallback replaces a whole invalid run."""
+        raise UnsupportedConversion("decoder: sentencepiece's byte decode (one U+FFFD per byte that starts no "
+                                    "valid character) has no form in tokenizer.json (ByteFallback replaces "
+                                    "every byte of an invalid run)")
 
 
 @dataclass
@@ -460,10 +496,13 @@ class RewrittenText(Decoder):
 class SpecialTokenRuns(Decoder):
     """What transformers' GPTSw3Tokenizer does in decode: the pieces between special tokens are decoded by the
     inner decoder run by run, each special token is kept as it is, and a space comes before the first special
-    token after a run. hfcompat's own: a tokenizer.json cannot hold it."""
+    token after a run (`space_before`; M2M100Tokenizer has none) or after each special token (`space_after`:
+    Speech2TextTokenizer, MarianTokenizer). hfcompat's own: a tokenizer.json cannot hold it."""
 
     inner: Decoder
     specials: frozenset[str]
+    space_before: bool = True
+    space_after: bool = False
     TYPE: ClassVar[str] = ""
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
@@ -471,9 +510,9 @@ class SpecialTokenRuns(Decoder):
         out, run, previous_special = [], [], False
         for token in tokens:
             if token in self.specials:
-                if not previous_special:
+                if self.space_before and not previous_special:
                     out.append(" ")
-                out += [self.inner.decode(run), token]
+                out += [self.inner.decode(run), token, " " if self.space_after else ""]
                 run = []
             else:
                 run.append(token)

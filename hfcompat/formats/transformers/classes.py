@@ -1106,6 +1106,12 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
     "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
                                     "pad_token": "<pad>"},
+    "M2M100Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "pad_token": "<pad>",
+                        "unk_token": "<unk>"},
+    "Speech2TextTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "pad_token": "<pad>", "unk_token": "<unk>"},
+    "MarianTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    **dict.fromkeys(("PLBartTokenizer", "BartphoTokenizer"), _ROBERTA_ROLES),
+    "SiglipTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "</s>"},
 }
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
@@ -1119,24 +1125,11 @@ NOT_BUILT: dict[str, str] = {
                           "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "CpmAntTokenizer",
-        "M2M100Tokenizer",
-        "MarianTokenizer",
-        "Speech2TextTokenizer",
         "TapasTokenizer",
     ), _PYTHON),
-    "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
-                         "vocabulary of dict.txt (fairseq ids, <unk> for a piece not there) and adds '<s> $A </s>' "
-                         "('<s> $A </s> </s> $B </s>')"),
     "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
                      "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
                      "space and turns ▂ and ▃ into space and newline"),
-    "PLBartTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): fairseq ids (<s> <pad> </s> <unk> first, the "
-                        "pieces shifted by one, its language codes and <mask> after), '$A </s>' with the source "
-                        "language code after </s> when src_lang is set, and decode cleans up spaces before punctuation"),
-    "SiglipTokenizer": (f"{_SENTENCEPIECE}: it prefixes ▁, lowercases, removes ASCII punctuation and collapses "
-                        "whitespace in each piece of text between special tokens, encodes each after its unk token "
-                        "and drops that, adds </s> unless the ids end with it, and decodes the runs between special "
-                        "tokens apart"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
     "RagTokenizer": ("pairs the tokenizers of question_encoder_tokenizer/ and generator_tokenizer/ with the model "

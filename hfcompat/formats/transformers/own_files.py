@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from . import bert_like, characters, classes, clvp, gpt_neox_japanese, moses, myt5, subword_nmt
+from . import bert_like, characters, classes, clvp, gpt_neox_japanese, moses, myt5, sentencepiece_map, subword_nmt
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -23,7 +23,7 @@ OwnFilesBuilder = Callable[[Path, Config], Data]
 
 OWN_FILES_CLASSES: dict[str, OwnFilesBuilder] = {**bert_like.CLASSES, **characters.CLASSES, **clvp.CLASSES,
                                                   **gpt_neox_japanese.CLASSES, **moses.CLASSES, **myt5.CLASSES,
-                                                  **subword_nmt.CLASSES}
+                                                  **sentencepiece_map.CLASSES, **subword_nmt.CLASSES}
 
 
 def is_rebuilt(name: str | None) -> bool:

@@ -422,6 +422,9 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
             tokenizer.post_processor = processors.from_dict(classes.fill_ids(deferred, tokenizer.token_to_id))
         except FormatError as error:
             raise error.at(path=error.path or where) from None
+    fill = getattr(tokenizer.post_processor, "fill_ids", None)
+    if fill is not None:  # an own post-processor naming a token the class added (its id known only now)
+        tokenizer.post_processor = fill(tokenizer.token_to_id)
     if source == BY_RULE and tokenizer.post_processor is not None:
         tokenizer.post_processor = PythonTypeIds(tokenizer.post_processor)
     if name in classes.CTC_DECODE_CLASSES:
