@@ -163,6 +163,56 @@ def test_mistral_common_rules_are_announced_and_real(mistral: dict) -> None:
     assert auto.decode(ids, skip_special_tokens=True) == " hello" != ours.decode(ids, skip_special_tokens=True)
 
 
+def mistral_sentencepiece_files() -> list[Path]:
+    """The SentencePiece models mistral-common ships (tokenizer.model.v1, ....model.v3, ...)."""
+    return [path for path in (TEKKEN_FILES[0].parent.iterdir() if TEKKEN_FILES else ())
+            if ".model" in path.suffixes]
+
+
+MISTRAL_SENTENCEPIECE = sorted(path.name for path in mistral_sentencepiece_files())
+
+
+@pytest.fixture(scope="module")
+def mistral_sentencepiece(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any, list[str]]]:
+    """Model file name -> (AutoTokenizer, hfcompat tokenizer, hfcompat's warnings) of a directory holding that model
+    and a tokenizer_config.json naming MistralCommonBackend."""
+    loaded = {}
+    for path in mistral_sentencepiece_files():
+        directory = write_directory(tmp_path_factory.mktemp("mistral-spm") / "dir", {
+            path.name: path, "tokenizer_config.json": json.dumps({"tokenizer_class": "MistralCommonBackend"})})
+        loaded[path.name] = (auto_tokenizer(directory), *loaded_quietly(directory))
+    return loaded
+
+
+@pytest.mark.parametrize("name", MISTRAL_SENTENCEPIECE)
+def test_mistral_common_sentencepiece_matches_auto(mistral_sentencepiece: dict, backend: str, name: str) -> None:
+    """A directory with a SentencePiece model and no tekken.json: <s> and sentencepiece's ids, the same pieces and
+    the same decode skipping specials (sentencepiece's own) on every line."""
+    auto, ours, messages = mistral_sentencepiece[name]
+    assert type(auto).__name__ == "MistralCommonBackend"
+    lines = corpus_texts() + [f"Hello {token}world{token} x  {token} " for token in auto.all_special_tokens[:12]] + \
+        ["[INST] hi [/INST]</s>", "", " \n\t é\u3000\U0001f600"]
+    differing = []
+    for text in lines:
+        ids, encoding = auto(text)["input_ids"], ours.encode(text)
+        if (ids, auto.convert_ids_to_tokens(ids), auto.decode(ids, skip_special_tokens=True)) != \
+                (encoding.ids, encoding.tokens, ours.decode(ids, skip_special_tokens=True)):
+            differing.append(text)
+    assert differing == [], f"{name}: {len(differing)}/{len(lines)} differ: {differing[:3]}"
+    assert any("raw pieces" in message for message in messages)
+
+
+def test_mistral_common_sentencepiece_keep_decode_is_announced_and_real(mistral_sentencepiece: dict) -> None:
+    """Without skip_special_tokens the wrapper joins the raw pieces (mistral-common's KEEP policy), which hfcompat
+    does not: the warning says so, and AutoTokenizer's text really is the pieces."""
+    if not mistral_sentencepiece:
+        pytest.skip("mistral-common is not installed (test extra)")
+    auto, ours, messages = next(iter(mistral_sentencepiece.values()))
+    ids = auto("Hello world")["input_ids"]
+    assert auto.decode(ids) == "".join(auto.convert_ids_to_tokens(ids)) != ours.decode(ids, skip_special_tokens=False)
+    assert sum("MistralCommonBackend" in message for message in messages) == 3
+
+
 # ---------------------------------------------------------------- BERT's Python tokenizers
 
 ROC_BERT_SIDE = {"word_shape.json": '{"[UNK]": 1}', "word_pronunciation.json": '{"[UNK]": 1}'}

@@ -304,10 +304,11 @@ def test_table_knows_every_auto_class() -> None:
     from transformers.models.auto.tokenization_auto import TOKENIZER_MAPPING_NAMES
 
     known = (set(classes.CLASSES) | classes.AS_IS_CLASSES | set(classes.NOT_BUILT)
-             | set(classes.PYTHON_SENTENCEPIECE_CLASSES) | set(OWN_FILES_CLASSES))
+             | set(classes.PYTHON_SENTENCEPIECE_CLASSES) | set(OWN_FILES_CLASSES) | classes.OWN_LOADER_CLASSES)
     named = {classes.class_name({"tokenizer_class": name}) for name in TOKENIZER_MAPPING_NAMES.values() if name}
     assert sorted(named - known) == [], f"transformers {transformers.__version__}"
-    built = set(classes.CLASSES) | set(classes.PYTHON_SENTENCEPIECE_CLASSES) | set(OWN_FILES_CLASSES)
+    built = set(classes.CLASSES) | set(classes.PYTHON_SENTENCEPIECE_CLASSES) | set(OWN_FILES_CLASSES) | \
+        classes.OWN_LOADER_CLASSES
     assert sorted(built & set(classes.NOT_BUILT)) == []
 
 

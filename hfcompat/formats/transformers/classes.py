@@ -931,6 +931,9 @@ CLASSES: dict[str, Callable[[Config, Data], Data]] = {
     "CanineTokenizer": canine,
     "DiaTokenizer": dia,
 }
+# Classes a loader of their own reads before this table: MistralCommonBackend (mistral_common.py: tekken.json or a
+# SentencePiece model, as mistral-common reads them).
+OWN_LOADER_CLASSES = {"MistralCommonBackend"}
 # Classes that read no file at all: they build their vocabulary by a rule from their special tokens.
 BY_RULE_CLASSES = {"ByT5Tokenizer", "PerceiverTokenizer", "CanineTokenizer", "DiaTokenizer"}
 # The classic vocabulary file each class reads when a directory has no tokenizer.json (its vocab_files_names;
@@ -1135,8 +1138,6 @@ NOT_BUILT: dict[str, str] = {
     "RagTokenizer": ("pairs the tokenizers of question_encoder_tokenizer/ and generator_tokenizer/ with the model "
                      "configs of a RAG config.json (model_type rag), which this directory lacks (hfcompat.load reads "
                      "such a directory as RagTokenizer's question encoder)"),
-    "MistralCommonBackend": ("without a tekken.json, runs mistral-common's SentencePiece tokenizer on the "
-                             "directory's tokenizer.model.v* file, not tokenizer.json"),
 }
 
 

@@ -33,7 +33,7 @@ from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from
 from . import classes
 from .auto_class import MODEL_CONFIG_FILE, auto_class
 from .legacy_files import declared_token, with_legacy_files
-from .mistral_common import is_tekken_directory, mistral_common_backend
+from .mistral_common import is_mistral_directory, mistral_common_backend
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
 from .classes import token_text
 
@@ -342,7 +342,7 @@ def is_pretrained_directory(directory: Path) -> bool:
     MistralCommonBackend."""
     return any((directory / name).is_file()
                for name in (CONFIG_FILE, MODEL_CONFIG_FILE, SPECIAL_TOKENS_MAP_FILE, ADDED_TOKENS_FILE)) or \
-        is_tekken_directory(directory, auto_class(directory, {}))
+        is_mistral_directory(directory, auto_class(directory, {}))
 
 
 def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None = None) -> Tokenizer:
@@ -358,7 +358,7 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
     directory = Path(directory)
     config = _with_legacy_files(directory, read_config(directory))
     name = auto_class(directory, config, model_config)
-    if is_tekken_directory(directory, name):
+    if is_mistral_directory(directory, name):
         return mistral_common_backend(directory)
     data, source = _pipeline_data(directory, name, config)
     data, name = _class_pipeline(directory, name, source, config, data)
