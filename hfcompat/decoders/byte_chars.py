@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from . import Decoder
+from .base import Decoder
 
 BYTE_LIMIT = 256
 

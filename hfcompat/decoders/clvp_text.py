@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import TokenizationError, UnsupportedConversion
 from ..pipeline.bytelevel import CHAR_TO_BYTE
-from . import Decoder
+from .base import Decoder
 
 
 @dataclass

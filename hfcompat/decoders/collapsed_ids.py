@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import UnsupportedConversion
-from . import Decoder
+from .base import Decoder
 
 
 @dataclass

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import UnsupportedConversion
-from . import Decoder, clean_up_tokenization
+from .base import Decoder, clean_up_tokenization
 
 
 @dataclass

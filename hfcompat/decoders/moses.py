@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from ..errors import UnsupportedConversion
 from ..pre_tokenizers.moses import sacremoses
-from . import Decoder
+from .base import Decoder
 
 WORD_END = "</w>"
 

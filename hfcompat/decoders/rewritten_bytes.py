@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import UnsupportedConversion
 from ..pipeline.byte_rewriting import ByteRewriter
-from . import Decoder
+from .base import Decoder
 
 
 def token_bytes(token: str) -> bytes:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from . import Decoder, clean_up_tokenization
+from .base import Decoder, clean_up_tokenization
 
 CONTINUED = "@@ "
 
