@@ -969,7 +969,7 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
-    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED"),
+    **dict.fromkeys(("XLNetTokenizer", "CpmTokenizer"), ("<eop>", "<eod>")), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED"),
     **dict.fromkeys(("XLMTokenizer", "FlaubertTokenizer"), tuple(f"<special{i}>" for i in range(10)))}
 
 # What a class hfcompat builds still does on some texts or calls that hfcompat does not: the config key that turns
@@ -1008,7 +1008,7 @@ READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer", "MLukeTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
 LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
-                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer", "MLukeTokenizer"),
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer", "MLukeTokenizer", "CpmTokenizer"),
                     ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
@@ -1101,6 +1101,8 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                       "cls_token": "<cls>", "mask_token": "<mask>"},
     "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
+    "CpmTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
+                     "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
     "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
                                     "pad_token": "<pad>"},
 }
@@ -1126,9 +1128,6 @@ NOT_BUILT: dict[str, str] = {
     "BartphoTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): it maps the pieces onto the reduced "
                          "vocabulary of dict.txt (fairseq ids, <unk> for a piece not there) and adds '<s> $A </s>' "
                          "('<s> $A </s> </s> $B </s>')"),
-    "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
-                     "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
-                     "space and turns ▂ and ▃ into space and newline"),
     "PLBartTokenizer": (f"{_SENTENCEPIECE} (sentencepiece.bpe.model): fairseq ids (<s> <pad> </s> <unk> first, the "
                         "pieces shifted by one, its language codes and <mask> after), '$A </s>' with the source "
                         "language code after </s> when src_lang is set, and decode cleans up spaces before punctuation"),

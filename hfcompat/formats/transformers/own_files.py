@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from . import bert_like, characters, classes, moses, subword_nmt
+from . import bert_like, characters, classes, jieba_classes, moses, subword_nmt
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -22,7 +22,7 @@ Data = dict[str, Any]
 OwnFilesBuilder = Callable[[Path, Config], Data]
 
 OWN_FILES_CLASSES: dict[str, OwnFilesBuilder] = {**bert_like.CLASSES, **characters.CLASSES, **moses.CLASSES,
-                                                 **subword_nmt.CLASSES}
+                                                 **subword_nmt.CLASSES, **jieba_classes.CLASSES}
 
 
 def is_rebuilt(name: str | None) -> bool:

@@ -1,0 +1,155 @@
+"""transformers' classes that need rjieba to load (CpmTokenizer, RoFormerTokenizer): hfcompat.load(dir) against
+AutoTokenizer on directories of the files each class reads.
+
+CpmTokenizer reads XLNet's spiece.model (../shared/refs/xlnet). transformers runs these as Python tokenizers (no
+.tokens()), so token strings are compared as convert_ids_to_tokens gives them (hfcompat's id_to_token: its
+encodings show an lstrip special token with the spaces it took). Compared per text: ids, tokens, decode with
+skip_special_tokens both ways; pairs: ids and type ids.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import hfcompat
+from hfcompat.errors import FormatError, UnsupportedConversion
+from hfcompat.formats.transformers import classes, own_files
+from hfcompat.formats.transformers.jieba_classes import CLASSES
+from tests.conformance.test_hypothesis import texts
+from tests.conftest import corpus_sample, fixture_lines, shared_file
+
+from .auto_harness import auto_tokenizer
+
+pytestmark = pytest.mark.conformance
+pytest.importorskip("rjieba", reason="transformers' CpmTokenizer and RoFormerTokenizer load only with rjieba")
+
+# The directories compared: kind -> (class, tokenizer_config.json options).
+CPM: dict[str, tuple[str, dict[str, Any]]] = {
+    "cpm": ("CpmTokenizer", {}),
+    "cpm-options": ("CpmTokenizer", {"do_lower_case": True, "keep_accents": True, "remove_space": False,
+                                     "additional_special_tokens": ["<eop>", "▂"], "mask_token": "<m>"}),
+}
+MIXED = ["今天天气非常好。iPhone12 售价 1,299,000 元, 3,4 x1, ok", "中国人民银行行长\n\n说：「２０２４年」 naïve café ``q''",
+         "▂空格▃换行 a▂b ▃", "U.S.A.的GDP增长了3.5%, 约合$1,000,000。\t\u3000全角　空格", "\r\n中文\r\n", " ", ""]
+
+
+def write_cpm(path: Path, config: dict[str, Any]) -> Path:
+    """XLNet's spiece.model and a config naming CpmTokenizer."""
+    path.mkdir()
+    shutil.copy(shared_file("refs/xlnet/spiece.model"), path / "spiece.model")
+    (path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "CpmTokenizer", **config}),
+                                                encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def directories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every directory compared, by kind (with CPM's save_pretrained of the first)."""
+    root = tmp_path_factory.mktemp("jieba")
+    found = {kind: write_cpm(root / kind, config) for kind, (_, config) in CPM.items()}
+    auto_tokenizer(found["cpm"]).save_pretrained(str(root / "cpm-saved"))
+    found["cpm-saved"] = root / "cpm-saved"
+    return found
+
+
+@pytest.fixture(scope="module")
+def loaded(directories: dict[str, Path]) -> dict[str, tuple[Any, Any]]:
+    """kind -> (AutoTokenizer, hfcompat tokenizer) of the same directory."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {kind: (auto_tokenizer(path), hfcompat.load(path)) for kind, path in directories.items()}
+
+
+def expected_and_actual(auto: Any, ours: Any, text: str) -> tuple[tuple, tuple]:
+    """(ids, tokens, decode, decode skipping specials) of both libraries."""
+    ids = auto(text)["input_ids"]
+    encoding = ours.encode(text)
+    return ((ids, auto.convert_ids_to_tokens(ids), auto.decode(ids), auto.decode(ids, skip_special_tokens=True)),
+            (encoding.ids, [ours.id_to_token(i) for i in encoding.ids], ours.decode(ids, skip_special_tokens=False),
+             ours.decode(ids, skip_special_tokens=True)))
+
+
+def lines_for(auto: Any) -> list[str]:
+    """Chinese, English and Japanese corpus lines, fixture lines, mixed lines and lines holding each special token."""
+    try:
+        corpus = corpus_sample("pku_test", 40) + corpus_sample("botchan", 10) + corpus_sample("wagahaiwa", 10)
+    except pytest.skip.Exception:
+        corpus = []
+    specials = [token for token in auto.all_special_tokens if token]
+    with_specials = [f"你好 {token}世界{token} x  {token} " for token in specials]
+    return corpus + list(fixture_lines()) + MIXED + with_specials + [f"a\n{specials[0]}\n中 {specials[-1]}\n"]
+
+
+def _agree(expected: tuple, actual: tuple) -> bool:
+    """True when both libraries' fields are equal."""
+    return expected == actual
+
+
+def differing_texts(auto: Any, ours: Any, lines: list[str]) -> list[str]:
+    """The lines and pairs (first lines with last ones) on which the libraries differ."""
+    differing = [text for text in lines if not _agree(*expected_and_actual(auto, ours, text))]
+    for first, second in zip(lines[:4], lines[-8:-4]):
+        result = auto(first, second, return_token_type_ids=True)
+        encoding = ours.encode(first, second)
+        if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
+            differing.append(f"pair {first[:20]!r} {second[:20]!r}")
+    return differing
+
+
+def test_every_class_of_the_family_is_built_and_checked() -> None:
+    """Each class is registered, no longer NOT_BUILT, and has a directory here."""
+    assert set(CLASSES) <= set(own_files.OWN_FILES_CLASSES)
+    assert not set(CLASSES) & set(classes.NOT_BUILT)
+    assert {name for name, _ in CPM.values()} == set(CLASSES)
+
+
+@pytest.mark.parametrize("kind", [*CPM, "cpm-saved"])
+def test_class_matches_auto(loaded: dict, backend: str, kind: str) -> None:
+    """Corpus lines, mixed lines, lines holding each special token, and pairs agree."""
+    auto, ours = loaded[kind]
+    lines = lines_for(auto)
+    differing = differing_texts(auto, ours, lines)
+    assert differing == [], f"{kind}: {len(differing)}/{len(lines) + 4} differ: {differing[:3]}"
+
+
+@pytest.mark.parametrize("kind", ["cpm"])
+def test_loading_warns_of_nothing(directories: dict, kind: str) -> None:
+    """A directory hfcompat encodes and decodes as transformers does loads without a warning."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hfcompat.load(directories[kind])
+    assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize("kind", ["cpm"])
+@settings(max_examples=80, deadline=None)
+@given(text=texts)
+def test_random_text(loaded: dict, kind: str, text: str) -> None:
+    """Random Unicode: ids, tokens and both decodes agree."""
+    expected, actual = expected_and_actual(*loaded[kind], text)
+    assert actual == expected
+
+
+@pytest.mark.parametrize("kind", ["cpm"])
+def test_saving_as_tokenizer_json_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
+    """No tokenizer.json holds the class's Python steps: saving names the component instead of writing a file."""
+    with pytest.raises(UnsupportedConversion, match="^(model|decoder|pre_tokenizer): "):
+        loaded[kind][1].save(tmp_path / "tokenizer.json")
+    assert not (tmp_path / "tokenizer.json").exists()
+
+
+def test_cpm_without_its_model_is_refused(tmp_path: Path) -> None:
+    """No spiece.model: AutoTokenizer fails to load the directory, hfcompat raises a FormatError naming the file."""
+    path = write_cpm(tmp_path / "cpm", {})
+    (path / "spiece.model").unlink()
+    with pytest.raises(Exception):
+        auto_tokenizer(path)
+    with pytest.raises(FormatError, match="spiece.model"):
+        hfcompat.load(path)
