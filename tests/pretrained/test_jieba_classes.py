@@ -1,7 +1,10 @@
 """transformers' classes that need rjieba to load (CpmTokenizer, RoFormerTokenizer): hfcompat.load(dir) against
 AutoTokenizer on directories of the files each class reads.
 
-CpmTokenizer reads XLNet's spiece.model (../shared/refs/xlnet). transformers runs these as Python tokenizers (no
+CpmTokenizer reads XLNet's spiece.model (../shared/refs/xlnet). RoFormerTokenizer reads a vocab.txt made here:
+rjieba's words and the characters seen twice or more in Chinese corpus lines, ASCII words and "##" pieces (the
+others meet [UNK]); from vocab.txt alone the class tests words against the file's path, so one directory's
+name holds Chinese words; its save_pretrained (tokenizer.json) tests them against the vocabulary. transformers runs these as Python tokenizers (no
 .tokens()), so token strings are compared as convert_ids_to_tokens gives them (hfcompat's id_to_token: its
 encodings show an lstrip special token with the spaces it took). Compared per text: ids, tokens, decode with
 skip_special_tokens both ways; pairs: ids and type ids.
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import warnings
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +23,17 @@ import pytest
 from hypothesis import given, settings
 
 import hfcompat
-from hfcompat.errors import FormatError, UnsupportedConversion
+from hfcompat.errors import FormatError, MissingDependency, UnsupportedConversion
 from hfcompat.formats.transformers import classes, own_files
-from hfcompat.formats.transformers.jieba_classes import CLASSES
+from hfcompat.formats.transformers.jieba_classes import CLASSES, rjieba_segmenter
+from hfcompat.segmentation import dictionary
 from tests.conformance.test_hypothesis import texts
 from tests.conftest import corpus_sample, fixture_lines, shared_file
 
 from .auto_harness import auto_tokenizer
 
 pytestmark = pytest.mark.conformance
-pytest.importorskip("rjieba", reason="transformers' CpmTokenizer and RoFormerTokenizer load only with rjieba")
+rjieba = pytest.importorskip("rjieba", reason="transformers' CpmTokenizer and RoFormerTokenizer load only with rjieba")
 
 # The directories compared: kind -> (class, tokenizer_config.json options).
 CPM: dict[str, tuple[str, dict[str, Any]]] = {
@@ -36,6 +41,13 @@ CPM: dict[str, tuple[str, dict[str, Any]]] = {
     "cpm-options": ("CpmTokenizer", {"do_lower_case": True, "keep_accents": True, "remove_space": False,
                                      "additional_special_tokens": ["<eop>", "▂"], "mask_token": "<m>"}),
 }
+ROFORMER: dict[str, tuple[str, dict[str, Any]]] = {
+    "roformer": ("RoFormerTokenizer", {}),
+    "roformer-银行行长中国": ("RoFormerTokenizer", {}),
+    "roformer-cased": ("RoFormerTokenizer", {"do_lower_case": False, "strip_accents": True, "mask_token": "<m>",
+                                             "additional_special_tokens": ["银行", "[x]"]}),
+}
+ASCII_WORDS = ["iphone", "the", "of", "and", "gdp", "ok", "a", "b", "c", "##s", "##ing", "##12", "##b", "12", "u", "s"]
 MIXED = ["今天天气非常好。iPhone12 售价 1,299,000 元, 3,4 x1, ok", "中国人民银行行长\n\n说：「２０２４年」 naïve café ``q''",
          "▂空格▃换行 a▂b ▃", "U.S.A.的GDP增长了3.5%, 约合$1,000,000。\t\u3000全角　空格", "\r\n中文\r\n", " ", ""]
 
@@ -49,13 +61,35 @@ def write_cpm(path: Path, config: dict[str, Any]) -> Path:
     return path
 
 
+def roformer_vocabulary() -> list[str]:
+    """BERT's roles, rjieba's words seen twice or more in Chinese corpus lines, the characters seen twice or more,
+    and ASCII words and pieces."""
+    lines = corpus_sample("pku_test", 300)
+    words = Counter(word for line in lines for word in rjieba.cut(line, False) if len(word) > 1)
+    chars = Counter(char for line in lines for char in line if not char.isspace())
+    return ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *ASCII_WORDS, *sorted(c for c in chars if chars[c] > 1),
+            *sorted(w for w in words if words[w] > 1)]
+
+
+def write_roformer(path: Path, config: dict[str, Any], tokens: list[str]) -> Path:
+    """vocab.txt and a config naming RoFormerTokenizer."""
+    path.mkdir()
+    (path / "vocab.txt").write_text("".join(f"{token}\n" for token in tokens), encoding="utf-8")
+    (path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "RoFormerTokenizer", **config}),
+                                                encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def directories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every directory compared, by kind (with CPM's save_pretrained of the first)."""
+    """Every directory compared, by kind (with each class's save_pretrained of its first)."""
     root = tmp_path_factory.mktemp("jieba")
     found = {kind: write_cpm(root / kind, config) for kind, (_, config) in CPM.items()}
-    auto_tokenizer(found["cpm"]).save_pretrained(str(root / "cpm-saved"))
-    found["cpm-saved"] = root / "cpm-saved"
+    tokens = roformer_vocabulary()
+    found.update({kind: write_roformer(root / kind, config, tokens) for kind, (_, config) in ROFORMER.items()})
+    for kind in ("cpm", "roformer"):
+        auto_tokenizer(found[kind]).save_pretrained(str(root / f"{kind}-saved"))
+        found[f"{kind}-saved"] = root / f"{kind}-saved"
     return found
 
 
@@ -93,9 +127,10 @@ def _agree(expected: tuple, actual: tuple) -> bool:
 
 
 def differing_texts(auto: Any, ours: Any, lines: list[str]) -> list[str]:
-    """The lines and pairs (first lines with last ones) on which the libraries differ."""
+    """The lines and pairs (first lines with non-empty last ones: transformers' fast classes encode a pair with an
+    empty second text as the first alone) on which the libraries differ."""
     differing = [text for text in lines if not _agree(*expected_and_actual(auto, ours, text))]
-    for first, second in zip(lines[:4], lines[-8:-4]):
+    for first, second in zip(lines[:4], [line for line in lines if line.strip()][-4:]):
         result = auto(first, second, return_token_type_ids=True)
         encoding = ours.encode(first, second)
         if (result["input_ids"], result["token_type_ids"]) != (encoding.ids, encoding.type_ids):
@@ -107,10 +142,10 @@ def test_every_class_of_the_family_is_built_and_checked() -> None:
     """Each class is registered, no longer NOT_BUILT, and has a directory here."""
     assert set(CLASSES) <= set(own_files.OWN_FILES_CLASSES)
     assert not set(CLASSES) & set(classes.NOT_BUILT)
-    assert {name for name, _ in CPM.values()} == set(CLASSES)
+    assert {name for name, _ in [*CPM.values(), *ROFORMER.values()]} == set(CLASSES)
 
 
-@pytest.mark.parametrize("kind", [*CPM, "cpm-saved"])
+@pytest.mark.parametrize("kind", [*CPM, "cpm-saved", *ROFORMER, "roformer-saved"])
 def test_class_matches_auto(loaded: dict, backend: str, kind: str) -> None:
     """Corpus lines, mixed lines, lines holding each special token, and pairs agree."""
     auto, ours = loaded[kind]
@@ -119,7 +154,7 @@ def test_class_matches_auto(loaded: dict, backend: str, kind: str) -> None:
     assert differing == [], f"{kind}: {len(differing)}/{len(lines) + 4} differ: {differing[:3]}"
 
 
-@pytest.mark.parametrize("kind", ["cpm"])
+@pytest.mark.parametrize("kind", ["cpm", "roformer", "roformer-saved"])
 def test_loading_warns_of_nothing(directories: dict, kind: str) -> None:
     """A directory hfcompat encodes and decodes as transformers does loads without a warning."""
     with warnings.catch_warnings(record=True) as caught:
@@ -128,7 +163,7 @@ def test_loading_warns_of_nothing(directories: dict, kind: str) -> None:
     assert [str(w.message) for w in caught] == []
 
 
-@pytest.mark.parametrize("kind", ["cpm"])
+@pytest.mark.parametrize("kind", ["cpm", "roformer", "roformer-saved"])
 @settings(max_examples=80, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, kind: str, text: str) -> None:
@@ -137,7 +172,7 @@ def test_random_text(loaded: dict, kind: str, text: str) -> None:
     assert actual == expected
 
 
-@pytest.mark.parametrize("kind", ["cpm"])
+@pytest.mark.parametrize("kind", ["cpm", "roformer"])
 def test_saving_as_tokenizer_json_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
     """No tokenizer.json holds the class's Python steps: saving names the component instead of writing a file."""
     with pytest.raises(UnsupportedConversion, match="^(model|decoder|pre_tokenizer): "):
@@ -153,3 +188,35 @@ def test_cpm_without_its_model_is_refused(tmp_path: Path) -> None:
         auto_tokenizer(path)
     with pytest.raises(FormatError, match="spiece.model"):
         hfcompat.load(path)
+
+
+def test_roformer_without_its_vocabulary_is_refused(tmp_path: Path) -> None:
+    """No vocab.txt nor tokenizer.json: AutoTokenizer loads but fails on a text, hfcompat refuses naming the file."""
+    path = write_roformer(tmp_path / "roformer", {}, ["[UNK]"])
+    (path / "vocab.txt").unlink()
+    with pytest.raises(Exception):
+        auto_tokenizer(path)("今天")
+    with pytest.raises(FormatError, match="vocab.txt: missing"):
+        hfcompat.load(path)
+
+
+def test_roformer_without_jieba_says_what_to_install(directories: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """hfcompat reads jieba's dict.txt (the dictionary rjieba embeds): without the jieba package, loading raises
+    MissingDependency naming it."""
+    def absent(relative: str) -> Path:
+        raise ModuleNotFoundError("jieba is not installed")
+
+    monkeypatch.setattr(dictionary, "jieba_file", absent)
+    rjieba_segmenter.cache_clear()
+    try:
+        with pytest.raises(MissingDependency, match="pip install jieba"):
+            hfcompat.load(directories["roformer"])
+    finally:
+        rjieba_segmenter.cache_clear()
+
+
+@pytest.mark.parametrize("text", ["今天天气非常好", "中国人民银行行长说iPhone12售价1,299元\r\n", "㐀中国豈國𠀀人民 abc_d%e"])
+def test_segmentation_is_rjiebas(text: str) -> None:
+    """The segmenter RoFormer uses cuts as rjieba.cut(text, False), ideographs outside Python jieba's Han range
+    included."""
+    assert rjieba_segmenter().cut(text) == rjieba.cut(text, False)

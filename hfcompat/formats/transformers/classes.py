@@ -1101,6 +1101,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                       "cls_token": "<cls>", "mask_token": "<mask>"},
     "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
+    "RoFormerTokenizer": _BERT_ROLES,
     "CpmTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                      "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
     "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
@@ -1114,8 +1115,6 @@ _SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never re
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
 NOT_BUILT: dict[str, str] = {
-    "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
-                          "cannot hold) before BERT's WordPiece"),
     **dict.fromkeys((
         "ClvpTokenizer",
         "CpmAntTokenizer",

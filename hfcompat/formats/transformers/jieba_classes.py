@@ -4,23 +4,35 @@ not built), from the files they read as AutoTokenizer runs them.
 CpmTokenizer (transformers 5.24 imports rjieba and never calls it) runs XLNet's preprocessing and digit-comma
 split around sentencepiece on spiece.model (models/xlnet_pieces.py), adds "$A <sep> <cls>" ("$A <sep> $B <sep>
 <cls>", type ids 0, 1 and 2), and decodes with every space removed and ▂/▃ as space/newline
-(decoders/cpm_text.py). Nothing here calls transformers or rjieba; tests/pretrained/test_jieba_classes.py holds
+(decoders/cpm_text.py). RoFormerTokenizer is tokenizers' BERT pipeline (no CJK spacing in the normalizer) with
+rjieba's words as pre-tokenizer (segmentation/vocabulary_words.py over hfcompat's own jieba-rs segmentation,
+reading jieba's dict.txt). Nothing here calls transformers or rjieba; tests/pretrained/test_jieba_classes.py holds
 each class to AutoTokenizer.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Container
 
 from ...decoders.cpm_text import CpmText
+from ...errors import FormatError, MissingDependency
+from ...models.vocab_files import read_vocab_txt
 from ...models.xlnet_pieces import XLNetPieces
+from ...segmentation.dictionary import Dictionary
+from ...segmentation.segmenter import Segmenter
+from ...segmentation.vocabulary_words import VocabularyWords
 from ..sentencepiece.read import read_sentencepiece
 from . import classes
 
 Config = dict[str, Any]
 Data = dict[str, Any]
 CPM_MODEL = "spiece.model"
+VOCAB_TXT = "vocab.txt"
+TOKENIZER_JSON = "tokenizer.json"
 
 
 def cpm(directory: Path, config: Config) -> Data:
@@ -36,4 +48,54 @@ def cpm(directory: Path, config: Config) -> Data:
     return {"model": model, "decoder": CpmText(), "post_processor": post_processor}
 
 
-CLASSES: dict[str, Callable[[Path, Config], Data]] = {"CpmTokenizer": cpm}
+@functools.lru_cache(maxsize=1)
+def rjieba_segmenter() -> Segmenter:
+    """rjieba.cut(text, False) without rjieba: Segmenter "dag" over jieba's dict.txt (the dictionary jieba-rs
+    embeds) with jieba-rs's Han runs; MissingDependency when the jieba package (the file's source) is absent."""
+    try:
+        dictionary = Dictionary.from_jieba()
+    except ModuleNotFoundError:
+        raise MissingDependency("RoFormerTokenizer segments words as rjieba does; hfcompat reads the same dictionary "
+                                "from the jieba package's dict.txt (it does not run jieba): pip install jieba==0.42.1") \
+            from None
+    return Segmenter(dictionary, method="dag", blocks="jieba-rs")
+
+
+def roformer_vocab(directory: Path) -> tuple[dict[str, int], Container[str]]:
+    """The WordPiece vocabulary (tokenizer.json's, else vocab.txt read as tokenizers reads it) and what the
+    class's jieba step tests words against: that dict, or from vocab.txt the file's path string."""
+    if (directory / TOKENIZER_JSON).is_file():
+        path = directory / TOKENIZER_JSON
+        try:
+            vocab = json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]
+        except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as error:
+            raise FormatError(f"cannot read the model's vocab: {error!r}", path=str(path)) from None
+        if not isinstance(vocab, dict):
+            raise FormatError("expected a WordPiece model's vocab object", path=str(path), field="model.vocab")
+        return vocab, vocab
+    path = directory / VOCAB_TXT
+    if not path.is_file():
+        raise FormatError("missing: RoFormerTokenizer reads its vocabulary from it or tokenizer.json (transformers "
+                          "loads the directory but fails on every text with a TypeError)", path=str(path))
+    return read_vocab_txt(path), os.path.join(str(directory), VOCAB_TXT)
+
+
+def roformer(directory: Path, config: Config) -> Data:
+    """RoFormerTokenizer: BertNormalizer without CJK spacing, rjieba words over the vocabulary, WordPiece,
+    "[CLS] $A [SEP]" ("... $B:1 [SEP]:1"), WordPiece's decoder."""
+    vocab, known = roformer_vocab(directory)
+    unk = classes.role(config, "unk_token", "[UNK]")
+    cls, sep = classes.role(config, "cls_token", "[CLS]"), classes.role(config, "sep_token", "[SEP]")
+    data: Data = {"model": {"type": "WordPiece", "vocab": vocab, "unk_token": unk, "continuing_subword_prefix": "##",
+                            "max_input_chars_per_word": 100},
+                  "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False,
+                                 "strip_accents": config.get("strip_accents"),
+                                 "lowercase": bool(config.get("do_lower_case", True))},
+                  "pre_tokenizer": VocabularyWords(rjieba_segmenter(), known),
+                  "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True}, "added_tokens": []}
+    data["post_processor"] = classes.template([f"{cls}:0", "$A:0", f"{sep}:0"],
+                                              [f"{cls}:0", "$A:0", f"{sep}:0", "$B:1", f"{sep}:1"], [cls, sep], data)
+    return data
+
+
+CLASSES: dict[str, Callable[[Path, Config], Data]] = {"CpmTokenizer": cpm, "RoFormerTokenizer": roformer}
