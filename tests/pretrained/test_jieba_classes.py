@@ -1,10 +1,11 @@
-"""transformers' classes that need rjieba to load (CpmTokenizer, RoFormerTokenizer): hfcompat.load(dir) against
+"""transformers' classes that need rjieba to load (CpmTokenizer, RoFormerTokenizer, CpmAntTokenizer): hfcompat.load(dir) against
 AutoTokenizer on directories of the files each class reads.
 
 CpmTokenizer reads XLNet's spiece.model (../shared/refs/xlnet). RoFormerTokenizer reads a vocab.txt made here:
 rjieba's words and the characters seen twice or more in Chinese corpus lines, ASCII words and "##" pieces (the
 others meet [UNK]); from vocab.txt alone the class tests words against the file's path, so one directory's
-name holds Chinese words; its save_pretrained (tokenizer.json) tests them against the vocabulary. transformers runs these as Python tokenizers (no
+name holds Chinese words; its save_pretrained (tokenizer.json) tests them against the vocabulary. CpmAntTokenizer
+reads a vocab.txt of the same words with its roles and its space and line tokens. transformers runs these as Python tokenizers (no
 .tokens()), so token strings are compared as convert_ids_to_tokens gives them (hfcompat's id_to_token: its
 encodings show an lstrip special token with the spaces it took). Compared per text: ids, tokens, decode with
 skip_special_tokens both ways; pairs: ids and type ids.
@@ -47,6 +48,12 @@ ROFORMER: dict[str, tuple[str, dict[str, Any]]] = {
     "roformer-cased": ("RoFormerTokenizer", {"do_lower_case": False, "strip_accents": True, "mask_token": "<m>",
                                              "additional_special_tokens": ["银行", "[x]"]}),
 }
+CPM_ANT: dict[str, tuple[str, dict[str, Any]]] = {
+    "cpm-ant": ("CpmAntTokenizer", {}),
+    "cpm-ant-options": ("CpmAntTokenizer", {"space_token": "<sp>", "line_token": "<nl>", "bod_token": "<bod>",
+                                            "pad_token": "<p>", "unk_token": "<u>",
+                                            "additional_special_tokens": ["银行", "[x]"]}),
+}
 ASCII_WORDS = ["iphone", "the", "of", "and", "gdp", "ok", "a", "b", "c", "##s", "##ing", "##12", "##b", "12", "u", "s"]
 MIXED = ["今天天气非常好。iPhone12 售价 1,299,000 元, 3,4 x1, ok", "中国人民银行行长\n\n说：「２０２４年」 naïve café ``q''",
          "▂空格▃换行 a▂b ▃", "U.S.A.的GDP增长了3.5%, 约合$1,000,000。\t\u3000全角　空格", "\r\n中文\r\n", " ", ""]
@@ -71,13 +78,19 @@ def roformer_vocabulary() -> list[str]:
             *sorted(w for w in words if words[w] > 1)]
 
 
-def write_roformer(path: Path, config: dict[str, Any], tokens: list[str]) -> Path:
-    """vocab.txt and a config naming RoFormerTokenizer."""
+def write_vocab_txt(path: Path, name: str, config: dict[str, Any], tokens: list[str]) -> Path:
+    """vocab.txt and a config naming the class."""
     path.mkdir()
     (path / "vocab.txt").write_text("".join(f"{token}\n" for token in tokens), encoding="utf-8")
-    (path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "RoFormerTokenizer", **config}),
-                                                encoding="utf-8")
+    (path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": name, **config}), encoding="utf-8")
     return path
+
+
+def cpm_ant_vocabulary(config: dict[str, Any]) -> list[str]:
+    """CpmAnt's roles, its space and line tokens (the config's or its defaults) and RoFormer's other tokens."""
+    firsts = ["<d>", "</d>", "<s>", "</s>", "</_>", "<pad>", "<unk>", "</n>"]
+    given = [value for value in config.values() if isinstance(value, str) and value not in firsts]
+    return firsts + given + roformer_vocabulary()[5:]
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +99,10 @@ def directories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("jieba")
     found = {kind: write_cpm(root / kind, config) for kind, (_, config) in CPM.items()}
     tokens = roformer_vocabulary()
-    found.update({kind: write_roformer(root / kind, config, tokens) for kind, (_, config) in ROFORMER.items()})
-    for kind in ("cpm", "roformer"):
+    found.update({kind: write_vocab_txt(root / kind, name, config, tokens) for kind, (name, config) in ROFORMER.items()})
+    found.update({kind: write_vocab_txt(root / kind, name, config, cpm_ant_vocabulary(config))
+                  for kind, (name, config) in CPM_ANT.items()})
+    for kind in ("cpm", "roformer", "cpm-ant"):
         auto_tokenizer(found[kind]).save_pretrained(str(root / f"{kind}-saved"))
         found[f"{kind}-saved"] = root / f"{kind}-saved"
     return found
@@ -118,7 +133,8 @@ def lines_for(auto: Any) -> list[str]:
         corpus = []
     specials = [token for token in auto.all_special_tokens if token]
     with_specials = [f"你好 {token}世界{token} x  {token} " for token in specials]
-    return corpus + list(fixture_lines()) + MIXED + with_specials + [f"a\n{specials[0]}\n中 {specials[-1]}\n"]
+    return corpus + list(fixture_lines()) + MIXED + with_specials + [f"a\n{specials[0]}\n中 {specials[-1]}\n",
+                                                              "空格</_>换行</n> <d>文</d>\r\n <sp><nl>"]
 
 
 def _agree(expected: tuple, actual: tuple) -> bool:
@@ -142,10 +158,10 @@ def test_every_class_of_the_family_is_built_and_checked() -> None:
     """Each class is registered, no longer NOT_BUILT, and has a directory here."""
     assert set(CLASSES) <= set(own_files.OWN_FILES_CLASSES)
     assert not set(CLASSES) & set(classes.NOT_BUILT)
-    assert {name for name, _ in [*CPM.values(), *ROFORMER.values()]} == set(CLASSES)
+    assert {name for name, _ in [*CPM.values(), *ROFORMER.values(), *CPM_ANT.values()]} == set(CLASSES)
 
 
-@pytest.mark.parametrize("kind", [*CPM, "cpm-saved", *ROFORMER, "roformer-saved"])
+@pytest.mark.parametrize("kind", [*CPM, "cpm-saved", *ROFORMER, "roformer-saved", *CPM_ANT, "cpm-ant-saved"])
 def test_class_matches_auto(loaded: dict, backend: str, kind: str) -> None:
     """Corpus lines, mixed lines, lines holding each special token, and pairs agree."""
     auto, ours = loaded[kind]
@@ -154,7 +170,7 @@ def test_class_matches_auto(loaded: dict, backend: str, kind: str) -> None:
     assert differing == [], f"{kind}: {len(differing)}/{len(lines) + 4} differ: {differing[:3]}"
 
 
-@pytest.mark.parametrize("kind", ["cpm", "roformer", "roformer-saved"])
+@pytest.mark.parametrize("kind", ["cpm", "roformer", "roformer-saved", "cpm-ant", "cpm-ant-options"])
 def test_loading_warns_of_nothing(directories: dict, kind: str) -> None:
     """A directory hfcompat encodes and decodes as transformers does loads without a warning."""
     with warnings.catch_warnings(record=True) as caught:
@@ -163,7 +179,7 @@ def test_loading_warns_of_nothing(directories: dict, kind: str) -> None:
     assert [str(w.message) for w in caught] == []
 
 
-@pytest.mark.parametrize("kind", ["cpm", "roformer", "roformer-saved"])
+@pytest.mark.parametrize("kind", ["cpm", "roformer", "roformer-saved", "cpm-ant"])
 @settings(max_examples=80, deadline=None)
 @given(text=texts)
 def test_random_text(loaded: dict, kind: str, text: str) -> None:
@@ -172,7 +188,7 @@ def test_random_text(loaded: dict, kind: str, text: str) -> None:
     assert actual == expected
 
 
-@pytest.mark.parametrize("kind", ["cpm", "roformer"])
+@pytest.mark.parametrize("kind", ["cpm", "roformer", "cpm-ant"])
 def test_saving_as_tokenizer_json_is_refused(loaded: dict, tmp_path: Path, kind: str) -> None:
     """No tokenizer.json holds the class's Python steps: saving names the component instead of writing a file."""
     with pytest.raises(UnsupportedConversion, match="^(model|decoder|pre_tokenizer): "):
@@ -192,11 +208,20 @@ def test_cpm_without_its_model_is_refused(tmp_path: Path) -> None:
 
 def test_roformer_without_its_vocabulary_is_refused(tmp_path: Path) -> None:
     """No vocab.txt nor tokenizer.json: AutoTokenizer loads but fails on a text, hfcompat refuses naming the file."""
-    path = write_roformer(tmp_path / "roformer", {}, ["[UNK]"])
+    path = write_vocab_txt(tmp_path / "roformer", "RoFormerTokenizer", {}, ["[UNK]"])
     (path / "vocab.txt").unlink()
     with pytest.raises(Exception):
         auto_tokenizer(path)("今天")
     with pytest.raises(FormatError, match="vocab.txt: missing"):
+        hfcompat.load(path)
+
+
+def test_cpm_ant_without_its_space_token_is_refused(tmp_path: Path) -> None:
+    """A vocab.txt without </_>: AutoTokenizer fails to load the directory, hfcompat raises a FormatError naming it."""
+    path = write_vocab_txt(tmp_path / "cpm-ant", "CpmAntTokenizer", {}, ["<s>", "<unk>", "</n>", "a"])
+    with pytest.raises(Exception):
+        auto_tokenizer(path)
+    with pytest.raises(FormatError, match="vocab.txt: no '</_>'"):
         hfcompat.load(path)
 
 
@@ -220,3 +245,11 @@ def test_segmentation_is_rjiebas(text: str) -> None:
     """The segmenter RoFormer uses cuts as rjieba.cut(text, False), ideographs outside Python jieba's Han range
     included."""
     assert rjieba_segmenter().cut(text) == rjieba.cut(text, False)
+
+
+def test_cpm_ant_space_token_outside_the_vocabulary_is_refused(tmp_path: Path) -> None:
+    """A configured space token vocab.txt lacks: transformers loads it with a new id, hfcompat refuses naming it."""
+    path = write_vocab_txt(tmp_path / "cpm-ant", "CpmAntTokenizer", {"space_token": "<sp>"}, cpm_ant_vocabulary({}))
+    assert "<sp>" in auto_tokenizer(path).all_special_tokens
+    with pytest.raises(UnsupportedConversion, match="^added_tokens: CpmAntTokenizer's space_token '<sp>'"):
+        hfcompat.load(path)

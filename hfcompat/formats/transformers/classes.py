@@ -964,6 +964,7 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
     "SplinterTokenizer": {"question_token": "[QUESTION]"},
     "ProphetNetTokenizer": {"x_sep_token": "[X_SEP]"},
+    "CpmAntTokenizer": {"bod_token": "<d>", "eod_token": "</d>"},
     "LukeTokenizer": _LUKE_ENTITY_TOKENS,
     "MLukeTokenizer": {**_LUKE_ENTITY_TOKENS, "entity_1_token": "▁<ent>", "entity_2_token": "▁<ent2>"},
 }
@@ -1102,6 +1103,7 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
     "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
     "RoFormerTokenizer": _BERT_ROLES,
+    "CpmAntTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "CpmTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
                      "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
     "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
@@ -1117,7 +1119,6 @@ _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (o
 NOT_BUILT: dict[str, str] = {
     **dict.fromkeys((
         "ClvpTokenizer",
-        "CpmAntTokenizer",
         "GPTNeoXJapaneseTokenizer",
         "M2M100Tokenizer",
         "MarianTokenizer",

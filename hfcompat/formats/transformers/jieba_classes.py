@@ -1,12 +1,14 @@
-"""transformers' Chinese classes that need rjieba to load: CpmTokenizer, RoFormerTokenizer (and CpmAntTokenizer,
-not built), from the files they read as AutoTokenizer runs them.
+"""transformers' Chinese classes that need rjieba to load: CpmTokenizer, RoFormerTokenizer and CpmAntTokenizer,
+from the files they read as AutoTokenizer runs them.
 
 CpmTokenizer (transformers 5.24 imports rjieba and never calls it) runs XLNet's preprocessing and digit-comma
 split around sentencepiece on spiece.model (models/xlnet_pieces.py), adds "$A <sep> <cls>" ("$A <sep> $B <sep>
 <cls>", type ids 0, 1 and 2), and decodes with every space removed and ▂/▃ as space/newline
 (decoders/cpm_text.py). RoFormerTokenizer is tokenizers' BERT pipeline (no CJK spacing in the normalizer) with
 rjieba's words as pre-tokenizer (segmentation/vocabulary_words.py over hfcompat's own jieba-rs segmentation,
-reading jieba's dict.txt). Nothing here calls transformers or rjieba; tests/pretrained/test_jieba_classes.py holds
+reading jieba's dict.txt). CpmAntTokenizer cuts rjieba's words (whitespace kept) into longest vocabulary matches
+(models/longest_match_pieces.py) over vocab.txt, its space and line tokens standing for " " and "\\n".
+Nothing here calls transformers or rjieba; tests/pretrained/test_jieba_classes.py holds
 each class to AutoTokenizer.
 """
 
@@ -19,14 +21,19 @@ from pathlib import Path
 from typing import Any, Callable, Container
 
 from ...decoders.cpm_text import CpmText
-from ...errors import FormatError, MissingDependency
+from ...decoders.dropped_ids_text import DroppedIdsText
+from ...errors import FormatError, MissingDependency, UnsupportedConversion
+from ...models.longest_match_pieces import LongestMatchPieces
 from ...models.vocab_files import read_vocab_txt
 from ...models.xlnet_pieces import XLNetPieces
 from ...segmentation.dictionary import Dictionary
 from ...segmentation.segmenter import Segmenter
 from ...segmentation.vocabulary_words import VocabularyWords
+from ...segmentation.words_around_literals import WordsAroundLiterals
+from ...tokenizer import Tokenizer
 from ..sentencepiece.read import read_sentencepiece
 from . import classes
+from .bert_like import read_python_vocab
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -55,7 +62,8 @@ def rjieba_segmenter() -> Segmenter:
     try:
         dictionary = Dictionary.from_jieba()
     except ModuleNotFoundError:
-        raise MissingDependency("RoFormerTokenizer segments words as rjieba does; hfcompat reads the same dictionary "
+        raise MissingDependency("RoFormerTokenizer and CpmAntTokenizer segment words as rjieba does; hfcompat reads "
+                                "the same dictionary "
                                 "from the jieba package's dict.txt (it does not run jieba): pip install jieba==0.42.1") \
             from None
     return Segmenter(dictionary, method="dag", blocks="jieba-rs")
@@ -98,4 +106,60 @@ def roformer(directory: Path, config: Config) -> Data:
     return data
 
 
-CLASSES: dict[str, Callable[[Path, Config], Data]] = {"CpmTokenizer": cpm, "RoFormerTokenizer": roformer}
+# CpmAntTokenizer's space and line tokens: their ids are those of " " and "\\n" whatever the config says.
+CPM_ANT_TEXT_TOKENS = {"space_token": ("</_>", " "), "line_token": ("</n>", "\n")}
+
+
+def cpm_ant_vocab(path: Path) -> dict[str, int]:
+    """vocab.txt as CpmAntTokenizer keeps it: the ids of "</_>" and "</n>" given to " " and "\\n" instead."""
+    vocab = read_python_vocab(path)
+    for token, text in CPM_ANT_TEXT_TOKENS.values():
+        if token not in vocab:
+            raise FormatError(f"no {token!r}: CpmAntTokenizer reads the id of {text!r} from it (transformers refuses "
+                              "the directory without it)", path=str(path))
+        vocab[text] = vocab.pop(token)
+    return vocab
+
+
+def cpm_ant_text_tokens(config: Config, vocab: dict[str, int]) -> tuple[tuple[str, ...], list[str]]:
+    """The space and line tokens cut out of the text as the unknown token (those the config leaves at their
+    defaults), and the config's other ones, special tokens with their vocabulary ids (one outside the
+    vocabulary is refused: transformers gives it a new id in an order hfcompat does not follow)."""
+    literals, specials = [], []
+    for key, (default, _) in CPM_ANT_TEXT_TOKENS.items():
+        token = str(classes.role(config, key, default))
+        if token == default:
+            literals.append(token)
+        elif token not in vocab:
+            raise UnsupportedConversion(f"added_tokens: CpmAntTokenizer's {key} {token!r} is not in vocab.txt, so "
+                                        "transformers gives it a new id, in an order hfcompat does not follow")
+        else:
+            specials.append(token)
+    return tuple(literals), specials
+
+
+def cpm_ant(directory: Path, config: Config) -> Data:
+    """CpmAntTokenizer: rjieba's words (whitespace kept, its default space and line tokens cut out first as the
+    unknown token), longest-match pieces over vocab.txt, "<s> $A" ("<s> $A <s> $B", type ids 0), and a decode
+    that drops the pad, eos and bos ids and joins the tokens."""
+    vocab = cpm_ant_vocab(directory / VOCAB_TXT)
+    literals, specials = cpm_ant_text_tokens(config, vocab)
+    unk = str(classes.role(config, "unk_token", "<unk>"))
+    bos = classes.role(config, "bos_token", "<s>")
+    decoder = DroppedIdsText()
+
+    def after_load(tokenizer: Tokenizer) -> None:
+        tokenizer.add_special_tokens(specials)
+        defaults = classes.DEFAULT_ROLES["CpmAntTokenizer"]
+        roles = (classes.role(config, key, defaults[key]) for key in ("pad_token", "eos_token", "bos_token"))
+        decoder.dropped = frozenset(i for i in map(tokenizer.token_to_id, filter(None, roles)) if i is not None)
+
+    return {"model": LongestMatchPieces(vocab, unk, frozenset(literals)),
+            "pre_tokenizer": WordsAroundLiterals(rjieba_segmenter(), literals), "decoder": decoder,
+            "post_processor": classes.template([f"{bos}:0", "$A:0"], [f"{bos}:0", "$A:0", f"{bos}:0", "$B:0"], [bos],
+                                               {"model": {}}),
+            "after_load": after_load}
+
+
+CLASSES: dict[str, Callable[[Path, Config], Data]] = {"CpmTokenizer": cpm, "RoFormerTokenizer": roformer,
+                                                      "CpmAntTokenizer": cpm_ant}
