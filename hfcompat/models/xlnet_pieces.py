@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from ..tokenizer import Tokenizer
 from .base import Token
 
 UNDERLINE = "\u2581"
@@ -24,9 +23,9 @@ UNDERLINE = "\u2581"
 
 @dataclass
 class XLNetPieces:
-    """A SentencePiece tokenizer (hfcompat's, read from the .model) under XLNet's Python preprocessing."""
+    """A SentencePiece tokenizer (hfcompat's Tokenizer read from the .model) under XLNet's Python preprocessing."""
 
-    sentencepiece: Tokenizer
+    sentencepiece: Any
     unk_id: int
     lowercase: bool = False
     remove_space: bool = True
@@ -41,16 +40,16 @@ class XLNetPieces:
             text = "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char))
         return text.lower() if self.lowercase else text
 
-    def pieces(self, text: str) -> list[str]:
+    def encode(self, text: str) -> list[str]:
         """sentencepiece's pieces of `text` (an unknown run as its own text, as sentencepiece gives it)."""
         return self.sentencepiece.encode(text, add_special_tokens=False).tokens
 
     def split_pieces(self, text: str) -> list[str]:
         """The pieces after the digit-comma split."""
         result: list[str] = []
-        for piece in self.pieces(text):
+        for piece in self.encode(text):
             if len(piece) > 1 and piece[-1] == "," and piece[-2].isdigit():
-                again = self.pieces(piece[:-1].replace(UNDERLINE, ""))
+                again = self.encode(piece[:-1].replace(UNDERLINE, ""))
                 if piece[0] != UNDERLINE and again and again[0][0] == UNDERLINE:
                     again = again[1:] if len(again[0]) == 1 else [again[0][1:], *again[1:]]
                 result.extend([*again, piece[-1]])

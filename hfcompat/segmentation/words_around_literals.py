@@ -27,6 +27,7 @@ class WordsAroundLiterals(PreTokenizer):
     TYPE: ClassVar[str] = "WordsAroundLiterals"
 
     def __post_init__(self) -> None:
+        """The literals' pattern, longest first."""
         ordered = sorted(filter(None, self.literals), key=len, reverse=True)
         self._literal = regex.compile("|".join(map(regex.escape, ordered))) if ordered else None
 

@@ -149,6 +149,7 @@ def cpm_ant(directory: Path, config: Config) -> Data:
     decoder = DroppedIdsText()
 
     def after_load(tokenizer: Tokenizer) -> None:
+        """Add the config's own space and line tokens; tell the decoder the ids it drops."""
         tokenizer.add_special_tokens(specials)
         defaults = classes.DEFAULT_ROLES["CpmAntTokenizer"]
         roles = (classes.role(config, key, defaults[key]) for key in ("pad_token", "eos_token", "bos_token"))
