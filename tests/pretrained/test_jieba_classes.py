@@ -253,3 +253,13 @@ def test_cpm_ant_space_token_outside_the_vocabulary_is_refused(tmp_path: Path) -
     assert "<sp>" in auto_tokenizer(path).all_special_tokens
     with pytest.raises(UnsupportedConversion, match="^added_tokens: CpmAntTokenizer's space_token '<sp>'"):
         hfcompat.load(path)
+
+
+def test_cpm_sampling_options_warn(tmp_path: Path) -> None:
+    """sp_model_kwargs with sampling: hfcompat warns, and AutoTokenizer really encodes otherwise than without them."""
+    path = write_cpm(tmp_path / "cpm", {"sp_model_kwargs": {"enable_sampling": True, "alpha": 0.5, "nbest_size": -1}})
+    with pytest.warns(UserWarning, match="sp_model_kwargs"):
+        ours = hfcompat.load(path)
+    text = "Sentencepiece samples segmentations of unbelievably long words."
+    sampled = {tuple(auto_tokenizer(path)(text)["input_ids"]) for _ in range(5)}
+    assert sampled != {tuple(ours.encode(text).ids)}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Container
 
@@ -45,6 +46,9 @@ TOKENIZER_JSON = "tokenizer.json"
 def cpm(directory: Path, config: Config) -> Data:
     """CpmTokenizer: XLNet's Python preprocessing around sentencepiece, XLNet's template, CPM's decode."""
     sentencepiece = read_sentencepiece(directory / CPM_MODEL)
+    if config.get("sp_model_kwargs"):
+        warnings.warn(f"{directory}: transformers' CpmTokenizer passes sp_model_kwargs (sampling options) to "
+                      "sentencepiece; hfcompat encodes without them", UserWarning, stacklevel=6)
     unk_id = sentencepiece.sentencepiece_source.proto.trainer_spec.unk_id
     model = XLNetPieces(sentencepiece, unk_id, lowercase=bool(config.get("do_lower_case", False)),
                         remove_space=bool(config.get("remove_space", True)),
