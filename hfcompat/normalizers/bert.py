@@ -124,6 +124,11 @@ def _strip_accents(ns: NormalizedString) -> None:
     ns.expand_chars(list(map(itemgetter(1), pairs)))
 
 
+def chinese_char_runs(text: str) -> list[str]:
+    """`text` cut around each CJK ideograph (tokenizers' ranges): [run, ideograph, run, ..., run]."""
+    return _CHINESE_SPLIT.split(text)
+
+
 def _space_chinese_chars(ns: NormalizedString) -> None:
     """Surround every CJK ideograph with spaces that share its span."""
     parts = _CHINESE_SPLIT.split(ns.normalized)  # [run, ideograph, run, ..., run]

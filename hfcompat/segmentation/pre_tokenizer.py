@@ -5,11 +5,12 @@ directory of the transformers tokenizer class (save_pretrained(..., remote_code=
 as an extension entry of hfcompat_tokenizer.json, with its data in files beside it:
 
     {"type": "ChineseWordSegmentation", "method": "dag", "hmm": true | false | "<file>",
-     "keep_whitespace": false, "dictionary": "<file>", "total": ..., "deleted": [...]}
+     "keep_whitespace": false, "dictionary": "<file>", "total": ..., "deleted": [...], "blocks": "jieba-rs"}
 
 `dictionary` is in jieba's format (Dictionary.load reads it); `hmm` true is jieba's model (jieba
 must be installed where it loads), a file name a JSON HMM (HMM.to_dict). `total` and `deleted`
-appear only when the file alone would not restore them (user words re-added, words deleted);
+appear only when the file alone would not restore them (user words re-added, words deleted), `blocks`
+only when not "jieba" (Segmenter's Han runs);
 method "bigram" adds "bigram": "<file>" (BigramModel.to_dict as JSON).
 """
 
@@ -111,6 +112,8 @@ class ChineseWordSegmentation(PreTokenizer):
             entry["total"] = dictionary.total
         if dictionary.force_split:
             entry["deleted"] = sorted(dictionary.force_split)
+        if segmenter.blocks != "jieba":
+            entry["blocks"] = segmenter.blocks
         if segmenter.bigram is not None:
             entry["bigram"] = files.add(BIGRAM_FILE, json.dumps(segmenter.bigram.to_dict(), ensure_ascii=False))
         return entry
@@ -135,9 +138,10 @@ class ChineseWordSegmentation(PreTokenizer):
         hmm = _read_hmm(data.get("hmm", False), files)
         bigram = _read_model(BigramModel, files, data["bigram"], "bigram") if "bigram" in data else None
         try:
-            segmenter = Segmenter(dictionary, method=method, hmm=hmm, bigram=bigram)
+            segmenter = Segmenter(dictionary, method=method, hmm=hmm, bigram=bigram,
+                                  blocks=data.get("blocks", "jieba"))
         except ValueError as error:
-            raise FormatError(str(error), field="method") from None
+            raise FormatError(str(error), field="blocks" if "blocks" in str(error) else "method") from None
         return cls(segmenter, keep_whitespace=keep_whitespace)
 
 

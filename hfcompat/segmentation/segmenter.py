@@ -12,8 +12,12 @@ from .dictionary import Dictionary
 from .hmm import HMM
 from .matching import backward_max_match, bidirectional_max_match, forward_max_match
 
-# Runs the dictionary methods see: Han (jieba's range) plus ASCII letters, digits and + # & . _ % -
-_BLOCK = regex.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&._%\\-]+)")
+# Runs the dictionary methods see: Han plus ASCII letters, digits and + # & . _ % -. Python jieba's Han is
+# U+4E00-U+9FD5; jieba-rs (rjieba) takes the CJK ideograph blocks, extensions and compatibility ones too.
+BLOCKS = {"jieba": regex.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&._%\\-]+)"),
+          "jieba-rs": regex.compile("([\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\U00020000-\U0002A6DF"
+                                    "\U0002A700-\U0002EBEF\U0002F800-\U0002FA1F"
+                                    "a-zA-Z0-9+#&._%\\-]+)")}
 # What the matching methods see: everything but whitespace, as the bakeoff's maximum-matching baseline
 _NON_SPACE = regex.compile(r"(\S+)")
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -33,12 +37,15 @@ class Segmenter:
     With Dictionary.from_jieba(), method "dag" is jieba.cut(text, HMM=False) and,
     with hmm=True, jieba.cut(text, HMM=True). `hmm` is False, True (jieba's model)
     or an HMM (e.g. HMM.train(lines)); "bigram" needs `bigram=BigramModel.train(lines)`.
+    `blocks` "jieba-rs" cuts the wider Han runs of jieba-rs: "dag" is then rjieba.cut(text, False).
     """
 
     def __init__(self, dictionary: Dictionary | None = None, method: str = "dag",
-                 hmm: bool | HMM = False, bigram: BigramModel | None = None):
+                 hmm: bool | HMM = False, bigram: BigramModel | None = None, blocks: str = "jieba"):
         if method not in METHODS:
             raise ValueError(f"unknown segmentation method {method!r}; choose one of {', '.join(METHODS)}")
+        if blocks not in BLOCKS:
+            raise ValueError(f"unknown blocks {blocks!r}; choose one of {', '.join(BLOCKS)}")
         if method == "bigram" and bigram is None:
             raise ValueError('method "bigram" needs a trained model: bigram=BigramModel.train(lines)')
         if dictionary is None and method in DICTIONARY_METHODS:
@@ -47,6 +54,8 @@ class Segmenter:
         self.method = method
         self.hmm = HMM.from_jieba() if hmm is True else (hmm or None)
         self.bigram = bigram
+        self.blocks = blocks
+        self._block = BLOCKS[blocks]
         self._block_cut = self._block_cutter()
 
     def cut(self, text: str) -> list[str]:
@@ -58,7 +67,7 @@ class Segmenter:
         if self.method in MATCHING_METHODS:
             blocks, post_process = _NON_SPACE, list
         else:
-            blocks, post_process = _BLOCK, self._join_singles
+            blocks, post_process = self._block, self._join_singles
         words: list[str] = []
         for block in blocks.split(text):
             if not block:

@@ -9,6 +9,7 @@ import pytest
 from hfcompat.errors import UnsupportedConversion
 from hfcompat.models.wordlevel import WordLevel
 from hfcompat.segmentation import HMM, METHODS, BigramModel, ChineseWordSegmentation, Dictionary, Segmenter
+from hfcompat.segmentation.pre_tokenizer import SideFiles
 from hfcompat.tokenizer import Tokenizer
 
 WORDS = Dictionary.from_words([("研究", 10), ("研究生", 5), ("生命", 10), ("命", 1), ("起源", 10)])
@@ -46,6 +47,24 @@ def test_bigram_model_picks_the_likelier_pair() -> None:
     assert Segmenter(d, method="dag").cut("研究生命") == ["研究生", "命"]
     assert Segmenter(d, method="bigram", bigram=model).cut("研究生命") == ["研究", "生命"]
     assert Segmenter(method="bigram", bigram=model).cut("研究生命起源") == ["研究", "生命", "起源"]
+
+
+def test_jieba_rs_blocks_take_every_cjk_ideograph_block(tmp_path: Path) -> None:
+    """jieba-rs's Han runs hold Extension A and compatibility ideographs, Python jieba's do not: a word holding
+    one is cut whole only with blocks "jieba-rs"; the choice survives the extension entry of the pre-tokenizer."""
+    words = Dictionary.from_words([("㐀研究", 10), ("研究", 10)])
+    assert Segmenter(words).cut("㐀研究豈") == ["㐀", "研究", "豈"]
+    segmenter = Segmenter(words, blocks="jieba-rs")
+    assert segmenter.cut("㐀研究豈") == ["㐀研究", "豈"]
+    files = SideFiles()
+    entry = ChineseWordSegmentation(segmenter).to_extension_dict(files)
+    assert entry["blocks"] == "jieba-rs"
+    for name, text in files.written.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    again = ChineseWordSegmentation.from_extension_dict(entry, SideFiles(directory=tmp_path))
+    assert again.segmenter.cut("㐀研究豈") == ["㐀研究", "豈"]
+    with pytest.raises(ValueError, match="unknown blocks 'rust'"):
+        Segmenter(words, blocks="rust")
 
 
 def test_bad_arguments() -> None:

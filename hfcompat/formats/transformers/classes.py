@@ -967,12 +967,13 @@ CLASS_EXTRA_TOKENS: dict[str, dict[str, str]] = {
                            "eot_token": "▁<EOT>", "fill_token": "<FILL_ME>"},
     "SplinterTokenizer": {"question_token": "[QUESTION]"},
     "ProphetNetTokenizer": {"x_sep_token": "[X_SEP]"},
+    "CpmAntTokenizer": {"bod_token": "<d>", "eod_token": "</d>"},
     "LukeTokenizer": _LUKE_ENTITY_TOKENS,
     "MLukeTokenizer": {**_LUKE_ENTITY_TOKENS, "entity_1_token": "▁<ent>", "entity_2_token": "▁<ent2>"},
 }
 # The additional_special_tokens a class adds when the config gives none.
 DEFAULT_ADDITIONAL_SPECIALS: dict[str, tuple[str, ...]] = {
-    "XLNetTokenizer": ("<eop>", "<eod>"), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED"),
+    **dict.fromkeys(("XLNetTokenizer", "CpmTokenizer"), ("<eop>", "<eod>")), "CamembertTokenizer": ("<s>NOTUSED", "</s>NOTUSED", "<unk>NOTUSED"),
     **dict.fromkeys(("XLMTokenizer", "FlaubertTokenizer"), tuple(f"<special{i}>" for i in range(10)))}
 
 # What a class hfcompat builds still does on some texts or calls that hfcompat does not: the config key that turns
@@ -1011,7 +1012,7 @@ READDS_SPECIALS = {"CohereTokenizer", "ReformerTokenizer", "MLukeTokenizer"}
 # Roles whose token a class adds taking the spaces before it (AddedToken lstrip=True), when it is new.
 LSTRIP_ROLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("BlenderbotTokenizer", "MPNetTokenizer", "XLNetTokenizer", "CamembertTokenizer", "BigBirdTokenizer",
-                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer", "MLukeTokenizer"),
+                     "MBartTokenizer", "MBart50Tokenizer", "NllbTokenizer", "BarthezTokenizer", "MLukeTokenizer", "CpmTokenizer"),
                     ("mask_token",))}
 
 _BERT_ROLES = {"unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]",
@@ -1107,6 +1108,10 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
                       "cls_token": "<cls>", "mask_token": "<mask>"},
     "LasrTokenizer": {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
     "VitsTokenizer": {"pad_token": "<pad>", "unk_token": "<unk>"},
+    "RoFormerTokenizer": _BERT_ROLES,
+    "CpmAntTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"},
+    "CpmTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "<sep>",
+                     "pad_token": "<pad>", "cls_token": "<cls>", "mask_token": "<mask>"},
     "Wav2Vec2PhonemeCTCTokenizer": {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>",
                                     "pad_token": "<pad>"},
     "M2M100Tokenizer": {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "pad_token": "<pad>",
@@ -1119,20 +1124,11 @@ DEFAULT_ROLES: dict[str, dict[str, str]] = {
 
 # Classes of transformers' auto mapping hfcompat does not follow, by what transformers does that hfcompat
 # does not (it follows tokenizer.json as it is, with a warning saying this).
-_PYTHON = "is a Python tokenizer: it reads its own vocabulary files and never tokenizer.json"
-_SENTENCEPIECE = "runs sentencepiece on the directory's .model file and never reads tokenizer.json"
 _LAYOUT = ("is a layout tokenizer: it encodes words with their bounding boxes (or HTML nodes), a call "
            "hfcompat's encode does not take")
 NOT_BUILT: dict[str, str] = {
-    "RoFormerTokenizer": ("segments text with rjieba over its vocabulary (a Python pre-tokenizer tokenizer.json "
-                          "cannot hold) before BERT's WordPiece"),
-    **dict.fromkeys((
-        "CpmAntTokenizer",
-        "TapasTokenizer",
-    ), _PYTHON),
-    "CpmTokenizer": (f"{_SENTENCEPIECE}: it needs rjieba to load (transformers 5.24 imports it but never calls it), "
-                     "applies XLNet's preprocessing and digit-comma split, adds '<sep> <cls>', and decode removes every "
-                     "space and turns ▂ and ▃ into space and newline"),
+    "TapasTokenizer": ("encodes a question with a table (a pandas DataFrame: its cells with row, column and rank "
+                       "ids), a call hfcompat's encode does not take"),
     **dict.fromkeys(("LayoutLMv2Tokenizer", "LayoutLMv3Tokenizer", "LayoutXLMTokenizer", "MarkupLMTokenizer",
                      "UdopTokenizer"), _LAYOUT),
     "RagTokenizer": ("pairs the tokenizers of question_encoder_tokenizer/ and generator_tokenizer/ with the model "

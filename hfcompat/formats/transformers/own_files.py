@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from . import bert_like, characters, classes, clvp, gpt_neox_japanese, moses, myt5, sentencepiece_map, subword_nmt
+from . import (bert_like, characters, classes, clvp, gpt_neox_japanese, jieba_classes, moses, myt5,
+               sentencepiece_map, subword_nmt)
 
 Config = dict[str, Any]
 Data = dict[str, Any]
@@ -22,8 +23,9 @@ Data = dict[str, Any]
 OwnFilesBuilder = Callable[[Path, Config], Data]
 
 OWN_FILES_CLASSES: dict[str, OwnFilesBuilder] = {**bert_like.CLASSES, **characters.CLASSES, **clvp.CLASSES,
-                                                  **gpt_neox_japanese.CLASSES, **moses.CLASSES, **myt5.CLASSES,
-                                                  **sentencepiece_map.CLASSES, **subword_nmt.CLASSES}
+                                                  **gpt_neox_japanese.CLASSES, **jieba_classes.CLASSES,
+                                                  **moses.CLASSES, **myt5.CLASSES, **sentencepiece_map.CLASSES,
+                                                  **subword_nmt.CLASSES}
 
 
 def is_rebuilt(name: str | None) -> bool:
