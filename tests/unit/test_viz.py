@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from hfcompat.cli import run
+from hfcompat.cli import run, tokens
 from hfcompat.models.bpe import BPE
 from hfcompat.models.wordpiece import WordPiece
 from hfcompat.pre_tokenizers import Whitespace
@@ -97,8 +97,9 @@ def test_ansi_view() -> None:
     assert "\u00b7" in shown and "hello" in shown
 
 
-def test_cli_viz(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`hfcompat viz A B --text ... -o page.html` writes the page; `encode --show` colours tokens."""
+def test_cli_viz(tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`hfcompat viz A B --text ... -o page.html` writes the page; `encode --show` colours tokens on a terminal
+    (and draws "|" bars elsewhere: tests/unit/test_cli_conventions.py)."""
     paths = []
     for name, tokenizer in tiny_tokenizers().items():
         path = tmp_path / name / "tokenizer.json"
@@ -110,5 +111,6 @@ def test_cli_viz(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     parser = TokenSpans()
     parser.feed(out.read_text("utf-8"))
     assert list(parser.columns) == ["wordpiece", "bpe"]
+    monkeypatch.setattr(tokens, "wants_colour", lambda stream: True)  # stdout as a terminal
     assert run(["encode", paths[1], TEXT, "--show"]) == 0
     assert "\x1b[30;44mhello" in capsys.readouterr().out
