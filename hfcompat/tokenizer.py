@@ -107,6 +107,8 @@ class Tokenizer:
         self.decoder = decoder
         self.truncation = truncation
         self.padding = padding
+        # Truncate as transformers' Python classes do (pipeline/truncation.py), set by load_pretrained for them.
+        self.python_truncation = False
         self.added_vocabulary = AddedVocabulary()
         # What transformers keeps beside tokenizer.json (tokenizer_config.json), kept for save_pretrained.
         self.chat_template: str | None = None
@@ -694,13 +696,14 @@ class Tokenizer:
                      add_special_tokens: bool = True) -> Encoding:
         """Truncate, add the special tokens and pad, as HF does after the model."""
         return post_process(encoding, pair, add_special_tokens, processor=self.post_processor,
-                            truncation=self.truncation, padding=self.padding)
+                            truncation=self.truncation, padding=self.padding,
+                            python_truncation=self.python_truncation)
 
     def _post_process_unpadded(self, encoding: Encoding, pair: Encoding | None,
                                add_special_tokens: bool) -> Encoding:
         """Truncation then the post-processor; a batch is padded as a whole afterwards."""
         return post_process(encoding, pair, add_special_tokens, processor=self.post_processor,
-                            truncation=self.truncation)
+                            truncation=self.truncation, python_truncation=self.python_truncation)
 
     # ----- decoding ---------------------------------------------------------------------
 

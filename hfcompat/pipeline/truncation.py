@@ -147,3 +147,34 @@ def _longest_first_lengths(n1: int, n2: int, max_length: int) -> tuple[int, int]
         short = max_length // 2
         long = short + max_length % 2
     return (long, short) if swapped else (short, long)
+
+
+def truncate_as_python_class(encoding: Encoding, pair: Encoding | None, params: TruncationParams,
+                             added_tokens: int) -> None:
+    """Truncate in place as transformers' Python tokenizers do (PythonBackend.truncate_sequences, 5.x): the
+    tokens over max_length, the special tokens counted, are removed at once; never an error."""
+    first, second = len(encoding.ids), len(pair.ids) if pair is not None else 0
+    to_remove = first + second + added_tokens - params.max_length
+    if to_remove <= 0:
+        return
+    kept_first, kept_second = python_kept_lengths(first, second, pair is not None, to_remove, params.strategy)
+    encoding.truncate(kept_first, params.stride, params.direction)
+    if pair is not None:
+        pair.truncate(kept_second, params.stride, params.direction)
+
+
+def python_kept_lengths(first: int, second: int, has_pair: bool, to_remove: int, strategy: str) -> tuple[int, int]:
+    """How many tokens each sequence keeps under transformers' Python rule: longest_first takes the difference
+    from the longer sequence, then halves the rest with the odd token taken from the second; only_first and
+    only_second take everything from their sequence (down to nothing; an empty or missing second is left)."""
+    if strategy == "OnlyFirst" or (strategy == "LongestFirst" and not has_pair):
+        return max(first - to_remove, 0), second
+    if strategy == "OnlySecond":
+        return first, max(second - to_remove, 0) if second else second
+    unequal = min(abs(second - first), to_remove)
+    shared = to_remove - unequal
+    if first > second:
+        from_first, from_second = unequal + shared // 2, shared - shared // 2
+    else:
+        from_first, from_second = shared // 2, unequal + shared - shared // 2
+    return max(first - from_first, 0), max(second - from_second, 0)

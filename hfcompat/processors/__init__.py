@@ -20,7 +20,8 @@ from ..encoding import Encoding
 from ..errors import FormatError
 from ..pipeline.fields import component_list, require_object
 from ..pipeline.padding import PaddingParams, pad_encodings
-from ..pipeline.truncation import TruncationParams, params_for_post_processing, truncate_encodings
+from ..pipeline.truncation import (TruncationParams, params_for_post_processing, truncate_as_python_class,
+                                   truncate_encodings)
 from .base import ALONE, UNPROCESSED, PostProcessor, SingleLayout, expect_type, process_offsets, surrounded
 from .bert import BertProcessing
 from .byte_level import ByteLevel
@@ -156,12 +157,14 @@ def default_process(encoding: Encoding, pair: Encoding | None = None,
 def post_process(encoding: Encoding, pair: Encoding | None = None,
                  add_special_tokens: bool = True, *, processor: PostProcessor | None = None,
                  truncation: TruncationParams | None = None,
-                 padding: PaddingParams | None = None) -> Encoding:
-    """The tokenizer's step after the model: truncate (keeping room for the specials),
-    post-process (or default_process), then pad this one encoding. Inputs may be modified."""
+                 padding: PaddingParams | None = None, python_truncation: bool = False) -> Encoding:
+    """The tokenizer's step after the model: truncate (keeping room for the specials; as transformers' Python
+    classes do with `python_truncation`), post-process (or default_process), then pad this one encoding.
+    Inputs may be modified."""
     added = processor.added_tokens(pair is not None) if processor is not None else 0
-    params = params_for_post_processing(truncation, added, add_special_tokens)
-    if params is not None:
+    if truncation is not None and python_truncation:
+        truncate_as_python_class(encoding, pair, truncation, added if add_special_tokens else 0)
+    elif (params := params_for_post_processing(truncation, added, add_special_tokens)) is not None:
         encoding, pair = truncate_encodings(encoding, pair, params)
     if processor is not None:
         result = processor.process_owned(encoding, pair, add_special_tokens)

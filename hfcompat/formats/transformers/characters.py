@@ -276,8 +276,10 @@ def esmc(directory: Path, config: Config) -> Data:
 
 def _tokenizers_type_ids(tokenizer: Any) -> None:
     """After loading: EsmcTokenizer runs on tokenizers, not as a Python tokenizer, so a pair encoded without special
-    tokens keeps its template's type ids (the loader's PythonTypeIds wrapper is taken off again)."""
+    tokens keeps its template's type ids (the loader's PythonTypeIds wrapper is taken off again) and truncation is
+    tokenizers'."""
     tokenizer.post_processor = getattr(tokenizer.post_processor, "inner", tokenizer.post_processor)
+    tokenizer.python_truncation = False
 
 
 CLASSES = {

@@ -407,6 +407,7 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
         _warn(f"{directory}: clean_up_tokenization_spaces is on, so transformers' decode removes spaces "
               "before punctuation; hfcompat's decode does not (encoding is unaffected)")
     python_backend = source == BY_RULE or name in classes.PYTHON_SENTENCEPIECE_CLASSES
+    tokenizer.python_truncation = python_backend
     _add_config_tokens(tokenizer, config, roles, extra_tokens, classes.lstrip_tokens(name, roles),
                        python_backend=python_backend)
     if python_backend:
