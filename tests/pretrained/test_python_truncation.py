@@ -3,8 +3,8 @@ enable_truncation against AutoTokenizer(text, pair, truncation=..., max_length=.
 length, singles and pairs, with and without special tokens.
 
 transformers removes the tokens over max_length at once: longest_first takes the difference from the longer
-sequence and halves the rest, the odd token from the second (tokenizers gives it to the first when the second is
-longer); only_first and only_second cut their sequence down to nothing rather than raise. A pair whose second text
+sequence and halves the rest, the odd token from the second (tokenizers takes it from the shorter one, the first on
+a tie); only_first and only_second cut their sequence down to nothing rather than raise. A pair whose second text
 is empty is left out: transformers encodes the first text alone there.
 """
 
