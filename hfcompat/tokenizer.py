@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from itertools import starmap
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Sequence, Union
 
 from . import _backend
 from .decoders.utf8 import StreamDecoder, decode_text
