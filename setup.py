@@ -18,7 +18,7 @@ EXTENSIONS = [("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx"),
               ("hfcompat.models._unigram", "hfcompat/models/_unigram.pyx"),
               ("hfcompat.models._wordpiece", "hfcompat/models/_wordpiece.pyx"),
               ("hfcompat.normalizers._charsmap", "hfcompat/normalizers/_charsmap.pyx"),
-              ("hfcompat._tokenizer", "hfcompat/_tokenizer.pyx"),
+              ("hfcompat.pipeline._pieces", "hfcompat/pipeline/_pieces.pyx"),
               ("hfcompat.trainers._bpe_trainer", "hfcompat/trainers/_bpe_trainer.pyx"),
               ("hfcompat.trainers._unigram_trainer", "hfcompat/trainers/_unigram_trainer.pyx"),
               ("hfcompat.pre_tokenizers._scan", "hfcompat/pre_tokenizers/_scan.pyx")]

@@ -2,7 +2,7 @@
 
 The pure-Python modules are the reference and always work. `pip install` compiles the core
 beside them when a C compiler is there (`hfcompat/models/_bpe.pyx`, `_unigram.pyx`,
-`_wordpiece.pyx`, `hfcompat/normalizers/_charsmap.pyx`, `hfcompat/_tokenizer.pyx`,
+`_wordpiece.pyx`, `hfcompat/normalizers/_charsmap.pyx`, `hfcompat/pipeline/_pieces.pyx`,
 `hfcompat/trainers/_bpe_trainer.pyx`, `_unigram_trainer.pyx`,
 `hfcompat/pre_tokenizers/_scan.pyx`); the modules they accelerate then call
 them for the cases they cover and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the
@@ -10,7 +10,7 @@ environment forces the pure-Python backend; `hfcompat.backend` says which one is
 
 Each compiled twin registers itself when the module it accelerates imports it (this module
 imports no other: it sits at the bottom of the package). That module reads its attribute here
-(`bpe`, `unigram`, `wordpiece`, `charsmap`, `tokenizer`, `bpe_trainer`, `unigram_trainer`, `scan`: the compiled module, or None) when it runs, so `use`
+(`bpe`, `unigram`, `wordpiece`, `charsmap`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`: the compiled module, or None) when it runs, so `use`
 switches a whole process at once; it is meant for tests and benchmarks that compare the two
 backends.
 """
@@ -34,7 +34,7 @@ def pure_python_forced() -> bool:
 
 
 # The modules that have a compiled twin: each registers it under one of these names.
-MODULES = ("bpe", "unigram", "wordpiece", "charsmap", "tokenizer", "bpe_trainer", "unigram_trainer", "scan")
+MODULES = ("bpe", "unigram", "wordpiece", "charsmap", "pieces", "bpe_trainer", "unigram_trainer", "scan")
 
 # The compiled modules registered so far (a name is missing when its twin was not built), and what
 # the models call: per name, that module on the compiled backend, None on the pure one.
@@ -43,7 +43,7 @@ bpe: ModuleType | None = None
 unigram: ModuleType | None = None
 wordpiece: ModuleType | None = None
 charsmap: ModuleType | None = None
-tokenizer: ModuleType | None = None
+pieces: ModuleType | None = None
 bpe_trainer: ModuleType | None = None
 unigram_trainer: ModuleType | None = None
 scan: ModuleType | None = None

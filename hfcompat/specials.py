@@ -19,7 +19,10 @@ from typing import AbstractSet, Any, Callable, Collection, Iterable, Literal, Un
 
 import regex
 
+from . import _backend
 from .errors import SpecialTokenError
+from .models.base import ModelKernel
+from .pipeline import pieces as reference_pieces
 from .pipeline.bytelevel import bytes_to_chars, chars_to_bytes
 from .pipeline.oniguruma import onig_view
 from .pre_tokenizers.scanned_patterns import TIKTOKEN, scanner
@@ -77,22 +80,18 @@ class TiktokenSpecials:
         """Ids of `text` with no special token recognised (tiktoken's encode_ordinary).
 
         The fast path: the pattern's pieces looked up in the piece cache, all in C; a piece
-        not seen before goes through the BPE model (PieceCache.__missing__). On the compiled
+        not seen before goes through the BPE model (`PieceCache.ids_of`). On the compiled
         backend a known pattern is scanned in C (`scanned_patterns`) and its pieces merged in C without
-        the GIL (`BPE.encode_scanned`); another pattern's pieces go through the C loop of
-        `BPE.encode_utf8_pieces`.
+        the GIL (the model kernel's `scanned_ids`); another pattern's pieces go through `piece_ids`
+        (pipeline/pieces.py, or its compiled twin).
         """
-        cache = self._piece_cache
-        if cache is None or cache.model is not model:
-            cache = self._piece_cache = PieceCache(model)
+        cache = self._cache_of(model)
         ascii = text.isascii()
         if not ascii:
             text = scrub_surrogates(text)
         compiled = scanner(self.pattern, TIKTOKEN)
-        encode_scanned = getattr(model, "encode_scanned", None) if compiled is not None else None
-        ids = encode_scanned(text, compiled) if encode_scanned is not None else None
-        if ids is not None:
-            return ids
+        if compiled is not None and cache.kernel.scanned_ids is not None:
+            return cache.kernel.scanned_ids(text, compiled)
         if compiled is not None:
             pieces = compiled.findall(text)
         elif ascii:
@@ -101,21 +100,24 @@ class TiktokenSpecials:
             view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
             pieces = self._findall(text) if view is text else [
                 text[match.start():match.end()] for match in self._finditer(view)]
-        compiled = model.encode_utf8_pieces(pieces, cache, cache.capacity, PIECE_CACHE_MAX_CHARS)
-        if compiled is not None:
-            return compiled
-        return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+        ids = cache.loops.piece_ids(pieces, cache, cache.ids_of, "", cache.capacity, PIECE_CACHE_MAX_CHARS)
+        return ids if ids is not None else list(chain.from_iterable(map(cache.__getitem__, pieces)))
 
     def encode_ordinary_batch(self, model: Any, texts: list[str]) -> list[list[int]]:
         """`encode_ordinary` of every text; on the compiled backend, with a scanned pattern, all
         in one C call whose merges run without the GIL."""
         compiled = scanner(self.pattern, TIKTOKEN)
-        encode_batch = getattr(model, "encode_scanned_batch", None) if compiled is not None else None
+        encode_batch = self._cache_of(model).kernel.scanned_ids_batch if compiled is not None else None
         if encode_batch is not None:
-            found = encode_batch([text if text.isascii() else scrub_surrogates(text) for text in texts], compiled)
-            if found is not None:
-                return found
+            return encode_batch([text if text.isascii() else scrub_surrogates(text) for text in texts], compiled)
         return [self.encode_ordinary(model, text) for text in texts]
+
+    def _cache_of(self, model: Any) -> PieceCache:
+        """The piece cache of `model` on the backend in use (a new one when either changed)."""
+        cache = self._piece_cache
+        if cache is None or cache.model is not model or cache.backend != _backend.backend:
+            cache = self._piece_cache = PieceCache(model)
+        return cache
 
     def encode_ids(self, model: Any, text: str, allowed_special: SpecialSet = frozenset(),
                    disallowed_special: SpecialSet = "all") -> list[int]:
@@ -212,18 +214,31 @@ def _ascii_findall(pattern: str) -> Callable[[str], list[str]] | None:
 
 
 class PieceCache(dict):
-    """Piece -> ids; a missing piece is tokenized by the BPE model and kept (up to a capacity)."""
+    """Piece -> ids; a missing piece is tokenized by the BPE model and kept (up to a capacity).
+    It also holds what the model's kernel offers on the backend it was made on."""
 
     def __init__(self, model: Any, capacity: int = PIECE_CACHE_CAPACITY):
         super().__init__()
         self.model = model
         self.capacity = capacity
+        self.backend = _backend.backend
+        self.kernel: ModelKernel = model.kernel()
+        self.loops = _backend.pieces or reference_pieces  # `piece_ids`, compiled or the reference
 
-    def __missing__(self, piece: str) -> list[int]:
-        """Run the model on the piece's byte-level form (the slow path)."""
-        ids = self.model.utf8_ids(piece)
+    def __reduce__(self) -> tuple[type, tuple[Any, int]]:
+        """Pickled as a new empty cache of the same model (the kernel holds compiled tables)."""
+        return PieceCache, (self.model, self.capacity)
+
+    def ids_of(self, piece: str) -> list[int]:
+        """A piece's ids: the model on its byte-level form."""
+        ids = self.kernel.utf8_ids(piece) if self.kernel.utf8_ids is not None else None
         if ids is None:
             ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
+        return ids
+
+    def __missing__(self, piece: str) -> list[int]:
+        """Run the model on the piece (the slow path), keeping its ids while there is room."""
+        ids = self.ids_of(piece)
         if len(self) < self.capacity and len(piece) < PIECE_CACHE_MAX_CHARS:
             self[piece] = ids
         return ids

@@ -16,22 +16,16 @@ from .decoders.utf8 import StreamDecoder, decode_text
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
 from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
-from .pipeline.bytelevel import bytes_to_chars, first_byte_chars, last_byte_chars
 from .pipeline.cache import Cache
 from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans, unaligned_offsets
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
-from .pre_tokenizers import prefixed_alignments
+from .models.base import token_columns
+from .pipeline.pieces import PieceEntry, TextColumns, word_entry
+from .plan import EncodePlan, build_plan
 from .processors import UNPROCESSED, SingleLayout, post_process
 from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
 from .trainers import iter_texts, train_tokenizer
-
-try:
-    from . import _tokenizer
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("tokenizer", _tokenizer)
 
 TextInput = Union[str, Sequence[str]]
 # Words encoded once and reused: bounded like HF's model caches, and only for short words.
@@ -45,11 +39,6 @@ EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
 # imported (`import hfcompat` imports both): the core names what it needs and never imports
 # the layers above it.
 EXTENSIONS: dict[str, Callable[..., Any]] = {}
-
-# A piece's tokens as `_into_encoding` gives them for the piece pre-tokenized alone: ids,
-# strings, char offsets within the piece, the split of the piece each token comes from, the
-# number of splits, and whether a token has an empty span.
-PieceEntry = tuple[list[int], list[str], list[tuple[int, int]], list[int | None], int, bool]
 
 
 
@@ -100,6 +89,7 @@ class Tokenizer:
         self._word_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> (ids, tokens, char spans)
         self._piece_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> PieceEntry
         self._ids_cache: dict[str, list[int]] = {}  # piece -> its ids (encode_ids)
+        self._plan: EncodePlan | None = None  # built when first needed (`_encode_plan`)
         self.model = model
         self._normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -115,6 +105,10 @@ class Tokenizer:
         self.named_special_tokens: dict[str, str] = {}
 
     # ----- construction and files -------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the encode plan (it holds the compiled tables): a copy builds its own."""
+        return {**self.__dict__, "_plan": None}
 
     @classmethod
     def from_str(cls, json_text: str) -> "Tokenizer":
@@ -162,6 +156,7 @@ class Tokenizer:
     @model.setter
     def model(self, model: Any) -> None:
         self._model = model
+        self._plan = None
         self._word_cache.clear()
         self._piece_cache.clear()
         self._ids_cache.clear()
@@ -174,6 +169,7 @@ class Tokenizer:
     @pre_tokenizer.setter
     def pre_tokenizer(self, pre_tokenizer: Any) -> None:
         self._pre_tokenizer = pre_tokenizer
+        self._plan = None
         self._piece_cache.clear()
         self._ids_cache.clear()
 
@@ -340,7 +336,7 @@ class Tokenizer:
         BPE-dropout (alpha = the chance to skip a merge) for BPE; `seed` makes it repeatable."""
         if not isinstance(text, str):
             raise TypeError("TextInputSequence must be str")
-        sampler = getattr(self._model, "sample", None)
+        sampler = self._encode_plan().kernel.sample
         if sampler is None:
             raise TypeError(f"a {type(self._model).__name__} model has no sampling (Unigram and BPE have)")
         rng = random.Random(seed)
@@ -463,58 +459,27 @@ class Tokenizer:
             self.pre_tokenizer.pre_tokenize(pretokenized)
         return pretokenized
 
-    def _piece_columns(self, ns: NormalizedString) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None:
+    def _piece_columns(self, ns: NormalizedString) -> TextColumns | None:
         """The ids, tokens, offsets and word indices that pre-tokenizing and `_into_encoding`
-        give for a normalized text, built from cached pieces; None when the pre-tokenizer
-        cannot give its pieces alone.
+        give for a normalized text, built from cached pieces; None when the plan has no pieces
+        (or an empty token's offsets would have to go through the text's alignments).
 
         A piece's offsets are cached within the piece's text; the alignment of the normalized
         text maps them to the input, as slicing and the pre-tokenizer's edits would.
         """
-        if getattr(self._model, "dropout", None) or getattr(self._model, "spans_may_overrun", False):
-            return None  # spans past a word are read over the whole input (`_overrun_columns`)
-        text = ns.normalized
-        if self._pre_tokenizer is None:
-            found = ([text], [0]) if text else ([], [])
-        else:
-            found = self._pre_tokenizer.word_pieces(text)
-            if found is None:
-                return None
+        plan = self._encode_plan()
+        if plan.find is None:
+            return None
         alignments = None if ns.is_identity() else ns.alignments
-        if _backend.tokenizer is not None:
-            direct, mark = self._direct_columns()
-            return _backend.tokenizer.assemble(*found, self._piece_cache, self._piece_entry, alignments,
-                                               direct, WORD_CACHE_MAX_CHARS, mark)
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
-        words: list[int | None] = []
-        cached = self._piece_cache.get
-        index = 0
-        for piece, start in zip(*found):
-            piece_ids, piece_tokens, piece_offsets, piece_words, splits, has_empty = (
-                cached(piece) or self._piece_entry(piece))
-            if alignments is not None and has_empty:
-                return None  # an empty token's offsets do not go through the alignment
-            if len(piece_ids) == 1:  # most pieces: appends, no comprehension
-                ids.append(piece_ids[0])
-                tokens.append(piece_tokens[0])
-                first, end = piece_offsets[0]
-                offsets.append((start + first, start + end) if alignments is None else
-                               (alignments[start + first][0], alignments[start + end - 1][1]))
-                words.append(index + piece_words[0])
-                index += splits
-                continue
-            ids += piece_ids
-            tokens += piece_tokens
-            if alignments is None:
-                offsets += [(start + first, start + end) for first, end in piece_offsets]
-            else:
-                offsets += [(alignments[start + first][0], alignments[start + end - 1][1])
-                            for first, end in piece_offsets]
-            words += [index] * len(piece_ids) if splits == 1 else [index + w for w in piece_words]
-            index += splits
-        return ids, tokens, offsets, words
+        return plan.loops.assemble(*plan.find(ns.normalized), self._piece_cache, self._piece_entry, alignments,
+                                   plan.direct, WORD_CACHE_MAX_CHARS, plan.mark)
+
+    def _encode_plan(self) -> EncodePlan:
+        """The encode plan of the current components and backend (built again when they change)."""
+        plan = self._plan
+        if plan is None or plan.backend != _backend.backend or plan.version != self._model.kernel_version:
+            plan = self._plan = build_plan(self._model, self._pre_tokenizer)
+        return plan
 
     @staticmethod
     def _columns_encoding(ids: list[int], tokens: list[str], offsets: list[tuple[int, int]],
@@ -525,104 +490,21 @@ class Tokenizer:
             words = [word_index] * n
         return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
 
-    def _piece_route(self) -> tuple[str | None, str]:
-        """How one of the pre-tokenizer's pieces reaches the model alone: "text" (as it is, also
-        without a pre-tokenizer), "bytes" (as its byte-level chars) or "prefixed" (after a mark,
-        given too; "" for the others); None when a piece is not one word that way."""
-        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
-        if form == "prefixed":
-            mark = self._pre_tokenizer.piece_prefix()
-            return ("prefixed", mark) if mark is not None else (None, "")
-        return (form, "") if form in ("text", "bytes") else (None, "")
-
-    def _direct_columns(self) -> tuple[Callable[[str], Any] | None, str | None]:
-        """What `_piece_entry` reaches through five calls: the model's compiled (ids, tokens,
-        spans) of a piece that is one word as it is, or as its byte-level chars, or after a
-        mark ("prefixed": then the mark too); (None, None) when pieces are not one word."""
-        form, mark = self._piece_route()
-        if form is None:
-            return None, None
-        if form == "bytes":
-            piece_columns = getattr(self._model, "piece_columns", None)
-            return (piece_columns() if piece_columns is not None else None), None
-        return getattr(self._model, "columns", None), mark or None
-
     def _piece_entry(self, piece: str) -> PieceEntry:
-        """The tokens of one piece pre-tokenized alone (cached when there is room)."""
-        form = self._pre_tokenizer.piece_form() if self._pre_tokenizer is not None else "text"
-        if form == "text":
-            entry = _word_entry(*self._encode_word(piece))
-        elif form == "prefixed" and (mark := self._pre_tokenizer.piece_prefix()) not in piece \
-                and (prefixed := self._prefixed_entry(piece, mark)) is not None:
-            entry = prefixed
-        elif form == "bytes" and (compiled := self._tokenize_utf8(piece)) is not None:
-            entry = _word_entry(*compiled)
-        elif form == "bytes":
-            cuts = self._char_cuts(piece)
-            entry = self._entry_of_parts(piece, cuts) if cuts else self._bytes_entry(piece)
+        """The tokens of one piece pre-tokenized alone (cached when there is room): the model's
+        columns of a piece that is one word, else the pipeline's splits of the piece."""
+        plan = self._encode_plan()
+        if plan.word_columns is not None and plan.mark is None:
+            entry = word_entry(*plan.word_columns(piece))
         else:
             pretokenized = PreTokenizedString(piece)
             self._pre_tokenizer.pre_tokenize(pretokenized)
             encoding = self._into_encoding(pretokenized, 0, None)
             entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
                      len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
-        return self._kept(piece, entry)
-
-    def _prefixed_entry(self, piece: str, mark: str) -> PieceEntry | None:
-        """The entry of a piece the pre-tokenizer turns into `mark` + piece, one split: the
-        model's spans mapped through that split's alignments (`prefixed_alignments`). None when
-        a token is empty (its offsets do not go through alignments)."""
-        ids, tokens, spans = self._encode_word(mark + piece)
-        if any(start == end for start, end in spans):
-            return None
-        alignments = prefixed_alignments(len(piece) + 1)
-        return _word_entry(ids, tokens, [(alignments[start][0], alignments[end - 1][1]) for start, end in spans])
-
-    def _tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
-        """The model's tokens of a byte-level piece, all in the compiled core, when it can."""
-        tokenize_utf8 = getattr(self._model, "tokenize_utf8", None)
-        return tokenize_utf8(piece) if tokenize_utf8 is not None else None
-
-    def _kept(self, piece: str, entry: PieceEntry) -> PieceEntry:
-        """`entry`, offered to the piece cache when the piece is short enough."""
         if len(piece) < WORD_CACHE_MAX_CHARS:
             self._piece_cache.offer(piece, entry)
         return entry
-
-    def _bytes_entry(self, piece: str) -> PieceEntry:
-        """The entry of a piece that reaches the model as its byte-level chars, one word (the
-        model's spans are then UTF-8 byte spans of the piece)."""
-        ids, tokens, byte_spans = self._encode_word(bytes_to_chars(piece.encode()))
-        return _word_entry(ids, tokens, char_spans(piece, byte_spans))
-
-    def _char_cuts(self, piece: str) -> list[int] | None:
-        """Between which chars of a non-ASCII byte-level piece no merge of the model can join
-        their bytes (a long CJK run has many such places); None if the model cannot tell."""
-        cuts = getattr(self._model, "cuts", None)
-        if cuts is None or len(piece) < 2 or piece.isascii():
-            return None
-        return cuts(last_byte_chars(piece), first_byte_chars(piece))
-
-    def _entry_of_parts(self, piece: str, cuts: list[int]) -> PieceEntry:
-        """A byte-level piece's entry from the entries of its parts between cuts, each looked up
-        and cached as a piece of its own: a part merges alone as it does inside the piece."""
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []  # within each part
-        shifts: list[int] = []  # where the part of each token starts
-        has_empty = False
-        cached = self._piece_cache.get
-        for start, end in zip([0, *cuts], [*cuts, len(piece)]):
-            part = piece[start:end]
-            part_ids, part_tokens, part_offsets, _, _, part_empty = (
-                cached(part) or self._kept(part, self._bytes_entry(part)))
-            ids += part_ids
-            tokens += part_tokens
-            offsets += part_offsets
-            shifts += [start] * len(part_ids)
-            has_empty = has_empty or part_empty
-        offsets = [(shift + first, shift + last) for shift, (first, last) in zip(shifts, offsets)]
-        return ids, tokens, offsets, [0] * len(ids), 1, has_empty
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
                        tokenize: Callable[[str], list] | None = None) -> Encoding:
@@ -633,7 +515,7 @@ class Tokenizer:
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
         cached = self._word_cache.get
-        overrun = getattr(self._model, "spans_may_overrun", False)
+        overrun = self._encode_plan().kernel.overrun
         for index, split in enumerate(pretokenized.splits):
             ns = split.normalized
             if split.tokens is None and overrun:
@@ -645,7 +527,7 @@ class Tokenizer:
                 words += [index if word_index is None else word_index] * len(word_ids)
                 continue
             if split.tokens is None and tokenize is not None:
-                word_ids, word_tokens, spans = _word_columns(ns.normalized, tokenize(ns.normalized))
+                word_ids, word_tokens, spans = token_columns(ns.normalized, tokenize)
             elif split.tokens is None:
                 word = cached(ns.normalized) or self._encode_word(ns.normalized)
                 word_ids, word_tokens, spans = word
@@ -671,22 +553,11 @@ class Tokenizer:
         cached = self._word_cache.get(text)
         if cached is not None:
             return cached
-        result = self._model_columns(text)
-        if len(text) < WORD_CACHE_MAX_CHARS and not getattr(self._model, "dropout", None):
+        plan = self._encode_plan()
+        result = plan.kernel.columns(text)
+        if len(text) < WORD_CACHE_MAX_CHARS and plan.kernel.deterministic:
             self._word_cache.offer(text, result)
         return result
-
-    def _model_columns(self, text: str) -> tuple[list[int], list[str], list[tuple[int, int]]]:
-        """The model's tokens of one split as ids, strings and char spans: built in C by a model
-        that can (`columns`), else from its tokens (with byte offsets, or char offsets)."""
-        columns = getattr(self._model, "columns", None)
-        result = columns(text) if columns is not None else None
-        if result is not None:
-            return result
-        tokenize_chars = getattr(self._model, "tokenize_chars", None)  # a model that counts in chars
-        if tokenize_chars is not None:
-            return _word_columns(text, tokenize_chars(text), byte_offsets=False)
-        return _word_columns(text, self._model.tokenize(text))
 
     def explain(self, text: str, add_special_tokens: bool = True) -> Any:
         """Every stage of encoding `text`, the model's steps per word included (see tools/explain.py)."""
@@ -813,41 +684,19 @@ class Tokenizer:
 
     def _plain_ids(self, text: str) -> list[int] | None:
         """The model's ids of a text through the normalizer's and pre-tokenizer's string forms;
-        None where only the Encoding path can tell: an added token may be in the text, or the
-        model or pre-tokenizer has no such path (then `encode` runs)."""
-        found = self._piece_ids()
+        None where only the Encoding path can tell: an added token may be in the text, the plan
+        has no ids path, or a piece has no ids that way (then `encode` runs)."""
+        plan = self._encode_plan()
         added = self.added_vocabulary
-        if found is None or added.may_match(text, normalized=False):
+        if plan.ids_of is None or added.may_match(text, normalized=False):
             return None
-        ids_of, mark = found
         normalized = text if self._normalizer is None else self._normalizer.normalize_str(text)
         if added.may_match(normalized, normalized=True):
             return None
-        if self._pre_tokenizer is None:
-            return ids_of(normalized) if normalized else []
-        scanned = self._scanned_ids(normalized) if self._pre_tokenizer.piece_form() == "bytes" else None
-        if scanned is not None:
-            return scanned
-        pieces = self._pre_tokenizer.word_pieces(normalized)
-        if pieces is None or _backend.tokenizer is None:  # no model has ids paths without it
-            return None
-        return _backend.tokenizer.piece_ids(pieces[0], self._ids_cache, ids_of, mark,
-                                            WORD_CACHE_CAPACITY, WORD_CACHE_MAX_CHARS)
-
-    def _scanned_ids(self, text: str) -> list[int] | None:
-        """The ids of byte-level pieces a compiled scanner finds (GPT-2's, Llama 3's pattern),
-        split and merged in one C call as tiktoken's text is (`BPE.encode_scanned`); None when
-        the pattern has no scanner."""
-        compiled = self._pre_tokenizer.piece_scanner()
-        encode_scanned = getattr(self._model, "encode_scanned", None)
-        return encode_scanned(text, compiled) if compiled is not None and encode_scanned is not None else None
-
-    def _piece_ids(self) -> tuple[Callable[[str], list[int] | None], str] | None:
-        """How `_plain_ids` gives a pre-tokenizer's piece its ids, as `_piece_entry` gives its
-        tokens: the model's ids function, and the mark put before the piece ("" for none)."""
-        form, mark = self._piece_route()
-        ids_of = getattr(self._model, "utf8_ids" if form == "bytes" else "ids", None) if form else None
-        return None if ids_of is None or getattr(self._model, "dropout", None) else (ids_of, mark)
+        if plan.scanned_ids is not None:
+            return plan.scanned_ids(normalized)
+        return plan.loops.piece_ids(plan.find(normalized)[0], self._ids_cache, plan.ids_of, plan.mark or "",
+                                    WORD_CACHE_CAPACITY, WORD_CACHE_MAX_CHARS)
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""
@@ -868,11 +717,6 @@ class Tokenizer:
         return StreamDecoder(lambda token_id: mode.token_bytes(self.model, token_id))
 
 
-def _word_entry(ids: list[int], tokens: list[str], spans: list[tuple[int, int]]) -> PieceEntry:
-    """The entry of a piece that is one word with these tokens."""
-    return ids, tokens, spans, [0] * len(ids), 1, any(starmap(int.__eq__, spans))
-
-
 def _overrun_columns(ns: NormalizedString, model_tokens: list, original: str
                      ) -> tuple[list[int], list[str], list[tuple[int, int]]]:
     """The ids, strings and original offsets of a split's tokens when the model's byte spans may
@@ -887,15 +731,6 @@ def _overrun_columns(ns: NormalizedString, model_tokens: list, original: str
         else:
             offsets += ns.spans_to_original(char_spans(ns.normalized, [(start, end)]))
     return [t[0] for t in model_tokens], [t[1] for t in model_tokens], offsets
-
-
-def _word_columns(text: str, model_tokens: list, byte_offsets: bool = True
-                  ) -> tuple[list[int], list[str], list[tuple[int, int]]]:
-    """The model's tokens of one split (offsets in bytes, or in chars) as ids, strings and char
-    spans within the split."""
-    spans = [t[2] for t in model_tokens]
-    return ([t[0] for t in model_tokens], [t[1] for t in model_tokens],
-            char_spans(text, spans) if byte_offsets else spans)
 
 
 def _extension(name: str) -> Callable[..., Any]:

@@ -522,35 +522,6 @@ cdef class MergeTable:
         finally:
             _release(&word)
 
-    def encode_pieces(self, list pieces, object cache, Py_ssize_t capacity, Py_ssize_t max_chars,
-                      object whole_tokens) -> object:
-        """The ids of every piece, concatenated: tiktoken's `encode_ordinary` loop after the split.
-
-        A piece in `cache` takes its ids from there; another one is, with `whole_tokens` (the
-        vocab of a model that ignores merges), the token of its whole byte-level string if there
-        is one, else its UTF-8 bytes merged, and is kept in `cache` while the cache holds fewer
-        than `capacity` pieces and the piece is shorter than `max_chars`. None as soon as a byte's
-        char is not a token (the caller then goes the Python way).
-        """
-        cdef list ids = []
-        cdef list found
-        cdef str piece
-        cdef object known
-        for piece in pieces:
-            known = cache.get(piece)
-            if known is None:
-                known = whole_tokens.get(_BYTE_LEVEL(piece.encode("utf-8"), "strict", self.alphabet)[0]) \
-                    if whole_tokens is not None else None
-                found = [known] if known is not None else self.utf8_ids(piece)
-                if found is None:
-                    return None
-                if len(cache) < capacity and len(piece) < max_chars:
-                    cache[piece] = found
-                ids.extend(found)
-            else:
-                ids.extend(<list>known)
-        return ids
-
     def encode_utf8_spans(self, bytes data, bytes ends, bint whole, bytes counts=None) -> object:
         """tiktoken's `encode_ordinary` after the split, in C: the ids of each piece of `data`
         (UTF-8 bytes cut at `ends`, packed Py_ssize_t from `Scanner.utf8_ends`), a piece that is a

@@ -37,7 +37,7 @@ from .. import _backend
 from ..errors import FormatError, TokenizationError
 from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.cache import Cache
-from .base import LoadPanic, Token, VocabLookup
+from .base import Columns, LoadPanic, ModelKernel, Token, VocabLookup, reference_kernel, token_columns
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
@@ -234,6 +234,16 @@ class BPE(VocabLookup):
     # ----- tokenization ------------------------------------------------------------------
 
     @property
+    def dropout(self) -> float | None:
+        """The chance to skip a merge (BPE-dropout); None or 0: none."""
+        return self._dropout
+
+    @dropout.setter
+    def dropout(self, value: float | None) -> None:
+        self._dropout = value
+        self.kernel_version += 1
+
+    @property
     def spans_may_overrun(self) -> bool:
         """Whether a token's byte span may run past its word: byte fallback on a decorated piece
         (`##1` falls back to the bytes of `#`, `#` and `1`, spans 0-3 of a 1-byte word), as HF's
@@ -273,12 +283,28 @@ class BPE(VocabLookup):
             return [whole], [self.vocab_r[whole]], [(0, len(piece))]
         return table.utf8_tokens(piece, self.vocab_r)
 
-    def piece_columns(self) -> Callable[[str], tuple[list[int], list[str], list[tuple[int, int]]] | None]:
-        """`tokenize_utf8`, or the compiled method that gives the same without a Python call
-        when nothing else decides (the table applies, no ignore_merges): what a tokenizer calls
-        for each byte-level piece its cache misses."""
+    def kernel(self) -> ModelKernel:
+        """The compiled merge table's forms where it applies (`_fast_table`: the compiled backend,
+        no dropout, unused pieces or decorations), the reference's `tokenize` for the rest."""
+        reference = reference_kernel(self.tokenize, sample=self.sample, deterministic=not self.dropout,
+                                     overrun=self.spans_may_overrun)
         table = self._fast_table()
-        return table.piece_tokens if table is not None and not self.ignore_merges else self.tokenize_utf8
+        if table is None:
+            return reference
+        whole_pieces = self.ignore_merges and self.whole_ids is not None  # looked up whole only in Python
+        return ModelKernel(
+            self._complete_columns, ids=self.ids,
+            # without ignore_merges nothing else decides: the table's method, without a Python call
+            utf8_columns=self.tokenize_utf8 if self.ignore_merges else table.piece_tokens,
+            utf8_ids=self.utf8_ids,
+            scanned_ids=None if whole_pieces else self._scanned_ids,
+            scanned_ids_batch=None if whole_pieces else self._scanned_ids_batch,
+            sample=self.sample, deterministic=reference.deterministic, overrun=reference.overrun)
+
+    def _complete_columns(self, word: str) -> Columns:
+        """`columns`, or the reference's where the compiled form leaves the word to it."""
+        found = self.columns(word)
+        return found if found is not None else token_columns(word, self.tokenize)
 
     def columns(self, word: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
         """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
@@ -317,16 +343,6 @@ class BPE(VocabLookup):
         whole = self._whole_token(piece)
         return [whole] if whole is not None else table.utf8_ids(piece)
 
-    def encode_utf8_pieces(self, pieces: list[str], cache: dict[str, list[int]], capacity: int,
-                           max_chars: int) -> list[int] | None:
-        """`utf8_ids` of every piece, concatenated, through `cache` (kept while it holds fewer than
-        `capacity` pieces, for pieces shorter than `max_chars`), in one C loop; None when only the
-        Python path applies."""
-        table = self._fast_table()
-        if table is None or (self.ignore_merges and self.whole_ids is not None):
-            return None  # whole pieces are looked up in C only when any piece may be one
-        return table.encode_pieces(pieces, cache, capacity, max_chars, self.vocab if self.ignore_merges else None)
-
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the compiled merge table (a C object): a copy builds its own."""
         return {**self.__dict__, "_table": None}
@@ -340,24 +356,17 @@ class BPE(VocabLookup):
         if table is not None and whole_pieces and self.ignore_merges and self.whole_ids is None:
             table.build_whole()
 
-    def encode_scanned(self, text: str, scanner: Any) -> list[int] | None:
+    def _scanned_ids(self, text: str, scanner: Any) -> list[int]:
         """tiktoken's `encode_ordinary` of a whole text whose pattern `scanner` (a compiled
-        `Scanner`) knows: split, looked up whole and merged in C, the merges without the GIL;
-        None when only the per-piece paths apply."""
-        table = self._fast_table()
-        if table is None or (self.ignore_merges and self.whole_ids is not None):
-            return None
-        return table.encode_utf8_spans(text.encode("utf-8"), scanner.utf8_ends(text), self.ignore_merges)
+        `Scanner`) knows: split, looked up whole and merged in C, the merges without the GIL."""
+        return self._fast_table().encode_utf8_spans(text.encode("utf-8"), scanner.utf8_ends(text), self.ignore_merges)
 
-    def encode_scanned_batch(self, texts: list[str], scanner: Any) -> list[list[int]] | None:
-        """`encode_scanned` of many texts in one C call, the merges of all of them in one
-        release of the GIL (threads then contend for it once per batch, not once per text)."""
-        table = self._fast_table()
-        if table is None or (self.ignore_merges and self.whole_ids is not None):
-            return None
+    def _scanned_ids_batch(self, texts: list[str], scanner: Any) -> list[list[int]]:
+        """`_scanned_ids` of many texts in one C call, the merges of all of them in one release
+        of the GIL (threads then contend for it once per batch, not once per text)."""
         ends, counts = scanner.utf8_ends_batch(texts)
         data = "".join(texts).encode("utf-8")
-        return table.encode_utf8_spans(data, ends, self.ignore_merges, counts)
+        return self._fast_table().encode_utf8_spans(data, ends, self.ignore_merges, counts)
 
     def _whole_token(self, piece: str) -> int | None:
         """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any

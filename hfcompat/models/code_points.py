@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from .base import Token
+from .base import Model, Token
 
 CODE_POINTS = 0x110000
 NAMED: dict[int, str] = {0: "[PAD]", 0xE000: "[CLS]", 0xE001: "[SEP]", 0xE002: "[BOS]", 0xE003: "[MASK]",
                          0xE004: "[RESERVED]"}
 
 
-class CodePoints:
+class CodePoints(Model):
     """Character c -> id ord(c), token its character (or its CANINE name)."""
 
     def tokenize(self, sequence: str) -> list[Token]:

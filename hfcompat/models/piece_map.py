@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from .base import Token, VocabLookup
+from .base import ModelKernel, Token, VocabLookup, reference_kernel
 
 SPACE = "\u2581"
 
@@ -46,6 +46,10 @@ class PieceMap(VocabLookup):
         for piece, (first, last) in zip(encoding.tokens, encoding.offsets):
             tokens.append(self.token(piece, (start + first, start + last)))
         return tokens
+
+    def kernel(self) -> ModelKernel:
+        """Its tokens counted in chars (no byte spans to read back)."""
+        return reference_kernel(self.tokenize_chars, char_offsets=True)
 
     def pieces_after_unk(self, text: str) -> list[str]:
         """The pieces of `text` encoded after `unk_text`, without as many pieces as that text alone gives

@@ -23,7 +23,7 @@ from ..errors import FormatError, TokenizationError
 from ..pipeline.cache import Cache
 from ..pipeline.fields import USIZE_MAX, as_bool, as_uint
 from ..pipeline.json_numbers import serde_json_f64
-from .base import Token
+from .base import Columns, Model, ModelKernel, Token, reference_kernel, token_columns
 from .lattice import Lattice
 
 try:
@@ -42,7 +42,7 @@ CACHE_CAPACITY = 10_000
 CACHE_MAX_CHARS = 256
 
 
-class Unigram:
+class Unigram(Model):
     """A Unigram language-model tokenizer over `vocab` = [(piece, score), ...], id = index."""
 
     def __init__(
@@ -136,6 +136,18 @@ class Unigram:
         if len(sequence) < CACHE_MAX_CHARS:
             self._cache.offer(sequence, tuple(tokens))
         return tokens
+
+    def kernel(self) -> ModelKernel:
+        """The compiled Viterbi's columns and ids where it applies, the reference's `tokenize`
+        for the rest."""
+        if not self._compiled_viterbi():
+            return reference_kernel(self.tokenize, sample=self.sample)
+        return ModelKernel(self._complete_columns, ids=self.ids, sample=self.sample)
+
+    def _complete_columns(self, sequence: str) -> Columns:
+        """`columns`, or the reference's where the compiled Viterbi leaves the word to it."""
+        found = self.columns(sequence)
+        return found if found is not None else token_columns(sequence, self.tokenize)
 
     def columns(self, sequence: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
         """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where

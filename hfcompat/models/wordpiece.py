@@ -8,7 +8,7 @@ from typing import Any
 from .. import _backend
 from ..errors import TokenizationError
 from ..pipeline.fields import USIZE_MAX, as_str, as_uint, field_value
-from .base import Token, VocabLookup
+from .base import Columns, ModelKernel, Token, VocabLookup, reference_kernel, token_columns
 from .vocab_files import read_vocab_txt
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
@@ -70,6 +70,19 @@ class WordPiece(VocabLookup):
         if pieces is None:
             return [self._unknown(sequence)]
         return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
+
+    def kernel(self) -> ModelKernel:
+        """The compiled matcher's columns and ids where it applies, the reference's
+        `tokenize_chars` for the rest."""
+        reference = reference_kernel(self.tokenize_chars, char_offsets=True)
+        if _backend.wordpiece is None or not (self._matcher or self._compiled_matcher()):
+            return reference
+        return ModelKernel(self._complete_columns, ids=self.ids)
+
+    def _complete_columns(self, sequence: str) -> Columns:
+        """`columns`, or the reference's where the compiled matcher leaves the word to it."""
+        found = self.columns(sequence)
+        return found if found is not None else token_columns(sequence, self.tokenize_chars, char_offsets=True)
 
     def columns(self, sequence: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
         """`tokenize_chars` as a tokenizer's columns (ids, pieces, char spans), matched in C;

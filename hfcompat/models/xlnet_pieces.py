@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedConversion
-from .base import Token
+from .base import Model, Token
 
 UNDERLINE = "\u2581"
 
 
 @dataclass
-class XLNetPieces:
+class XLNetPieces(Model):
     """A SentencePiece tokenizer (hfcompat's Tokenizer read from the .model) under XLNet's Python preprocessing."""
 
     sentencepiece: Any

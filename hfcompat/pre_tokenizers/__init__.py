@@ -30,7 +30,8 @@ from typing import Any, Callable, ClassVar
 from ..errors import FormatError
 from ..pipeline.fields import component_list, field_value, require_object
 from ..pipeline.normalized import PreTokenizedString
-from .base import BEHAVIOR_FROM_JSON, BEHAVIOR_TO_JSON, Pieces, PreTokenizer, SplitWise, prefixed_alignments
+from .base import (BEHAVIOR_FROM_JSON, BEHAVIOR_TO_JSON, PieceForm, PieceRoute, Pieces, PreTokenizer, SplitWise,
+                   prefixed_alignments)
 from .bert import BertPreTokenizer, Digits, Punctuation, Whitespace, WhitespaceSplit
 from .byte_level import GPT2_PATTERN, ByteLevel, to_byte_level
 from .fixed_length import FixedLength
@@ -42,7 +43,7 @@ __all__ = [
     "PreTokenizer", "BertPreTokenizer", "ByteLevel", "Whitespace", "WhitespaceSplit", "Metaspace",
     "Split", "Digits", "Punctuation", "CharDelimiterSplit", "UnicodeScripts", "FixedLength",
     "Sequence", "from_dict", "BEHAVIOR_TO_JSON", "BEHAVIOR_FROM_JSON", "GPT2_PATTERN",
-    "Pieces", "PREPEND_SCHEMES", "SplitWise", "prefixed_alignments", "script_of", "to_byte_level",
+    "PieceForm", "PieceRoute", "Pieces", "PREPEND_SCHEMES", "SplitWise", "prefixed_alignments", "script_of", "to_byte_level",
 ]
 
 
@@ -64,50 +65,26 @@ class Sequence(PreTokenizer):
 
     def word_pieces(self, text: str) -> Pieces | None:
         """The first step's pieces, when the later steps treat each piece by its text alone."""
+        return self.pretokenizers[0].word_pieces(text) if self.piece_route() is not None else None
+
+    def piece_route(self) -> PieceRoute | None:
+        """The first step's pieces, when the later steps treat each piece by its text alone: the
+        one step's route; byte-level chars for words then mapped by ByteLevel (Llama 3's); a
+        mark then the word for words then prefixed by Metaspace (T5's); otherwise whatever the
+        later steps make of a piece."""
         if not self.pretokenizers or not all(p.is_context_free() for p in self.pretokenizers[1:]):
             return None
-        return self.pretokenizers[0].word_pieces(text)
-
-    def piece_form(self) -> str | None:
-        """The one step's form; "bytes" for words then mapped to byte-level chars; "prefixed"
-        for a word split then prefixed (see `piece_prefix`); otherwise later steps may split a
-        piece further."""
-        if len(self.pretokenizers) == 1:
-            return self.pretokenizers[0].piece_form()
-        if self._bytes_of_words():
-            return "bytes"
-        return "prefixed" if self.piece_prefix() is not None else None
-
-    def scanned_byte_words(self, text: str) -> list[str] | None:
-        """The one step's, or the first step's pieces in byte-level chars when ByteLevel maps them next."""
-        if len(self.pretokenizers) == 1 or self._bytes_of_words():
-            return self.pretokenizers[0].scanned_byte_words(text)
-        return None
-
-    def piece_scanner(self) -> Any:
-        """The one step's scanner, or the first step's when ByteLevel maps its words next."""
-        if len(self.pretokenizers) == 1 or self._bytes_of_words():
-            return self.pretokenizers[0].piece_scanner()
-        return None
-
-    def _bytes_of_words(self) -> bool:
-        """A split into words, then ByteLevel's mapping of each one alone (Llama 3's pre-tokenizer)."""
-        if len(self.pretokenizers) != 2:
-            return False
-        first, second = self.pretokenizers
-        return first.piece_form() == "text" and type(second) is ByteLevel and not second.use_regex \
-            and not second.add_prefix_space
-
-    def piece_prefix(self) -> str | None:
-        """The char that WhitespaceSplit then Metaspace (T5's pre-tokenizer) puts before each
-        word: a piece that does not hold that char becomes one split, the char and the piece,
-        the char standing for the piece's first char."""
-        if len(self.pretokenizers) != 2:
-            return None
-        first, second = self.pretokenizers
-        if type(first) is WhitespaceSplit and isinstance(second, Metaspace) and second.prepend_scheme == "always":
-            return second.replacement
-        return None
+        first = self.pretokenizers[0].piece_route()
+        if first is None or len(self.pretokenizers) == 1:
+            return first
+        if len(self.pretokenizers) == 2:
+            words, second = self.pretokenizers
+            if first.form is PieceForm.TEXT and type(second) is ByteLevel and not second.use_regex \
+                    and not second.add_prefix_space:
+                return PieceRoute(PieceForm.BYTES, scanner=first.scanner)
+            if type(words) is WhitespaceSplit and isinstance(second, Metaspace) and second.prepend_scheme == "always":
+                return PieceRoute(PieceForm.PREFIXED, mark=second.replacement)
+        return PieceRoute(PieceForm.SPLITS)
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""

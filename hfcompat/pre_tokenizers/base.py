@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from itertools import accumulate
 from typing import Any, Callable, ClassVar
 
 import regex
 
-from ..pipeline.bytelevel import bytes_to_chars
+from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.fields import as_choice
 from ..pipeline.normalized import BEHAVIORS, NormalizedString, PreTokenizedString, Span, unit_spans
 from ..pipeline.oniguruma import onig_view
@@ -19,6 +21,29 @@ BEHAVIOR_TO_JSON = {"removed": "Removed", "isolated": "Isolated",
                     "merged_with_previous": "MergedWithPrevious",
                     "merged_with_next": "MergedWithNext", "contiguous": "Contiguous"}
 BEHAVIOR_FROM_JSON = {v: k for k, v in BEHAVIOR_TO_JSON.items()}
+
+
+class PieceForm(Enum):
+    """What one of a pre-tokenizer's pieces, pre-tokenized alone, gives the model."""
+
+    TEXT = "text"  # one split: the piece itself
+    BYTES = "bytes"  # one split: the piece's byte-level chars
+    PREFIXED = "prefixed"  # one split: the route's mark, then the piece (when the piece holds no mark)
+    SPLITS = "splits"  # whatever pre-tokenizing the piece alone gives
+
+
+@dataclass(frozen=True)
+class PieceRoute:
+    """How a pre-tokenizer's pieces (`word_pieces`) reach the model: given only when each piece,
+    pre-tokenized alone, comes out as it does inside the segment, so that its tokens can be
+    cached by its text."""
+
+    form: PieceForm
+    mark: str = ""  # PREFIXED: the char put before each piece, standing for the piece's first char
+    scanner: Any = None  # the compiled Scanner that finds the pieces (scanned_patterns), if any
+
+
+TEXT_ROUTE = PieceRoute(PieceForm.TEXT)
 
 
 def words_spanning_split(ns: NormalizedString, words: list[str]) -> list[NormalizedString]:
@@ -52,41 +77,28 @@ class PreTokenizer:
         return False
 
     def word_pieces(self, text: str) -> Pieces | None:
-        """The pieces of a segment and where each starts, for the tokenizer's per-piece cache.
-
-        Given only when each piece, pre-tokenized on its own, comes out as it does inside the
-        segment (so its tokens can be cached by its text); None otherwise.
-        """
+        """The pieces of a segment and where each starts, when `piece_route` is given; else None."""
         return None
 
-    def piece_form(self) -> str | None:
-        """What one of `word_pieces`' pieces, pre-tokenized alone, gives the model: "text" (one
-        split, the piece itself), "bytes" (one split, its byte-level chars) or None (other splits)."""
-        return None
-
-    def piece_scanner(self) -> Any:
-        """The compiled Scanner that finds `word_pieces`' pieces (scanned_patterns), or None."""
+    def piece_route(self) -> PieceRoute | None:
+        """How `word_pieces`' pieces reach the model (None: this pre-tokenizer gives no pieces
+        that can be cached alone)."""
         return None
 
     def words(self, text: str) -> list[str] | None:
         """The splits `pre_tokenize` makes of a whole normalized text, as plain strings (what
         trainers count); None when only `pre_tokenize` can tell."""
-        form = self.piece_form()
-        if form == "bytes":
-            compiled = self.scanned_byte_words(text)
-            if compiled is not None:
-                return compiled
-        pieces = self.word_pieces(text) if form is not None else None
+        route = self.piece_route()
+        if route is None or route.form not in (PieceForm.TEXT, PieceForm.BYTES):
+            return None
+        if route.form is PieceForm.BYTES and route.scanner is not None:
+            return route.scanner.byte_pieces(text, BYTE_CHARS)
+        pieces = self.word_pieces(text)
         if pieces is None:
             return None
-        if form == "text":
+        if route.form is PieceForm.TEXT:
             return pieces[0]
         return [bytes_to_chars(piece.encode()) for piece in pieces[0]]
-
-    def scanned_byte_words(self, text: str) -> list[str] | None:
-        """`words` of a "bytes" form, scanned and mapped in C (`scanned_patterns`); None when
-        the compiled scanner does not cover this pre-tokenizer."""
-        return None
 
 
 class SplitWise(PreTokenizer):

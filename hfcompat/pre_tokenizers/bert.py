@@ -9,7 +9,7 @@ import regex
 
 from ..pipeline.fields import as_bool, field_value
 from ..pipeline.normalized import PreTokenizedString, Span
-from .base import (BEHAVIOR_TO_JSON, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _matches,
+from .base import (BEHAVIOR_TO_JSON, TEXT_ROUTE, PieceRoute, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _matches,
                    _split_pieces)
 
 # Punctuation the `regex` module knows but the `unicode_categories` crate (an old Unicode,
@@ -51,9 +51,9 @@ class BertPreTokenizer(SplitWise):
         """The pieces: a word or one punctuation char, each the same on its own."""
         return _split_pieces(text, _BERT_ASCII_SPLITTER if text.isascii() else _BERT_SPLITTER)
 
-    def piece_form(self) -> str:
+    def piece_route(self) -> PieceRoute:
         """A piece is one word as it is."""
-        return "text"
+        return TEXT_ROUTE
 
 
 def _bert_ascii_spans(text: str) -> list[Span] | None:
@@ -77,9 +77,9 @@ class Whitespace(SplitWise):
         """The pieces: a word run or a symbol run, each the same on its own."""
         return _split_pieces(text, _WORDS_SPLITTER)
 
-    def piece_form(self) -> str:
+    def piece_route(self) -> PieceRoute:
         """A piece is one word as it is."""
-        return "text"
+        return TEXT_ROUTE
 
 
 @dataclass
@@ -96,9 +96,9 @@ class WhitespaceSplit(SplitWise):
         """The pieces: the runs of non-whitespace chars."""
         return _split_pieces(text, _NON_WHITESPACE_SPLITTER)
 
-    def piece_form(self) -> str:
+    def piece_route(self) -> PieceRoute:
         """A piece is one word as it is."""
-        return "text"
+        return TEXT_ROUTE
 
 
 _BERT_SPLITTER = _capturing(_BERT_RE)

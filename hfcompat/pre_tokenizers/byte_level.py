@@ -11,7 +11,7 @@ from ..pipeline.bytelevel import BYTE_CHARS
 from ..pipeline.fields import as_bool, field_value
 from ..pipeline.normalized import UTF8_STARTS, NormalizedString, PreTokenizedString, unit_spans
 from ..pipeline.oniguruma import compile_pattern, onig_view
-from .base import Pieces, SplitWise, _capturing, _prefixed_piece, _split_pieces
+from .base import PieceForm, PieceRoute, Pieces, SplitWise, _capturing, _prefixed_piece, _split_pieces
 from .scanned_patterns import GPT2_PATTERN, ONIGURUMA, scanner
 
 # GPT2_PATTERN is the pattern of HF's ByteLevel pre-tokenizer (run by Oniguruma).
@@ -52,18 +52,11 @@ class ByteLevel(SplitWise):
         compiled = scanner(GPT2_PATTERN, ONIGURUMA)
         return compiled.split(text) if compiled is not None else _split_pieces(text, _GPT2_SPLITTER)
 
-    def piece_form(self) -> str | None:
+    def piece_route(self) -> PieceRoute | None:
         """A piece of `word_pieces` is one GPT-2 regex match: one word, in byte-level chars."""
-        return None if self.add_prefix_space or not self.use_regex else "bytes"
-
-    def scanned_byte_words(self, text: str) -> list[str] | None:
-        """The GPT-2 pattern's pieces in byte-level chars, from the compiled scanner."""
-        compiled = self.piece_scanner()
-        return compiled.byte_pieces(text, BYTE_CHARS) if compiled is not None else None
-
-    def piece_scanner(self) -> Any:
-        """The GPT-2 pattern's compiled scanner, when the pieces are its matches."""
-        return scanner(GPT2_PATTERN, ONIGURUMA) if self.piece_form() == "bytes" else None
+        if self.add_prefix_space or not self.use_regex:
+            return None
+        return PieceRoute(PieceForm.BYTES, scanner=scanner(GPT2_PATTERN, ONIGURUMA))
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""

@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import FormatError
-from ..pipeline.bytelevel import BYTE_CHARS
 from ..pipeline.fields import as_bool, as_char, as_choice, as_str, field_value
 from ..pipeline.normalized import PreTokenizedString
 from ..pipeline.oniguruma import OnigurumaError, compile_pattern
-from .base import BEHAVIOR_TO_JSON, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _literal_pattern, \
+from .base import BEHAVIOR_TO_JSON, PieceForm, PieceRoute, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _literal_pattern, \
     _split_pieces
 from .scanned_patterns import ONIGURUMA, is_scanned, scanner
 
@@ -47,18 +46,9 @@ class Split(SplitWise):
             return compiled.split(text)
         return _split_pieces(text, self._splitter)
 
-    def piece_form(self) -> str | None:
+    def piece_route(self) -> PieceRoute | None:
         """A piece of `word_pieces` is one split, its own text."""
-        return "text" if self._tiles() else None
-
-    def scanned_byte_words(self, text: str) -> list[str] | None:
-        """The pieces in byte-level chars, scanned and mapped in C (when ByteLevel maps them next)."""
-        compiled = self.piece_scanner()
-        return compiled.byte_pieces(text, BYTE_CHARS) if compiled is not None else None
-
-    def piece_scanner(self) -> Any:
-        """The pattern's compiled scanner, when its matches tile every text (`_tiles`)."""
-        return scanner(self.pattern, ONIGURUMA) if self._tiles() else None
+        return PieceRoute(PieceForm.TEXT, scanner=scanner(self.pattern, ONIGURUMA)) if self._tiles() else None
 
     def _tiles(self) -> bool:
         """Whether the matches tile every text and each is a split of its own: isolated, or kept

@@ -33,16 +33,23 @@ class PostProcessor:
         """Transform the per-sequence encodings (one or two); they may be modified."""
         raise NotImplementedError
 
-    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
-        """The ids `process` gives for a single sequence of these ids (the specials laid out
-        around them), for `Tokenizer.encode_ids`; None where only `process` can tell."""
+    def layout(self, add_special_tokens: bool) -> "SingleLayout | None":
+        """Where `process` puts a single sequence without overflowing parts: the one statement
+        of a processor's layout, from which `single_layout` and `single_ids` follow; None where
+        only `process` can tell."""
         return None
 
     def single_layout(self, add_special_tokens: bool) -> "SingleLayout | None":
-        """Where `process` puts a single sequence without overflowing parts, for `Tokenizer.encode`
-        to lay a text's columns out at once; None where only `process` can tell (offsets
-        trimmed, several steps)."""
-        return None
+        """The `layout` by which `Tokenizer.encode` lays a text's columns out at once; None where
+        `process` must run (no layout, or offsets trimmed)."""
+        layout = self.layout(add_special_tokens)
+        return None if layout is None or layout.trims_offsets else layout
+
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
+        """The ids `process` gives for a single sequence of these ids (the specials laid out
+        around them), for `Tokenizer.encode_ids`; None where only `process` can tell."""
+        layout = self.layout(add_special_tokens)
+        return None if layout is None else [*layout.before_ids, *ids, *layout.after_ids]
 
     def process(self, encoding: Encoding, pair: Encoding | None = None,
                 add_special_tokens: bool = True) -> Encoding:
@@ -71,8 +78,9 @@ class PostProcessor:
 
 class SingleLayout(NamedTuple):
     """A single sequence as a post-processor lays it out: the special tokens before and after
-    it (ids, strings, type ids), the sequence's type id, and whether its token range is recorded
-    (HF's tokenizer without a post-processor records none). `pack` gives what `process_owned`
+    it (ids, strings, type ids), the sequence's type id, whether its token range is recorded
+    (HF's tokenizer without a post-processor records none), and whether `process` trims the
+    sequence's offsets (ByteLevel's trimming: then only the ids follow from the layout). `pack` gives what `process_owned`
     and `PackedEncoding.pack` give, without the Encodings they build on the way. (A tuple: one
     is made per text, and a dataclass costs 1 us more to make.)"""
 
@@ -84,6 +92,7 @@ class SingleLayout(NamedTuple):
     after_tokens: tuple[str, ...] = ()
     after_type_ids: tuple[int, ...] = ()
     ranged: bool = True
+    trims_offsets: bool = False
 
     def pack(self, ids: list[int], tokens: list[str], offsets: list[tuple[int, int]],
              word_ids: list[int | None]) -> PackedEncoding:
@@ -103,14 +112,17 @@ class SingleLayout(NamedTuple):
 
 # The sequence as it is; and without a post-processor, no range recorded (HF's default_process).
 ALONE = SingleLayout()
+TRIMMED_ALONE = SingleLayout(trims_offsets=True)
 UNPROCESSED = SingleLayout(ranged=False)
 
 
-def surrounded(before: SpecialPair, after: SpecialPair, add_special_tokens: bool) -> SingleLayout:
+def surrounded(before: SpecialPair, after: SpecialPair, add_special_tokens: bool,
+               trims_offsets: bool = False) -> SingleLayout:
     """The layout of a sequence between two specials (all type ids 0), or alone without them."""
     if not add_special_tokens:
-        return ALONE
-    return SingleLayout((before[1],), (before[0],), (0,), 0, (after[1],), (after[0],), (0,))
+        return TRIMMED_ALONE if trims_offsets else ALONE
+    return SingleLayout((before[1],), (before[0],), (0,), 0, (after[1],), (after[0],), (0,),
+                        trims_offsets=trims_offsets)
 
 
 # ----- offsets trimming (ByteLevel, Roberta) -----------------------------------------------------

@@ -50,11 +50,7 @@ class BertProcessing(PostProcessor):
         """2 for a sequence, 3 for a pair."""
         return 3 if is_pair else 2
 
-    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
-        """CLS, the ids, SEP."""
-        return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else ids
-
-    def single_layout(self, add_special_tokens: bool) -> SingleLayout:
+    def layout(self, add_special_tokens: bool) -> SingleLayout:
         """CLS, the sequence, SEP."""
         return surrounded(self.cls, self.sep, add_special_tokens)
 

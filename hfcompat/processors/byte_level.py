@@ -7,7 +7,7 @@ from typing import Any
 
 from ..encoding import Encoding
 from ..pipeline.fields import as_bool, field_value, require_object
-from .base import ALONE, PostProcessor, SingleLayout, expect_type, trim_all
+from .base import ALONE, TRIMMED_ALONE, PostProcessor, SingleLayout, expect_type, trim_all
 
 
 @dataclass
@@ -22,13 +22,9 @@ class ByteLevel(PostProcessor):
         """Never adds tokens."""
         return 0
 
-    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
-        """The ids as they are (trimming moves offsets only)."""
-        return ids
-
-    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
-        """The sequence as it is; None when offsets are trimmed."""
-        return None if self.trim_offsets else ALONE
+    def layout(self, add_special_tokens: bool) -> SingleLayout:
+        """The sequence as it is; its offsets trimmed when asked."""
+        return TRIMMED_ALONE if self.trim_offsets else ALONE
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:

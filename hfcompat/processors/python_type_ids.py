@@ -40,13 +40,13 @@ class PythonTypeIds(PostProcessor):
                 encoding.type_ids = [0] * len(encoding.ids)
         return processed
 
-    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
-        """The inner processor's ids (a single sequence's type ids are 0 without specials either way)."""
-        return self.inner.single_ids(ids, add_special_tokens)
+    def layout(self, add_special_tokens: bool) -> SingleLayout | None:
+        """The inner processor's layout (a single sequence's type ids are 0 without specials either way)."""
+        return self.inner.layout(add_special_tokens)
 
-    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
-        """The inner processor's layout."""
-        return self.inner.single_layout(add_special_tokens)
+    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int] | None:
+        """The inner processor's ids (a Sequence composes its own)."""
+        return self.inner.single_ids(ids, add_special_tokens)
 
     def to_dict(self) -> dict[str, Any]:
         """The inner processor's form, when its sequences all have type id 0; else refused."""

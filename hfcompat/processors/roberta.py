@@ -24,13 +24,9 @@ class RobertaProcessing(PostProcessor):
         """2 for a sequence, 4 for a pair."""
         return 4 if is_pair else 2
 
-    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
-        """CLS, the ids, SEP (trimming moves offsets only)."""
-        return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else ids
-
-    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
-        """CLS, the sequence, SEP; None when offsets are trimmed."""
-        return None if self.trim_offsets else surrounded(self.cls, self.sep, add_special_tokens)
+    def layout(self, add_special_tokens: bool) -> SingleLayout:
+        """CLS, the sequence, SEP; its offsets trimmed when asked."""
+        return surrounded(self.cls, self.sep, add_special_tokens, self.trim_offsets)
 
     def process_encodings(self, encodings: list[Encoding],
                           add_special_tokens: bool) -> list[Encoding]:

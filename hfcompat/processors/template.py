@@ -161,19 +161,7 @@ class TemplateProcessing(PostProcessor):
         return sum(len(self.special_tokens[piece.id].ids) for piece in template
                    if isinstance(piece, SpecialPiece) and piece.id in self.special_tokens)
 
-    def single_ids(self, ids: list[int], add_special_tokens: bool) -> list[int]:
-        """The single template's items in order: the ids for $A, each special's ids."""
-        laid_out: list[int] = []
-        for piece in self.single:
-            if isinstance(piece, SequencePiece):
-                if piece.id != "A":
-                    raise TokenizationError("the template for a single sequence uses sequence $B")
-                laid_out += ids
-            elif add_special_tokens:
-                laid_out += self._special_token(piece).ids
-        return laid_out
-
-    def single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
+    def layout(self, add_special_tokens: bool) -> SingleLayout | None:
         """The specials before and after $A in the single template; None for a template that
         does not hold $A once (`process` decides, or raises). Kept while the template and the
         specials are the same objects: `encode` asks for it per text."""
@@ -185,7 +173,7 @@ class TemplateProcessing(PostProcessor):
         return kept[2][add_special_tokens]
 
     def _single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
-        """`single_layout`, made."""
+        """`layout`, made."""
         places = [index for index, piece in enumerate(self.single) if isinstance(piece, SequencePiece)]
         if len(places) != 1 or self.single[places[0]].id != "A":
             return None

@@ -1,6 +1,6 @@
-"""A byte-level piece the cache misses goes straight to the compiled merge table
-(`BPE.piece_columns`) and is offered to the piece cache by the compiled loop (`_tokenizer._offer`):
-both hold to their Python references (`BPE.tokenize_utf8`, `Cache.offer`)."""
+"""A byte-level piece the cache misses goes straight to the compiled merge table (the kernel's
+`utf8_columns`) and is offered to the piece cache by the compiled loop (`_pieces.direct_entry`):
+both hold to their references (the model's `tokenize` on the piece's byte-level chars, `Cache.offer`)."""
 
 from __future__ import annotations
 
@@ -10,25 +10,19 @@ from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat import _backend
+from hfcompat.models.base import reference_kernel, utf8_token_columns
 from hfcompat.pipeline.bytelevel import bytes_to_chars
 from hfcompat.pipeline.cache import Cache
 
 from conftest import shared_file
 
-pytest.importorskip("hfcompat._tokenizer", reason="the compiled core is not built")
+pytest.importorskip("hfcompat.pipeline._pieces", reason="the compiled core is not built")
 
 
 @pytest.fixture(scope="module")
 def gpt2():
     """GPT-2's tokenizer.json (byte-level BPE, no ignore_merges)."""
     return hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
-
-
-@pytest.fixture(scope="module")
-def gpt2_pure():
-    """Another GPT-2 tokenizer, used only on the pure-Python backend (its caches stay pure)."""
-    with _backend.use(_backend.PYTHON):
-        return hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
 
 
 @pytest.fixture(scope="module")
@@ -40,30 +34,30 @@ def oracle_model():
 
 @settings(max_examples=300, deadline=None)
 @given(piece=st.text(max_size=12))
-def test_piece_columns_equal_tokenize_utf8(gpt2, gpt2_pure, oracle_model, piece: str) -> None:
-    """The compiled stand-in gives what tokenize_utf8 gives, None for an empty piece included;
-    its ids and tokens are tokenizers' BPE model's on the piece's byte-level chars, and its
-    spans the pure-Python path's (`Tokenizer._bytes_entry`)."""
+def test_utf8_columns_equal_the_reference(gpt2, oracle_model, piece: str) -> None:
+    """The compiled stand-in gives the reference's columns (None for an empty piece, which the
+    plan never asks for); its ids and tokens are tokenizers' BPE model's on the piece's
+    byte-level chars."""
     piece = piece.encode("utf-8", "replace").decode("utf-8")
     model = gpt2.model
-    assert model.piece_columns() != model.tokenize_utf8
-    columns = model.piece_columns()(piece)
-    assert columns == model.tokenize_utf8(piece)
+    with _backend.use(_backend.COMPILED):
+        columns = model.kernel().utf8_columns(piece)
     if not piece:
         assert columns is None
         return
+    with _backend.use(_backend.PYTHON):
+        assert model.kernel().utf8_columns is None  # the plan reads the reference's columns
+        assert columns == utf8_token_columns(piece, reference_kernel(model.tokenize).columns)
     oracle = oracle_model.tokenize(bytes_to_chars(piece.encode("utf-8")))
     assert columns[:2] == ([token.id for token in oracle], [token.value for token in oracle])
-    with _backend.use(_backend.PYTHON):
-        assert columns == tuple(gpt2_pure._bytes_entry(piece)[:3])
 
 
-def test_ignore_merges_keeps_tokenize_utf8(gpt2) -> None:
-    """With ignore_merges a whole-word lookup decides first: the Python method stays."""
+def test_ignore_merges_keeps_the_python_lookup(gpt2) -> None:
+    """With ignore_merges a whole-word lookup decides first: the kernel keeps the Python method."""
     model = hfcompat.models.BPE(dict(gpt2.model.vocab), gpt2.model.merges, ignore_merges=True)
-    assert model.piece_columns() == model.tokenize_utf8
-    with _backend.use(_backend.PYTHON):
-        assert gpt2.model.piece_columns() == gpt2.model.tokenize_utf8
+    with _backend.use(_backend.COMPILED):
+        assert model.kernel().utf8_columns == model.tokenize_utf8
+        assert gpt2.model.kernel().utf8_columns != gpt2.model.tokenize_utf8
 
 
 @pytest.mark.parametrize("capacity", [0, 1, 3])

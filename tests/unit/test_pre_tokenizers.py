@@ -492,12 +492,12 @@ def test_pre_tokenize_keeps_tokenized_splits() -> None:
     assert isinstance(pts.splits[2].normalized, NormalizedString)
 
 
-def test_a_word_split_then_prefixed_has_the_prefixed_piece_form() -> None:
+def test_a_word_split_then_prefixed_has_the_prefixed_piece_route() -> None:
     """T5's WhitespaceSplit + Metaspace("always") gives each word piece one prefixed split; other
     orders and schemes do not say so (their pieces go through the whole pre-tokenizer)."""
     t5 = ours.Sequence([ours.WhitespaceSplit(), ours.Metaspace("▁", "always")])
-    assert (t5.piece_form(), t5.piece_prefix()) == ("prefixed", "▁")
+    assert t5.piece_route() == ours.PieceRoute(ours.PieceForm.PREFIXED, mark="▁")
     for other in (ours.Sequence([ours.WhitespaceSplit(), ours.Metaspace("▁", "first")]),
                   ours.Sequence([ours.Metaspace(), ours.WhitespaceSplit()]),
                   ours.Sequence([ours.WhitespaceSplit(), ours.Metaspace(), ours.WhitespaceSplit()])):
-        assert other.piece_form() is None and other.piece_prefix() is None
+        assert other.piece_route() in (None, ours.PieceRoute(ours.PieceForm.SPLITS))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import hfcompat
 from hfcompat import _backend
 from hfcompat.pipeline.oniguruma import compile_pattern, onig_view
-from hfcompat.pre_tokenizers import Sequence, Split
+from hfcompat.pre_tokenizers import PieceForm, Sequence, Split
 from hfcompat.pre_tokenizers import scanned_patterns as scanned
 from hfcompat.pre_tokenizers.tiktoken_pattern import to_python
 
@@ -68,14 +68,14 @@ def test_llama3_pre_tokenizer_gives_byte_level_pieces() -> None:
     byte_level = hfcompat.pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     for behavior, invert in (("isolated", False), ("removed", True)):
         split = Split(scanned.LLAMA3_PATTERN, behavior, invert, is_regex=True)
-        assert Sequence([split, byte_level]).piece_form() == "bytes"
+        assert Sequence([split, byte_level]).piece_route().form is PieceForm.BYTES
         for backend in (_backend.COMPILED, _backend.PYTHON):
             with _backend.use(backend):
                 pieces, starts = split.word_pieces("It's 12345 dogs\n\n  ok")
             assert pieces == ["It", "'s", " ", "123", "45", " dogs", "\n\n", " ", " ok"]
             assert starts == [0, 2, 4, 5, 8, 10, 15, 17, 18]
     merged = Split(scanned.LLAMA3_PATTERN, "merged_with_next", False, is_regex=True)
-    assert merged.word_pieces("a b") is None and Sequence([merged, byte_level]).piece_form() is None
+    assert merged.word_pieces("a b") is None and Sequence([merged, byte_level]).piece_route() is None
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The compiled assembly of an Encoding from cached pieces (hfcompat/_tokenizer.pyx) and the models'
+"""The compiled assembly of an Encoding from cached pieces (hfcompat/pipeline/_pieces.pyx) and the models'
 compiled columns against the pure-Python reference: fresh tokenizers on both backends, on random
 text and on the corpora, give the same ids, tokens, offsets and word ids; on the corpora, the
 same as the official library's too."""
@@ -19,7 +19,7 @@ from hfcompat import _backend
 
 from conftest import shared_file
 
-pytest.importorskip("hfcompat._tokenizer", reason="the compiled core is not built")
+pytest.importorskip("hfcompat.pipeline._pieces", reason="the compiled core is not built")
 
 FILES = ["refs/gpt2/tokenizer.json", "refs/llama2/tokenizer.model", "refs/t5/tokenizer.json",
          "refs/albert/spiece.model", "refs/bert-base-uncased/vocab.txt", "refs/roberta-base/tokenizer.json"]

@@ -1,27 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of `Tokenizer._piece_columns` in `tokenizer.py`, which stays the reference.
+"""The compiled twin of `pieces.py` (the reference): the same functions, signatures and results.
 
 `assemble` joins the cached entries of a text's pieces into an Encoding's columns (ids, tokens,
 offsets, word ids) in one C loop: offsets shifted by each piece's start, or mapped through the
-normalized text's alignments.
+normalized text's alignments; `piece_ids` joins their ids.
 """
 
 cimport cython
-from cpython.dict cimport PyDict_Clear, PyDict_SetItem, PyDict_Size
 
 
 def assemble(list pieces, list starts, object cache, object miss, object alignments,
              object direct=None, Py_ssize_t max_chars=0, object mark=None) -> object:
-    """(ids, tokens, offsets, word ids) of the pieces found at `starts`, each piece's entry taken
-    from `cache` or made by `miss(piece)`; offsets mapped through `alignments` (a list of
-    (start, end) per normalized char) unless it is None. None when a piece with an empty token
-    meets alignments (the reference then declines too).
-
-    `direct(piece)`, when given, is the model's own (ids, tokens, spans) of a piece that is one
-    word, or None: its entry is then made here and offered to `cache` when the piece is shorter
-    than `max_chars`, as `Tokenizer._piece_entry` and `_kept` would (`miss` where it gives None).
-    With `mark` (T5's pre-tokenizer puts it before each word), the word is `mark` + piece, the
-    mark standing for the piece's first char (`Tokenizer._prefixed_entry`)."""
+    """`pieces.assemble`, in one C loop."""
     cdef list ids = [], tokens = [], offsets = [], words = []
     cdef list piece_offsets, piece_words, spans
     cdef tuple entry
@@ -36,7 +26,7 @@ def assemble(list pieces, list starts, object cache, object miss, object alignme
         if found is not None:
             entry = found
         elif direct is not None:
-            entry = _direct_entry(piece, direct, cache, max_chars, mark)
+            entry = direct_entry(piece, direct, cache, max_chars, mark)
             if entry is None:
                 entry = miss(piece)
         else:
@@ -59,10 +49,8 @@ def assemble(list pieces, list starts, object cache, object miss, object alignme
     return ids, tokens, offsets, words
 
 
-cdef object _direct_entry(str piece, object direct, object cache, Py_ssize_t max_chars, object mark):
-    """The entry (`tokenizer._word_entry`) of a one-word piece from `direct`, offered to the
-    cache; None when `direct` declines (or, with `mark`, the piece holds the mark or a token is
-    empty: `_prefixed_entry` declines those)."""
+cpdef object direct_entry(str piece, object direct, object cache, Py_ssize_t max_chars, object mark):
+    """`pieces.direct_entry`."""
     cdef object columns
     cdef list piece_spans
     cdef bint has_empty = False
@@ -87,33 +75,13 @@ cdef object _direct_entry(str piece, object direct, object cache, Py_ssize_t max
         piece_spans = [(first - 1 if first > 0 else 0, end - 1 if end > 1 else 1) for first, end in piece_spans]
     entry = (piece_ids, piece_tokens, piece_spans, [0] * len(piece_ids), 1, has_empty)
     if len(piece) < max_chars:
-        _offer(cache, piece, entry)
+        cache.offer(piece, entry)
     return entry
-
-
-cdef int _offer(object cache, str key, tuple entry) except -1:
-    """`Cache.offer` (pipeline/cache.py) of a piece cache, without the Python call: the entry is
-    kept the second time its key is computed; a full cache is emptied first."""
-    cdef set once = cache._computed_once
-    cdef Py_ssize_t capacity = cache.capacity
-    if key not in once:
-        if len(once) >= capacity:
-            once.clear()
-        once.add(key)
-        return 0
-    if PyDict_Size(cache) >= capacity:
-        PyDict_Clear(cache)
-    if capacity > 0:
-        PyDict_SetItem(cache, key, entry)
-    return 0
 
 
 def piece_ids(list pieces, dict cache, object ids_of, str mark, Py_ssize_t capacity,
               Py_ssize_t max_chars) -> object:
-    """The ids of every piece, concatenated (`Tokenizer._plain_ids`'s loop): each from `cache`,
-    or `ids_of(mark + piece)`, kept in `cache` while it holds fewer than `capacity` pieces (for
-    pieces shorter than `max_chars`); None as soon as a piece is empty, holds the mark, or has no
-    ids that way (the Encoding path then decides)."""
+    """`pieces.piece_ids`, in one C loop."""
     cdef list ids = []
     cdef str piece
     cdef object found
