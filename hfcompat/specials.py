@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain
 from typing import AbstractSet, Any, Callable, Collection, Iterable, Literal, Union
 
 import regex
@@ -100,8 +99,7 @@ class TiktokenSpecials:
             view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
             pieces = self._findall(text) if view is text else [
                 text[match.start():match.end()] for match in self._finditer(view)]
-        ids = cache.loops.piece_ids(pieces, cache, cache.ids_of, "", cache.capacity, PIECE_CACHE_MAX_CHARS)
-        return ids if ids is not None else list(chain.from_iterable(map(cache.__getitem__, pieces)))
+        return cache.encode(pieces)
 
     def encode_ordinary_batch(self, model: Any, texts: list[str]) -> list[list[int]]:
         """`encode_ordinary` of every text; on the compiled backend, with a scanned pattern, all
@@ -213,14 +211,14 @@ def _ascii_findall(pattern: str) -> Callable[[str], list[str]] | None:
         return None
 
 
-class PieceCache(dict):
-    """Piece -> ids; a missing piece is tokenized by the BPE model and kept (up to a capacity).
-    It also holds what the model's kernel offers on the backend it was made on."""
+class PieceCache:
+    """A model's ids of the pieces seen so far (`ids`, up to a capacity), with what the model's
+    kernel offers on the backend the cache was made on."""
 
     def __init__(self, model: Any, capacity: int = PIECE_CACHE_CAPACITY):
-        super().__init__()
         self.model = model
         self.capacity = capacity
+        self.ids: dict[str, list[int]] = {}
         self.backend = _backend.backend
         self.kernel: ModelKernel = model.kernel()
         self.loops = _backend.pieces or reference_pieces  # `piece_ids`, compiled or the reference
@@ -236,12 +234,10 @@ class PieceCache(dict):
             ids = [token[0] for token in self.model.tokenize(bytes_to_chars(piece.encode("utf-8")))]
         return ids
 
-    def __missing__(self, piece: str) -> list[int]:
-        """Run the model on the piece (the slow path), keeping its ids while there is room."""
-        ids = self.ids_of(piece)
-        if len(self) < self.capacity and len(piece) < PIECE_CACHE_MAX_CHARS:
-            self[piece] = ids
-        return ids
+    def encode(self, pieces: list[str]) -> list[int]:
+        """The ids of every piece, concatenated (each looked up, or found and kept)."""
+        ids = self.loops.piece_ids(pieces, self.ids, self.ids_of, "", self.capacity, PIECE_CACHE_MAX_CHARS)
+        return ids if ids is not None else [i for piece in pieces if piece for i in self.ids_of(piece)]
 
 
 def scrub_surrogates(text: str) -> str:

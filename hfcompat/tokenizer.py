@@ -293,11 +293,9 @@ class Tokenizer:
         `encode_special_tokens` set, every special token is plain text.
         """
         with CollectorPaused(sequence, pair):
-            if pair is None and not is_pretokenized:
-                return self._encode_packed(sequence, add_special_tokens, allowed_special, disallowed_special)
-            encoding = self._encode_sequence(sequence, 0, is_pretokenized)
-            pair_encoding = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
-            return PackedEncoding.pack(self.post_process(encoding, pair_encoding, add_special_tokens))
+            encoding = self._encode_input(sequence, pair, is_pretokenized, add_special_tokens, allowed_special,
+                                          disallowed_special, self.padding)
+            return encoding if isinstance(encoding, PackedEncoding) else PackedEncoding.pack(encoding)
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
                      add_special_tokens: bool = True, *, allowed_special: SpecialSet | None = None,
@@ -306,28 +304,44 @@ class Tokenizer:
 
         Single texts follow the special-token policy, as in `encode`.
         """
-        # Without padding each encoding is packed at once, so the batch never holds many
-        # unpacked ones (their lists would all be walked by every garbage collection).
-        finish = PackedEncoding.pack if self.padding is None else (lambda encoding: encoding)
         encodings = []
         for item in inputs:
-            pair = None
-            if isinstance(item, tuple) or (isinstance(item, list) and not is_pretokenized):
-                first, second = item
-                encoding = self._encode_sequence(first, 0, is_pretokenized)
-                pair = self._encode_sequence(second, 1, is_pretokenized)
-            elif is_pretokenized:
-                encoding = self._encode_sequence(item, 0, True)
-            elif self.padding is None:
-                encodings.append(self._encode_packed(item, add_special_tokens, allowed_special, disallowed_special))
-                continue
-            else:
-                encoding = self._encode_single(item, allowed_special, disallowed_special)
-            encodings.append(finish(self._post_process_unpadded(encoding, pair, add_special_tokens)))
+            sequence, pair = item if isinstance(item, tuple) or (isinstance(item, list) and not is_pretokenized) \
+                else (item, None)
+            encoding = self._encode_input(sequence, pair, is_pretokenized, add_special_tokens, allowed_special,
+                                          disallowed_special, None)
+            # Without padding each encoding is packed at once, so the batch never holds many
+            # unpacked ones (their lists would all be walked by every garbage collection).
+            packed = self.padding is None and not isinstance(encoding, PackedEncoding)
+            encodings.append(PackedEncoding.pack(encoding) if packed else encoding)
         if self.padding is None:
             return encodings
         pad_encodings(encodings, self.padding)
         return [PackedEncoding.pack(encoding) for encoding in encodings]
+
+    def _encode_input(self, sequence: TextInput, pair: TextInput | None, is_pretokenized: bool,
+                      add_special_tokens: bool, allowed_special: SpecialSet | None,
+                      disallowed_special: SpecialSet | None, padding: PaddingParams | None) -> Encoding:
+        """One input of `encode` or `encode_batch`, post-processed (padded with `padding`). A
+        single text takes the short way when it can: nothing truncates or pads, the post-processor
+        has a single layout and the text's pieces give its columns (`_text_columns`); they are
+        laid out and packed at once. The others go on through the pipeline from where the short
+        way stopped."""
+        if pair is not None or is_pretokenized:
+            encoding = self._encode_sequence(sequence, 0, is_pretokenized)
+            second = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
+            return self._post_process(encoding, second, add_special_tokens, padding)
+        found = self._special_segments(sequence, allowed_special, disallowed_special)
+        layout = self._single_layout(add_special_tokens) if found is None else None
+        if layout is None:
+            encoding = self._encode_text(sequence, 0, None) if found is None else self._encode_segments(*found)
+        else:
+            normalized = self._normalized(sequence)
+            columns = None if normalized is None else self._text_columns(normalized)
+            if columns is not None:
+                return layout.pack(*columns)
+            encoding = self._into_encoding(self._pretokenized(sequence, normalized), 0, None)
+        return self._post_process(encoding, None, add_special_tokens, padding)
 
     def sample(self, text: str, alpha: float, nbest_size: int = -1, *, seed: int | None = None,
                add_special_tokens: bool = True) -> Encoding:
@@ -343,24 +357,6 @@ class Tokenizer:
         encoding = self._encode_text(text, 0, None, partial(sampler, alpha=alpha, nbest_size=nbest_size, rng=rng))
         return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
 
-    def _encode_packed(self, text: TextInput, add_special_tokens: bool, allowed_special: SpecialSet | None,
-                       disallowed_special: SpecialSet | None) -> PackedEncoding:
-        """`encode` of one text, no pair. Most texts take the short way: when nothing truncates
-        or pads, the post-processor has a single layout, and the text's pieces give its columns
-        (`_text_columns`), the columns are laid out and packed at once; the others go on through
-        the pipeline from where the short way stopped, then `post_process`."""
-        found = self._special_segments(text, allowed_special, disallowed_special)
-        layout = self._single_layout(add_special_tokens) if found is None else None
-        if layout is None:
-            encoding = self._encode_found(text, found)
-        else:
-            normalized = self._normalized(text)
-            columns = None if normalized is None else self._text_columns(normalized)
-            if columns is not None:
-                return layout.pack(*columns)
-            encoding = self._into_encoding(self._pretokenized(text, normalized), 0, None)
-        return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
-
     def _single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
         """How the post-processor lays out a single sequence, when nothing truncates or pads it."""
         if self.truncation is not None or self.padding is not None:
@@ -369,11 +365,6 @@ class Tokenizer:
             return UNPROCESSED
         return self.post_processor.single_layout(add_special_tokens)
 
-    def _encode_single(self, text: TextInput, allowed_special: SpecialSet | None,
-                       disallowed_special: SpecialSet | None) -> Encoding:
-        """One text, no pair: its special tokens found as the special-token policy says."""
-        return self._encode_found(text, self._special_segments(text, allowed_special, disallowed_special))
-
     def _special_segments(self, text: TextInput, allowed_special: SpecialSet | None,
                           disallowed_special: SpecialSet | None) -> tuple[str, Segments] | None:
         """The special-token policy's segments of a single text (None: it has no special token
@@ -381,10 +372,6 @@ class Tokenizer:
         if not isinstance(text, str):
             raise TypeError("TextInputSequence must be str")
         return self.specials.segments(text, allowed_special, disallowed_special, self.encode_special_tokens)
-
-    def _encode_found(self, text: str, found: tuple[str, Segments] | None) -> Encoding:
-        """The Encoding of one text, cut into its special-token segments when it has any."""
-        return self._encode_text(text, 0, None) if found is None else self._encode_segments(*found)
 
     def _encode_segments(self, text: str, segments: Segments) -> Encoding:
         """A text the policy cut into segments: a special token's id, or text that goes through
@@ -566,15 +553,14 @@ class Tokenizer:
     def post_process(self, encoding: Encoding, pair: Encoding | None = None,
                      add_special_tokens: bool = True) -> Encoding:
         """Truncate, add the special tokens and pad, as HF does after the model."""
-        return post_process(encoding, pair, add_special_tokens, processor=self.post_processor,
-                            truncation=self.truncation, padding=self.padding,
-                            python_truncation=self.python_truncation)
+        return self._post_process(encoding, pair, add_special_tokens, self.padding)
 
-    def _post_process_unpadded(self, encoding: Encoding, pair: Encoding | None,
-                               add_special_tokens: bool) -> Encoding:
-        """Truncation then the post-processor; a batch is padded as a whole afterwards."""
+    def _post_process(self, encoding: Encoding, pair: Encoding | None, add_special_tokens: bool,
+                      padding: PaddingParams | None) -> Encoding:
+        """Truncate, add the special tokens and pad with `padding` (None: a batch padded as a whole later)."""
         return post_process(encoding, pair, add_special_tokens, processor=self.post_processor,
-                            truncation=self.truncation, python_truncation=self.python_truncation)
+                            truncation=self.truncation, padding=padding,
+                            python_truncation=self.python_truncation)
 
     # ----- decoding ---------------------------------------------------------------------
 
