@@ -18,7 +18,7 @@ from .options import InputError, clip, load_tokenizer
 from .tokens import CONVERSION_TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURE = REPO / "fixtures" / "multilingual.txt"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "multilingual.txt"  # package data (fixtures/ links to it)
 DEFAULT_SHARED = REPO.parent / "shared"
 SAMPLE = "hfcompat reads tokenizer.json: Hello, how are  you? 你好, 東京 🤗"
 
@@ -175,7 +175,7 @@ def _demo_training(lines: list[str]) -> DemoCount:
                 problems.append(f"{algorithm}: training failed: {error}")
                 count.failed = True
                 continue
-            for target, name in CONVERSION_TARGETS.items():
+            for name in CONVERSION_TARGETS.values():
                 cells.append(_demo_target(tokenizer, Path(scratch) / algorithm / name, lines, count, verify))
             table.append(tuple(cells))
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -220,7 +220,7 @@ def _importable(module: str) -> bool:
 def _fixture_lines() -> list[str]:
     """The fixture's lines, split on "\\n" only so that "\\r" stays in its line."""
     if not FIXTURE.exists():
-        raise InputError(f"{FIXTURE}: the bundled fixture is missing (run the demo from a source checkout)")
+        raise InputError(f"{FIXTURE}: the bundled fixture is missing (the installation lacks hfcompat's package data)")
     lines = FIXTURE.read_bytes().decode("utf-8").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
