@@ -19,7 +19,8 @@ from .tokens import CONVERSION_TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "multilingual.txt"  # package data (fixtures/ links to it)
-DEFAULT_SHARED = REPO.parent / "shared"
+IN_CHECKOUT = (REPO / "pyproject.toml").is_file()  # run from a source checkout, not an installed wheel
+DEFAULT_SHARED = REPO.parent / "shared" if IN_CHECKOUT else None
 SAMPLE = "hfcompat reads tokenizer.json: Hello, how are  you? 你好, 東京 🤗"
 
 
@@ -85,11 +86,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     saved in every format that holds it and checked in each format's own library."""
     lines = _fixture_lines()
     total = DemoCount()
-    refs_dir = args.shared / "refs"
+    refs_dir = args.shared / "refs" if args.shared is not None else None
     loaded: dict[str, Any] = {}
-    if refs_dir.is_dir():
+    if refs_dir is not None and refs_dir.is_dir():
         count, loaded = _demo_references(refs_dir, lines)
         total.add(count)
+    elif refs_dir is None:
+        print("demo: no reference tokenizers to compare (pass --shared DIR: the directory holding refs/)")
     else:
         print(f"demo: {refs_dir} is absent, so there are no reference tokenizers to compare; "
               "put the shared data beside the repository (or pass --shared DIR)")
