@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 # The compiled core's sources: a change rebuilds it (pip install -e . compiles it in place).
 CYTHON_SOURCES := $(wildcard hfcompat/*.pyx hfcompat/*/*.pyx hfcompat/*/*.pxi hfcompat/*/*.pxd)
 
-.PHONY: test demo bench clean
+.PHONY: test demo bench docs lint wheel-smoke clean
 
 $(STAMP): pyproject.toml setup.py $(CYTHON_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,dev]'  # dev: ruff, mypy, mkdocs, build
 	@$(PY) -c "import hfcompat; print('hfcompat backend:', hfcompat.backend)"
 	touch $(STAMP)
 
@@ -32,5 +32,19 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/encode.py
 
+# The docs site (mkdocs.yml, docs/) into site/: the generated pages first (CLI reference, conversion matrix).
+docs: $(STAMP)
+	$(PY) docs/generate.py
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
+# ruff (rules in pyproject.toml) and mypy --strict on the public API (files in pyproject.toml).
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+# Build the sdist and wheel, install the wheel in a fresh venv and run `hfcompat --version` and the demo.
+wheel-smoke: $(STAMP)
+	PY=$(PY) bash .ci/wheel_smoke
+
 clean:
-	rm -rf $(VENV) build *.egg-info hfcompat/*.so hfcompat/*.c hfcompat/*/*.so hfcompat/*/*.c
+	rm -rf $(VENV) build dist site *.egg-info hfcompat/*.so hfcompat/*.c hfcompat/*/*.so hfcompat/*/*.c

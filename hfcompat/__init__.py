@@ -8,7 +8,8 @@ trainers/, processors/, decoders/, segmentation/) -> errors.py, encoding.py, fil
 from ._backend import backend  # "compiled" or "python": the implementation in use
 from .encoding import Encoding
 from .errors import FormatError, PipelineMismatch, SpecialTokenError, TokenizationError, UnsupportedConversion
-from .formats import convert, load
+from .formats.convert import convert
+from .formats.load import load
 from .pipeline.added_vocabulary import AddedToken
 from .tokenizer import Tokenizer
 from .tools import Finding, VerifyReport, count_words, evaluate, lint, train, verify

@@ -97,7 +97,7 @@ def select(name: str) -> str:
     backend = name
     package = sys.modules.get(__package__)
     if package is not None:
-        package.backend = name
+        setattr(package, "backend", name)  # noqa: B010 - a module attribute mypy cannot see
     return previous
 
 

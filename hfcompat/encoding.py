@@ -7,6 +7,7 @@ overflowing parts, the same truncation windows and padding.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any, cast
 
 from .errors import TokenizationError
 
@@ -63,7 +64,7 @@ class Encoding:
                         self.special_tokens_mask[:], self.attention_mask[:], self.word_ids[:],
                         [o.copy() for o in self.overflowing], dict(self.sequence_ranges))
 
-    def to_state(self) -> dict:
+    def to_state(self) -> dict[str, Any]:
         """HF's serialized form of an Encoding (the JSON its pickling writes)."""
         return {
             "ids": list(self.ids), "type_ids": list(self.type_ids), "tokens": list(self.tokens),
@@ -76,7 +77,7 @@ class Encoding:
         }
 
     @classmethod
-    def from_state(cls, state: dict) -> "Encoding":
+    def from_state(cls, state: dict[str, Any]) -> "Encoding":
         """Rebuild an Encoding from HF's serialized form (see `to_state`)."""
         return cls(list(state["ids"]), list(state["type_ids"]), list(state["tokens"]),
                    [(start, end) for start, end in state["offsets"]],
@@ -155,7 +156,8 @@ class Encoding:
         seq_start, seq_end = self._sequence_range(sequence_index)
         if seq_end > len(self.word_ids) or seq_start > seq_end:
             return None
-        start = end = None
+        start: int | None = None
+        end = 0
         for i in range(seq_start, seq_end):
             word = self.word_ids[i]
             if word is not None and word > word_index:
@@ -287,7 +289,8 @@ class Encoding:
             self.ids = [pad_id] * missing + self.ids
             self.type_ids = [pad_type_id] * missing + self.type_ids
             self.tokens = [pad_token] * missing + self.tokens
-            self.word_ids = [None] * missing + self.word_ids
+            no_words: list[int | None] = [None] * missing
+            self.word_ids = no_words + self.word_ids
             self.attention_mask = [0] * missing + self.attention_mask
             self.special_tokens_mask = [1] * missing + self.special_tokens_mask
             self.offsets = [(0, 0)] * missing + self.offsets
@@ -326,17 +329,20 @@ def _unpacking(name: str) -> property:
     """The field `name` of a PackedEncoding: a tuple until first read, then a list kept in place."""
     slot = Encoding.__dict__[name]  # the slot of the parent class
 
-    def get(self: Encoding) -> list:
+    def get(self: Encoding) -> list[Any]:
         value = slot.__get__(self)
         if value.__class__ is tuple:
             value = list(value)
             slot.__set__(self, value)
-        return value
+        return cast(list[Any], value)
 
     return property(get, slot.__set__, doc=f"`{name}` (a list once read)")
 
 
+Row = tuple[Any, ...]  # a PackedEncoding's field as stored, before it is read
+
 # The setters of Encoding's slots, for PackedEncoding.of.
+_IDS_SLOT: Any = Encoding.__dict__["ids"]  # the parent's slot, under PackedEncoding's property
 (_IDS, _TYPE_IDS, _TOKENS, _OFFSETS, _SPECIAL_TOKENS_MASK, _ATTENTION_MASK, _WORD_IDS, _OVERFLOWING,
  _SEQUENCE_RANGES) = (Encoding.__dict__[field.name].__set__ for field in fields(Encoding))
 
@@ -369,8 +375,8 @@ class PackedEncoding(Encoding):
                       tuple(encoding.overflowing), encoding.sequence_ranges)
 
     @classmethod
-    def of(cls, ids: tuple, type_ids: tuple, tokens: tuple, offsets: tuple, special_tokens_mask: tuple,
-           attention_mask: tuple, word_ids: tuple, overflowing: tuple,
+    def of(cls, ids: Row, type_ids: Row, tokens: Row, offsets: Row, special_tokens_mask: Row,
+           attention_mask: Row, word_ids: Row, overflowing: Row,
            sequence_ranges: dict[int, Offsets]) -> "PackedEncoding":
         """A packed encoding of these fields, set in its slots directly: the dataclass's
         constructor would set each through its unpacking property (1 us of a short text)."""
@@ -387,4 +393,4 @@ class PackedEncoding(Encoding):
         return packed
 
     def __len__(self) -> int:
-        return len(Encoding.ids.__get__(self))
+        return len(_IDS_SLOT.__get__(self))

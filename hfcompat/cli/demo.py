@@ -18,8 +18,9 @@ from .options import InputError, clip, load_tokenizer
 from .tokens import CONVERSION_TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURE = REPO / "fixtures" / "multilingual.txt"
-DEFAULT_SHARED = REPO.parent / "shared"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "multilingual.txt"  # package data (fixtures/ links to it)
+IN_CHECKOUT = (REPO / "pyproject.toml").is_file()  # run from a source checkout, not an installed wheel
+DEFAULT_SHARED = REPO.parent / "shared" if IN_CHECKOUT else None
 SAMPLE = "hfcompat reads tokenizer.json: Hello, how are  you? 你好, 東京 🤗"
 
 
@@ -85,11 +86,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     saved in every format that holds it and checked in each format's own library."""
     lines = _fixture_lines()
     total = DemoCount()
-    refs_dir = args.shared / "refs"
+    refs_dir = args.shared / "refs" if args.shared is not None else None
     loaded: dict[str, Any] = {}
-    if refs_dir.is_dir():
+    if refs_dir is not None and refs_dir.is_dir():
         count, loaded = _demo_references(refs_dir, lines)
         total.add(count)
+    elif refs_dir is None:
+        print("demo: no reference tokenizers to compare (pass --shared DIR: the directory holding refs/)")
     else:
         print(f"demo: {refs_dir} is absent, so there are no reference tokenizers to compare; "
               "put the shared data beside the repository (or pass --shared DIR)")
@@ -175,7 +178,7 @@ def _demo_training(lines: list[str]) -> DemoCount:
                 problems.append(f"{algorithm}: training failed: {error}")
                 count.failed = True
                 continue
-            for target, name in CONVERSION_TARGETS.items():
+            for name in CONVERSION_TARGETS.values():
                 cells.append(_demo_target(tokenizer, Path(scratch) / algorithm / name, lines, count, verify))
             table.append(tuple(cells))
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -220,7 +223,7 @@ def _importable(module: str) -> bool:
 def _fixture_lines() -> list[str]:
     """The fixture's lines, split on "\\n" only so that "\\r" stays in its line."""
     if not FIXTURE.exists():
-        raise InputError(f"{FIXTURE}: the bundled fixture is missing (run the demo from a source checkout)")
+        raise InputError(f"{FIXTURE}: the bundled fixture is missing (the installation lacks hfcompat's package data)")
     lines = FIXTURE.read_bytes().decode("utf-8").split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -77,7 +77,7 @@ def count_chunk(tokenizer: Pipeline, texts: Iterable[str]) -> WordCounts:
     counts: Counter[str] = Counter()  # a dict: first-seen order; `update` counts a list in C
     ends: dict[str, int] = {}
     number = 0
-    for number, text in enumerate(texts, 1):
+    for number, text in enumerate(texts, 1):  # noqa: B007 - `number` counts the texts after the loop
         words = words_of(tokenizer, text)
         counts.update(words)
         if words:

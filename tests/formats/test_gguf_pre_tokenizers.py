@@ -92,7 +92,7 @@ def test_random_text_splits_as_tokenizers_splits_it(name: str, backend: str, tex
 
 def test_every_regex_compiles_in_oniguruma() -> None:
     """Each Split regex of the table is one Oniguruma (tokenizers' engine) and hfcompat accept."""
-    for name, entry in PIPELINES.items():
+    for entry in PIPELINES.values():
         for pattern in regexes(entry["pre_tokenizer"]):
             tokenizers.Regex(pattern)
             ours.Split(pattern, "isolated")

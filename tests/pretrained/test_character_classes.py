@@ -25,7 +25,7 @@ from hfcompat.errors import UnsupportedConversion
 from tests.conftest import shared_dir
 from tests.conformance.test_hypothesis import texts
 
-from .auto_harness import auto_tokenizer, transformers
+from .auto_harness import auto_tokenizer
 from .test_class_table import corpus_texts
 
 pytestmark = pytest.mark.conformance
