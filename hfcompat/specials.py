@@ -93,18 +93,24 @@ class TiktokenSpecials:
         ids = encode_scanned(text, compiled) if encode_scanned is not None else None
         if ids is not None:
             return ids
-        if compiled is not None:
-            pieces = compiled.findall(text)
-        elif ascii:
-            pieces = self._ascii_findall(text)
-        else:
-            view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
-            pieces = self._findall(text) if view is text else [
-                text[match.start():match.end()] for match in self._finditer(view)]
+        pieces = self.pieces(text, compiled, ascii)
         compiled = model.encode_utf8_pieces(pieces, cache, cache.capacity, PIECE_CACHE_MAX_CHARS)
         if compiled is not None:
             return compiled
         return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+
+    def pieces(self, text: str, compiled: Any = None, ascii: bool | None = None) -> list[str]:
+        """The pattern's matches in `text` (lone surrogates already replaced), as tiktoken's regex
+        finds them; `compiled` is the pattern's scanner, `ascii` whether the text is ASCII, when
+        the caller knows them."""
+        compiled = compiled or scanner(self.pattern, TIKTOKEN)
+        if compiled is not None:
+            return compiled.findall(text)
+        if text.isascii() if ascii is None else ascii:
+            return self._ascii_findall(text)
+        view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
+        return self._findall(text) if view is text else [
+            text[match.start():match.end()] for match in self._finditer(view)]
 
     def encode_ordinary_batch(self, model: Any, texts: list[str]) -> list[list[int]]:
         """`encode_ordinary` of every text; on the compiled backend, with a scanned pattern, all
@@ -230,10 +236,11 @@ class PieceCache(dict):
 
 
 def scrub_surrogates(text: str) -> str:
-    """Replace each lone surrogate by U+FFFD, as tiktoken does before encoding."""
+    """As tiktoken mends a text before encoding: a surrogate pair becomes the char it encodes
+    (as in UTF-16), a lone surrogate U+FFFD."""
     if not _SURROGATE.search(text):
         return text
-    return _SURROGATE.sub("\ufffd", text)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def disallowed_message(token: str) -> str:

@@ -48,7 +48,8 @@ _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
 # \p or \P and a class: a name in braces, or one letter, which fancy-regex takes only for the
 # one-letter general categories (`regex` reads others, e.g. \py, some other way).
 _CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[CLMNPSZclmnpsz])")
-__all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
+__all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "tokenizer_from_ranks",
+           "write_tiktoken"]
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,15 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     if ranks and not 0 <= min(ranks.values()) <= max(ranks.values()) <= RANK_MAX:
         raise ValueError("a rank out of range")
     return ranks
+
+
+def tokenizer_from_ranks(ranks: Mapping[bytes, int], pattern: str, special_tokens: Mapping[str, int],
+                         name: str | None = None) -> Tokenizer:
+    """The Tokenizer of ranks held in memory, as tiktoken's Encoding takes them (ranks, pattern,
+    special tokens). The merges derived from the ranks are cached under the sha256 of the ranks
+    written as a rank file: a published file's own sha256, so `read_tiktoken` shares the cache."""
+    digest = hashlib.sha256(dump_ranks(ranks)).hexdigest()
+    return tiktoken_tokenizer(ranks, TiktokenSpec(name, pattern, dict(special_tokens)), digest=digest)
 
 
 def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: str | None = None,
