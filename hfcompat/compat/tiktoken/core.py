@@ -25,6 +25,7 @@ __all__ = ["ENCODINGS", "Encoding"]
 SpecialChoice = Literal["all"] | AbstractSet[str]
 DisallowedChoice = Literal["all"] | Collection[str]
 CONTINUATION = range(0x80, 0xC0)  # UTF-8 bytes that continue a char
+U32_MAX = 2**32 - 1  # tiktoken's ids are u32
 
 # The encodings get_encoding built, by name (registry.py fills it); one of them pickles as its name.
 ENCODINGS: dict[str, "Encoding"] = {}
@@ -95,7 +96,7 @@ class Encoding:
 
     def encode_single_token(self, text_or_bytes: str | bytes) -> int:
         """The id of the token whose text or bytes these are (specials too); KeyError if none."""
-        data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else bytes(text_or_bytes)
+        data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else _exactly_bytes(text_or_bytes)
         rank = self._mergeable_ranks.get(data)
         if rank is not None:
             return rank
@@ -111,7 +112,11 @@ class Encoding:
 
     def decode_bytes(self, tokens: Sequence[int]) -> bytes:
         """The bytes of the tokens joined (KeyError for an id that is no token)."""
-        return self._tokenizer.decode_bytes(tokens)
+        try:
+            return self._tokenizer.decode_bytes(tokens)
+        except KeyError:
+            _check_u32(tokens)
+            raise
 
     def decode(self, tokens: Sequence[int], errors: str = "replace") -> str:
         """The text of the tokens; bytes that are not UTF-8 follow `errors`."""
@@ -122,6 +127,7 @@ class Encoding:
         try:
             return self._tokenizer.decode_single_token_bytes(token)
         except KeyError:
+            _check_u32([token])
             raise KeyError(str(token)) from None
 
     def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
@@ -252,6 +258,19 @@ def raise_disallowed_special_token(token: str) -> NoReturn:
         f"If you want this text to be encoded as normal text, disable the check for this token by passing "
         f"`disallowed_special=(enc.special_tokens_set - {{{token!r}}})`.\n"
         "To disable this check for all special tokens, pass `disallowed_special=()`.\n")
+
+
+def _check_u32(tokens: Sequence[int]) -> None:
+    """OverflowError, as tiktoken's conversion of ids to u32 raises, for an id outside 0..2**32-1."""
+    if any(not 0 <= token <= U32_MAX for token in tokens):
+        raise OverflowError("out of range integral type conversion attempted")
+
+
+def _exactly_bytes(value: object) -> bytes:
+    """`value` when it is bytes; TypeError, as tiktoken raises, for any other type (bytearray too)."""
+    if not isinstance(value, bytes):
+        raise TypeError(f"{type(value).__name__!r} object is not an instance of 'bytes'")
+    return value
 
 
 def _thread_map(function: Callable[[Any], Any], items: Iterable[Any], num_threads: int) -> list[Any]:
