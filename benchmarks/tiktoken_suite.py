@@ -23,6 +23,7 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from hfcompat import _backend
 from hfcompat.compat.tiktoken.openai_public import (GPT2_ENCODER_JSON_SHA256, GPT2_FILES,
                                                     GPT2_VOCAB_BPE_SHA256)
 from hfcompat.formats.tiktoken.encodings import KNOWN_ENCODINGS
@@ -105,7 +106,8 @@ def main() -> int:
             print(f"not a file tiktoken downloads (unknown sha256), left out: {name}", file=sys.stderr)
         report = run_suite(options.checkout, work, work / "cache", options.owner, options.pytest_args)
         found, not_passed = counts(report)
-    print(f"\n{'tiktoken' if options.owner else 'hfcompat.compat.tiktoken as tiktoken'}: "
+    subject = "tiktoken" if options.owner else f"hfcompat.compat.tiktoken as tiktoken ({_backend.backend} backend)"
+    print(f"\n{subject}: "
           f"{found['passed']} passed, {found['failed'] + found['error']} failed, {found['skipped']} skipped")
     for line in not_passed:
         print("  " + line)

@@ -197,7 +197,7 @@ class TiktokenSpecials:
             data = chars_to_bytes(token)
             if data is not None:
                 table[token_id] = data
-        for content, token_id in self.special_tokens.items():
+        for content, token_id in reversed(self.special_tokens.items()):  # an id two specials share: the first's
             table[token_id] = content.encode("utf-8")
         return table
 

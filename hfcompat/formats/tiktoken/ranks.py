@@ -235,12 +235,11 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     strings = _byte_level_strings(ordered)
     vocab = dict(zip(strings, values))
     used = set(ranks.values())
-    for content, token_id in spec.special_tokens.items():
+    for content, token_id in spec.special_tokens.items():  # two specials may share an id (o200k_harmony)
         if token_id in used or content in vocab:
             raise FormatError(f"special token {content!r} = {token_id} collides with a rank",
                               path=where, field="special_tokens")
         vocab[content] = token_id
-        used.add(token_id)
     cuts = cached_merge_cuts(ordered, ranks, digest) if digest else merge_cuts(ordered, ranks)
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
