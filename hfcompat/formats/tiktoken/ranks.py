@@ -36,7 +36,7 @@ from ...files import atomic_write_bytes, atomic_write_text
 from ...models.bpe import BPE
 from ...pipeline.added_vocabulary import AddedToken
 from ...pipeline.bytelevel import bytes_to_chars, chars_to_bytes
-from ...pre_tokenizers.tiktoken_pattern import from_oniguruma, to_oniguruma
+from ...pre_tokenizers.tiktoken_pattern import from_oniguruma, to_oniguruma, to_python
 from ...specials import TiktokenSpecials
 from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
@@ -244,6 +244,8 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
+    if _cuts_a_special_whole(spec):
+        model.whole_ids = frozenset(ranks.values())  # such a piece is merged: tiktoken never looks a special up there
     model.build_compiled(whole_pieces=True)
     try:
         # tiktoken keeps only the pattern's matches: the text between them is dropped.
@@ -260,6 +262,13 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
+
+
+def _cuts_a_special_whole(spec: TiktokenSpec) -> bool:
+    """Whether the pattern cuts some special token's text as one piece (`\\S+` does; the
+    published patterns cut `<|` apart), which the model must then merge, not look up whole."""
+    findall = regex.compile(to_python(spec.pattern)).findall
+    return any(findall(content) == [content] for content in spec.special_tokens)
 
 
 def _check_pattern(pattern: str, where: str | None) -> None:
