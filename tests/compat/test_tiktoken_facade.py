@@ -14,6 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import hfcompat.compat.tiktoken as facade
+from hfcompat import _backend
 from hfcompat.errors import MissingFile
 
 from conftest import SHARED, corpus_sample, fixture_texts, shared_file
@@ -22,6 +23,8 @@ from tiktoken_files import rank_file
 pytestmark = pytest.mark.conformance
 
 ENCODINGS = ["cl100k_base", "small"]
+BACKENDS = [name for name in (_backend.COMPILED, _backend.PYTHON)
+            if name in _backend.available() and not (name == _backend.COMPILED and _backend.pure_python_forced())]
 # A GPT-2-like pattern (not possessive), unlike cl100k's.
 SMALL_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 SMALL_TOKENS = [b"he", b"ll", b"hell", b"hello", b" w", b"or", b" wor", b"ld", b" world", b"  ", b"\n\n",
@@ -264,26 +267,30 @@ FRAGMENTS = st.sampled_from(["<|endoftext|>", "<|end|>", "<|pad|>", "<|fim_prefi
                              "  ", "\n", "你好", "0000", "'s"])
 
 
+@pytest.mark.parametrize("backend_name", BACKENDS)
 @given(text=st.one_of(st.text(), st.lists(st.one_of(FRAGMENTS, st.text(max_size=3))).map("".join)))
 @example(text="\ud83d\udc4d<|endoftext|>\ud800")
-def test_random_text_matches(built, text: str) -> None:
+def test_random_text_matches(built, backend_name: str, text: str) -> None:
     """Random Unicode (surrogates and special tokens among it): the encode variants and the
-    decode of their ids, on both encodings (the backends: the test_*_match tests above)."""
-    for name in ENCODINGS:
-        ours, theirs = built(name)
-        same_outcomes(ours, theirs, encode_calls(text))
-        ids = theirs.encode(text, disallowed_special=())
-        assert ours.decode(ids) == theirs.decode(ids)
-        assert outcome(lambda: ours.decode_with_offsets(ids)) == outcome(lambda: theirs.decode_with_offsets(ids))
+    decode of their ids, on both encodings."""
+    with _backend.use(backend_name):
+        for name in ENCODINGS:
+            ours, theirs = built(name)
+            same_outcomes(ours, theirs, encode_calls(text))
+            ids = theirs.encode(text, disallowed_special=())
+            assert ours.decode(ids) == theirs.decode(ids)
+            assert outcome(lambda: ours.decode_with_offsets(ids)) == outcome(lambda: theirs.decode_with_offsets(ids))
 
 
+@pytest.mark.parametrize("backend_name", BACKENDS)
 @given(data=st.binary(max_size=24))
 @example(data=b" \xec\x8b\xa4\xed")
-def test_random_bytes_match(built, data: bytes) -> None:
+def test_random_bytes_match(built, backend_name: str, data: bytes) -> None:
     """_encode_bytes of random bytes, on both encodings."""
-    for name in ENCODINGS:
-        ours, theirs = built(name)
-        assert ours._encode_bytes(data) == theirs._encode_bytes(data)
+    with _backend.use(backend_name):
+        for name in ENCODINGS:
+            ours, theirs = built(name)
+            assert ours._encode_bytes(data) == theirs._encode_bytes(data)
 
 
 @given(text=st.text(alphabet=st.sampled_from("ab helo\n你好'sx0"), max_size=12))
