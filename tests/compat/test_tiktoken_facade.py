@@ -245,6 +245,29 @@ def test_single_token_round_trip(pair) -> None:
             assert ours.encode_single_token(mine[1]) == token
 
 
+def test_ranks_without_every_byte(tiktoken_offline, backend: str) -> None:
+    """Ranks that lack single bytes: built as tiktoken builds them; the same ids wherever tiktoken
+    encodes (a merge may hold an unranked byte: "babc"), a ValueError where it panics (a byte no
+    token holds), a KeyError for an id past the last."""
+    ranks = {b"a": 0, b"b": 1, b"ab": 2, b" ": 3, b"aab": 4, b"abc": 5}
+    arguments = dict(pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={"<s>": 10})
+    ours, theirs = facade.Encoding("toy", **arguments), tiktoken_offline.Encoding("toy", **arguments)
+    for text in ["ab aab ba abab", "babc", "abc", "<s>ab", "xabc", "c", "abcc", "bc", "", "a\nb"]:
+        try:
+            expected = theirs.encode(text, allowed_special="all")
+        except BaseException as error:  # tiktoken's PanicException is a BaseException
+            if not type(error).__name__ == "PanicException":
+                raise
+            with pytest.raises(ValueError, match="no rank"):
+                ours.encode(text, allowed_special="all")
+            continue
+        assert ours.encode(text, allowed_special="all") == expected, text
+    calls = [("decode_bytes", ([2, 11],), {}), ("decode_bytes", ([2, 12, 7],), {}), ("decode_single_token_bytes", (11,), {}),
+             ("decode", ([5, 10, 3],), {}), ("encode_single_token", (b"c",), {}), ("token_byte_values", (), {})]
+    same_outcomes(ours, theirs, calls)
+    assert (ours.n_vocab, ours.max_token_value) == (theirs.n_vocab, theirs.max_token_value)
+
+
 # ----- pickling ----------------------------------------------------------------------------
 
 def test_pickle_round_trip(built) -> None:

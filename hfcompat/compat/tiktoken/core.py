@@ -47,7 +47,10 @@ class Encoding:
             assert len(mergeable_ranks) + len(special_tokens) == explicit_n_vocab
             assert self.max_token_value == explicit_n_vocab - 1
         self._special_token_values = set(special_tokens.values())
-        self._tokenizer = tokenizer_from_ranks(mergeable_ranks, pat_str, special_tokens, name)
+        # Single bytes without a rank: tiktoken builds such an encoding and panics on text that
+        # leaves one alone; the model gives it a stand-in id above max_token_value (`_whole`).
+        self._unranked_bytes = any(bytes([byte]) not in mergeable_ranks for byte in range(256))
+        self._tokenizer = tokenizer_from_ranks(mergeable_ranks, pat_str, special_tokens, name, every_byte=False)
 
     def __repr__(self) -> str:
         return f"<Encoding {self.name!r}>"
@@ -56,14 +59,14 @@ class Encoding:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """The ids of `text`, special tokens read as plain text."""
-        return self._tokenizer.encode_ordinary(text)
+        return self._whole(self._tokenizer.encode_ordinary(text))
 
     def encode(self, text: str, *, allowed_special: SpecialChoice = frozenset(),
                disallowed_special: DisallowedChoice = "all") -> list[int]:
         """The ids of `text`: the allowed specials as tokens; ValueError when a disallowed one is
         in the text (by default every special not allowed)."""
         allowed = self._checked_specials(text, allowed_special, disallowed_special)
-        return self._tokenizer.encode_ids(text, allowed_special=allowed, disallowed_special=())
+        return self._whole(self._tokenizer.encode_ids(text, allowed_special=allowed, disallowed_special=()))
 
     def encode_to_numpy(self, text: str, *, allowed_special: SpecialChoice = frozenset(),
                         disallowed_special: DisallowedChoice = "all") -> "numpy.ndarray":
@@ -77,7 +80,8 @@ class Encoding:
         """`encode_ordinary` of each text, in `num_threads` threads."""
         if num_threads <= 0:
             raise ValueError("max_workers must be greater than 0")
-        return self._tokenizer.encode_ordinary_batch(text, num_threads=num_threads)
+        found = self._tokenizer.encode_ordinary_batch(text, num_threads=num_threads)
+        return [self._whole(ids) for ids in found] if self._unranked_bytes else found
 
     def encode_batch(self, text: list[str], *, num_threads: int = 8, allowed_special: SpecialChoice = frozenset(),
                      disallowed_special: DisallowedChoice = "all") -> list[list[int]]:
@@ -113,6 +117,8 @@ class Encoding:
     def decode_bytes(self, tokens: Sequence[int]) -> bytes:
         """The bytes of the tokens joined (KeyError for an id that is no token)."""
         try:
+            if self._unranked_bytes:
+                self._refuse_stand_ins(tokens)
             return self._tokenizer.decode_bytes(tokens)
         except KeyError:
             _check_u32(tokens)
@@ -125,6 +131,8 @@ class Encoding:
     def decode_single_token_bytes(self, token: int) -> bytes:
         """The bytes of one token (a special's as UTF-8); KeyError if the id is no token."""
         try:
+            if self._unranked_bytes:
+                self._refuse_stand_ins([token])
             return self._tokenizer.decode_single_token_bytes(token)
         except KeyError:
             _check_u32([token])
@@ -185,7 +193,7 @@ class Encoding:
     def _encode_single_piece(self, text_or_bytes: str | bytes) -> list[int]:
         """The ids of one piece, with no regex split and no special token."""
         data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else bytes(text_or_bytes)
-        return piece_ids(self._tokenizer, data)
+        return self._whole(piece_ids(self._tokenizer, data))
 
     def _encode_only_native_bpe(self, text: str) -> list[int]:
         """`encode_ordinary` with the pattern run by Python's `regex` module."""
@@ -193,7 +201,7 @@ class Encoding:
 
     def _encode_bytes(self, text: bytes) -> list[int]:
         """The ids of bytes that need not be UTF-8 (an invalid end joins the last piece)."""
-        return encode_invalid_utf8(self._parts, text)
+        return self._whole(encode_invalid_utf8(self._parts, text))
 
     # ----- pickling ---------------------------------------------------------------------
 
@@ -221,6 +229,21 @@ class Encoding:
     def _parts(self) -> EncodingParts:
         """What the unstable-end computations need."""
         return EncodingParts(self._tokenizer, self._mergeable_ranks, self._sorted_tokens, self._special_token_values)
+
+    def _whole(self, ids: list[int]) -> list[int]:
+        """`ids`, checked when some single byte has no rank: ValueError where tiktoken panics (a
+        byte that no token holds, left as its stand-in id)."""
+        if self._unranked_bytes and ids and max(ids) > self.max_token_value:
+            alone = bytes(sorted({self._tokenizer.decode_single_token_bytes(i)[0] for i in ids if i > self.max_token_value}))
+            raise ValueError(f"the text leaves bytes that have no rank alone ({alone!r}): tiktoken panics on it")
+        return ids
+
+    def _refuse_stand_ins(self, tokens: Sequence[int]) -> None:
+        """KeyError, as for any id that is no token, at the first stand-in id (or unknown id before it)."""
+        first = next((index for index, token in enumerate(tokens) if token > self.max_token_value), None)
+        if first is not None:
+            self._tokenizer.decode_bytes(tokens[:first])
+            raise KeyError(f"Invalid token for decoding: {tokens[first]}")
 
     def _resolved(self, allowed_special: SpecialChoice,
                   disallowed_special: DisallowedChoice) -> tuple[AbstractSet[str], Collection[str]]:
