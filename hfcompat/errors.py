@@ -55,6 +55,11 @@ class PipelineMismatch(HfcompatError, ValueError):
     with another setup): the message says what differs."""
 
 
+class MissingFile(HfcompatError, FileNotFoundError):
+    """A file that hfcompat never downloads is not where it looks: the message says which file
+    and where to put it."""
+
+
 class MissingDependency(HfcompatError, ImportError):
     """An optional extra a format needs is not installed; the message says what to install."""
 

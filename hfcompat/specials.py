@@ -91,15 +91,20 @@ class TiktokenSpecials:
         compiled = scanner(self.pattern, TIKTOKEN)
         if compiled is not None and cache.kernel.scanned_ids is not None:
             return cache.kernel.scanned_ids(text, compiled)
+        return cache.encode(self.pieces(text, compiled, ascii))
+
+    def pieces(self, text: str, compiled: Any = None, ascii: bool | None = None) -> list[str]:
+        """The pattern's matches in `text` (lone surrogates already replaced), as tiktoken's regex
+        finds them; `compiled` is the pattern's scanner, `ascii` whether the text is ASCII, when
+        the caller knows them."""
+        compiled = compiled or scanner(self.pattern, TIKTOKEN)
         if compiled is not None:
-            pieces = compiled.findall(text)
-        elif ascii:
-            pieces = self._ascii_findall(text)
-        else:
-            view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
-            pieces = self._findall(text) if view is text else [
-                text[match.start():match.end()] for match in self._finditer(view)]
-        return cache.encode(pieces)
+            return compiled.findall(text)
+        if text.isascii() if ascii is None else ascii:
+            return self._ascii_findall(text)
+        view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned
+        return self._findall(text) if view is text else [
+            text[match.start():match.end()] for match in self._finditer(view)]
 
     def encode_ordinary_batch(self, model: Any, texts: list[str]) -> list[list[int]]:
         """`encode_ordinary` of every text; on the compiled backend, with a scanned pattern, all
@@ -191,7 +196,7 @@ class TiktokenSpecials:
             data = chars_to_bytes(token)
             if data is not None:
                 table[token_id] = data
-        for content, token_id in self.special_tokens.items():
+        for content, token_id in reversed(self.special_tokens.items()):  # an id two specials share: the first's
             table[token_id] = content.encode("utf-8")
         return table
 
@@ -241,10 +246,11 @@ class PieceCache:
 
 
 def scrub_surrogates(text: str) -> str:
-    """Replace each lone surrogate by U+FFFD, as tiktoken does before encoding."""
+    """As tiktoken mends a text before encoding: a surrogate pair becomes the char it encodes
+    (as in UTF-16), a lone surrogate U+FFFD."""
     if not _SURROGATE.search(text):
         return text
-    return _SURROGATE.sub("\ufffd", text)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def disallowed_message(token: str) -> str:

@@ -18,13 +18,13 @@ LAYERS = [
     ("hfcompat.trainers", "hfcompat.segmentation"),
     ("hfcompat.specials", "hfcompat.tokenizer"),
     ("hfcompat.formats",),
-    ("hfcompat.tools",),
+    ("hfcompat.tools", "hfcompat.compat"),
     ("hfcompat.cli", "hfcompat.__main__"),
     ("hfcompat",),
 ]
 FOLDERS = ["pipeline", "normalizers", "pre_tokenizers", "models", "processors", "decoders", "trainers",
            "segmentation", "formats", "formats/sentencepiece", "formats/tiktoken", "formats/transformers",
-           "tools", "tools/lint", "cli"]
+           "tools", "tools/lint", "cli", "compat", "compat/tiktoken"]
 
 
 def module_name(path: Path) -> str:

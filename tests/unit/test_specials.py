@@ -44,3 +44,4 @@ def test_scrub_surrogates() -> None:
     """Lone surrogates become U+FFFD (tiktoken round-trips through UTF-16 to the same effect)."""
     assert scrub_surrogates("a\ud800b\udfff") == "a\ufffdb\ufffd"
     assert scrub_surrogates("😀") == "😀"
+    assert scrub_surrogates("\ud83d\udc4d\ud83d") == "👍\ufffd"  # a pair is the char it encodes

@@ -2,7 +2,7 @@
 (encodings.py), and the merges a rank file implies (merges.py)."""
 
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN
-from .ranks import TiktokenSpec, read_ranks, read_tiktoken, write_tiktoken
+from .ranks import TiktokenSpec, read_ranks, read_tiktoken, tokenizer_from_ranks, write_tiktoken
 
 __all__ = ["KNOWN_ENCODINGS", "R50K_PATTERN", "TiktokenSpec", "read_ranks", "read_tiktoken",
-           "write_tiktoken"]
+           "tokenizer_from_ranks", "write_tiktoken"]

@@ -35,8 +35,8 @@ from ...errors import FormatError, UnsupportedConversion
 from ...files import atomic_write_bytes, atomic_write_text
 from ...models.bpe import BPE
 from ...pipeline.added_vocabulary import AddedToken
-from ...pipeline.bytelevel import bytes_to_chars, chars_to_bytes
-from ...pre_tokenizers.tiktoken_pattern import from_oniguruma, to_oniguruma
+from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
+from ...pre_tokenizers.tiktoken_pattern import from_oniguruma, to_oniguruma, to_python
 from ...specials import TiktokenSpecials
 from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
@@ -48,7 +48,8 @@ _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
 # \p or \P and a class: a name in braces, or one letter, which fancy-regex takes only for the
 # one-letter general categories (`regex` reads others, e.g. \py, some other way).
 _CLASS_ESCAPE = regex.compile(r"\\[pP](?:\{\^?[A-Za-z0-9_ =.&-]+\}|[CLMNPSZclmnpsz])")
-__all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "write_tiktoken"]
+__all__ = ["TiktokenSpec", "derive_merges", "read_ranks", "read_tiktoken", "tokenizer_from_ranks",
+           "write_tiktoken"]
 
 
 @dataclass(frozen=True)
@@ -211,30 +212,47 @@ def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
     return ranks
 
 
+def tokenizer_from_ranks(ranks: Mapping[bytes, int], pattern: str, special_tokens: Mapping[str, int],
+                         name: str | None = None, every_byte: bool = True) -> Tokenizer:
+    """The Tokenizer of ranks held in memory, as tiktoken's Encoding takes them (ranks, pattern,
+    special tokens). The merges derived from the ranks are cached under the sha256 of the ranks
+    written as a rank file: a published file's own sha256, so `read_tiktoken` shares the cache.
+    `every_byte=False` accepts ranks that lack single bytes: each gets a stand-in id above every
+    other id, which stays in the ids exactly where tiktoken panics (no token holds that byte)."""
+    digest = hashlib.sha256(dump_ranks(ranks)).hexdigest()
+    return tiktoken_tokenizer(ranks, TiktokenSpec(name, pattern, dict(special_tokens)), digest=digest,
+                              every_byte=every_byte)
+
+
 def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: str | None = None,
-                       digest: str | None = None, plain: Collection[str] = ()) -> Tokenizer:
+                       digest: str | None = None, plain: Collection[str] = (), every_byte: bool = True) -> Tokenizer:
     """The pipeline that encodes as tiktoken does with these ranks, pattern and special tokens.
 
     `digest` (the rank file's sha256) lets the derived merges come from the cache; the special
-    tokens named in `plain` become added tokens that are not special (tekken's non-control ones).
+    tokens named in `plain` become added tokens that are not special (tekken's non-control ones);
+    `every_byte=False` accepts ranks without every single byte (see `tokenizer_from_ranks`).
     """
 
     _check_pattern(spec.pattern, where)
-    _check_bytes(ranks, where)
+    if every_byte:
+        _check_bytes(ranks, where)
     ordered, values = in_rank_order(ranks)
     strings = _byte_level_strings(ordered)
     vocab = dict(zip(strings, values))
     used = set(ranks.values())
-    for content, token_id in spec.special_tokens.items():
+    for content, token_id in spec.special_tokens.items():  # two specials may share an id (o200k_harmony)
         if token_id in used or content in vocab:
             raise FormatError(f"special token {content!r} = {token_id} collides with a rank",
                               path=where, field="special_tokens")
         vocab[content] = token_id
-        used.add(token_id)
+    if not every_byte:
+        _add_stand_ins(vocab, ranks, spec.special_tokens)
     cuts = cached_merge_cuts(ordered, ranks, digest) if digest else merge_cuts(ordered, ranks)
     # A byte-level string has one char per byte, so the cut applies to it unchanged.
     merges = [(string[:cut], string[cut:]) for string, cut in zip(strings, cuts) if cut]
     model = BPE(vocab, merges, ignore_merges=True)
+    if _cuts_a_special_whole(spec):
+        model.whole_ids = frozenset(ranks.values())  # such a piece is merged: tiktoken never looks a special up there
     model.build_compiled(whole_pieces=True)
     try:
         # tiktoken keeps only the pattern's matches: the text between them is dropped.
@@ -251,6 +269,13 @@ def tiktoken_tokenizer(ranks: Mapping[bytes, int], spec: TiktokenSpec, where: st
                                   for content, _ in ordered])
     tokenizer.specials = TiktokenSpecials(spec.name, spec.pattern, dict(spec.special_tokens))
     return tokenizer
+
+
+def _cuts_a_special_whole(spec: TiktokenSpec) -> bool:
+    """Whether the pattern cuts some special token's text as one piece (`\\S+` does; the
+    published patterns cut `<|` apart), which the model must then merge, not look up whole."""
+    findall = regex.compile(to_python(spec.pattern)).findall
+    return any(findall(content) == [content] for content in spec.special_tokens)
 
 
 def _check_pattern(pattern: str, where: str | None) -> None:
@@ -291,6 +316,16 @@ def _refused_digit_escape(pattern: str) -> int | None:
             depth -= 1
         i += 1
     return None
+
+
+def _add_stand_ins(vocab: dict[str, int], ranks: Mapping[bytes, int], specials: Mapping[str, int]) -> None:
+    """Give each single byte without a rank a stand-in id after every other id, so that merging
+    starts from it as tiktoken's does; a stand-in left in the ids is where tiktoken panics."""
+    next_id = max([*ranks.values(), *specials.values()], default=-1) + 1
+    for byte in range(256):
+        if bytes([byte]) not in ranks:
+            vocab[BYTE_TO_CHAR[byte]] = next_id
+            next_id += 1
 
 
 def _check_bytes(ranks: Mapping[bytes, int], where: str | None) -> None:
