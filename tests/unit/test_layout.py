@@ -15,7 +15,7 @@ LAYERS = [
     ("hfcompat.pipeline",),
     ("hfcompat.normalizers", "hfcompat.pre_tokenizers"),
     ("hfcompat.models", "hfcompat.processors", "hfcompat.decoders"),
-    ("hfcompat.trainers", "hfcompat.segmentation"),
+    ("hfcompat.trainers", "hfcompat.segmentation", "hfcompat.plan"),
     ("hfcompat.specials", "hfcompat.tokenizer"),
     ("hfcompat.formats",),
     ("hfcompat.tools", "hfcompat.compat"),
