@@ -58,11 +58,11 @@ def build_plan(model: Any, pre_tokenizer: Any) -> EncodePlan:
             ids_of = partial(_utf8_ids, ids=kernel.ids)
         scanned = partial(_scanned_ids, scanned_ids=kernel.scanned_ids, scanner=route.scanner) \
             if route.scanner is not None and kernel.scanned_ids is not None else None
-        return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops, kernel.utf8_columns or word_columns,
-                          word_columns, None, ids_of, scanned)
+        return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops,
+                          kernel.utf8_columns or word_columns, word_columns, None, ids_of, scanned)
     mark = route.mark if route.form is PieceForm.PREFIXED else None
-    return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops, kernel.columns, kernel.columns, mark,
-                      kernel.ids)
+    return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops,
+                      kernel.fast_columns or kernel.columns, kernel.columns, mark, kernel.ids)
 
 
 def whole_text(text: str) -> Pieces:

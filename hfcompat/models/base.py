@@ -26,6 +26,7 @@ class ModelKernel:
     and may return None for an input it leaves to `columns` (or, for ids, to the Encoding)."""
 
     columns: Callable[[str], Columns]  # a word's ids, strings and char spans
+    fast_columns: Callable[[str], Columns | None] | None = None  # the same, compiled, for the words it can
     ids: Callable[[str], list[int] | None] | None = None  # a word's ids alone
     utf8_columns: Callable[[str], Columns | None] | None = None  # a piece's, merged as its byte-level chars
     utf8_ids: Callable[[str], list[int] | None] | None = None  # the ids of `utf8_columns`
