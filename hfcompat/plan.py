@@ -38,7 +38,7 @@ class EncodePlan:
     word_columns: Callable[[str], Columns] | None = None
     mark: str | None = None  # PREFIXED: the mark put before each piece
     ids_of: Callable[[str], list[int] | None] | None = None  # a piece's ids (after the mark), or None
-    scanned_ids: Callable[[str], list[int] | None] | None = None  # a whole text's ids, scanned in C
+    scanned_ids: Callable[[str], list[int]] | None = None  # a whole text's ids, scanned in C
 
 
 def build_plan(model: Any, pre_tokenizer: Any) -> EncodePlan:
@@ -56,18 +56,23 @@ def build_plan(model: Any, pre_tokenizer: Any) -> EncodePlan:
         ids_of = kernel.utf8_ids
         if ids_of is None and kernel.ids is not None:
             ids_of = partial(_utf8_ids, ids=kernel.ids)
-        scanned = partial(kernel.scanned_ids, scanner=route.scanner) \
+        scanned = partial(_scanned_ids, scanned_ids=kernel.scanned_ids, scanner=route.scanner) \
             if route.scanner is not None and kernel.scanned_ids is not None else None
-        return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops, kernel.utf8_columns or word_columns,
-                          word_columns, None, ids_of, scanned)
+        return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops,
+                          kernel.utf8_columns or word_columns, word_columns, None, ids_of, scanned)
     mark = route.mark if route.form is PieceForm.PREFIXED else None
-    return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops, kernel.columns, kernel.columns, mark,
-                      kernel.ids)
+    return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops,
+                      kernel.fast_columns or kernel.columns, kernel.columns, mark, kernel.ids)
 
 
 def whole_text(text: str) -> Pieces:
     """The pieces of a text without a pre-tokenizer: the text itself, if not empty."""
     return ([text], [0]) if text else ([], [])
+
+
+def _scanned_ids(text: str, scanned_ids: Callable[[str, Any], list[int]], scanner: Any) -> list[int]:
+    """A whole text's ids from the model's scanned path and the pre-tokenizer's scanner."""
+    return scanned_ids(text, scanner)
 
 
 def _utf8_ids(piece: str, ids: Callable[[str], list[int] | None]) -> list[int] | None:

@@ -20,7 +20,7 @@ from .pipeline.cache import Cache
 from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans, unaligned_offsets
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
-from .models.base import token_columns
+from .models.base import Columns, token_columns
 from .pipeline.pieces import PieceEntry, TextColumns, word_entry
 from .plan import EncodePlan, build_plan
 from .processors import UNPROCESSED, SingleLayout, post_process
@@ -113,16 +113,19 @@ class Tokenizer:
     @classmethod
     def from_str(cls, json_text: str) -> "Tokenizer":
         """Build a tokenizer from tokenizer.json text."""
-        return _extension("from_str")(json_text)
+        tokenizer: Tokenizer = _extension("from_str")(json_text)
+        return tokenizer
 
     @classmethod
     def from_file(cls, path: str) -> "Tokenizer":
         """Read a tokenizer.json file."""
-        return _extension("from_file")(path)
+        tokenizer: Tokenizer = _extension("from_file")(path)
+        return tokenizer
 
     def to_str(self, pretty: bool = False) -> str:
         """This tokenizer as tokenizer.json text."""
-        return _extension("to_str")(self, pretty=pretty)
+        text: str = _extension("to_str")(self, pretty=pretty)
+        return text
 
     def save(self, path: str, pretty: bool = True) -> None:
         """Write the tokenizer in the format its suffix names (see `formats.save`)."""
@@ -142,9 +145,10 @@ class Tokenizer:
 
     # ----- transformers -----------------------------------------------------------------
 
-    def save_pretrained(self, directory: str, **options: Any) -> list:
+    def save_pretrained(self, directory: str, **options: Any) -> list[str]:
         """Write a directory transformers.AutoTokenizer loads (see formats.transformers.save_pretrained)."""
-        return _extension("save_pretrained")(self, directory, **options)
+        written: list[str] = _extension("save_pretrained")(self, directory, **options)
+        return written
 
     # ----- components -------------------------------------------------------------------
 
@@ -231,7 +235,7 @@ class Tokenizer:
 
     def get_vocab_size(self, with_added_tokens: bool = True) -> int:
         """Number of distinct tokens."""
-        size = self.model.get_vocab_size()
+        size: int = self.model.get_vocab_size()
         if with_added_tokens:
             added = self.added_vocabulary.token_to_id
             size += sum(1 for t in added if self.model.token_to_id(t) is None)
@@ -331,7 +335,9 @@ class Tokenizer:
             encoding = self._encode_sequence(sequence, 0, is_pretokenized)
             second = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized)
             return self._post_process(encoding, second, add_special_tokens, padding)
-        found = self._special_segments(sequence, allowed_special, disallowed_special)
+        if not isinstance(sequence, str):
+            raise TypeError("TextInputSequence must be str")
+        found = self.specials.segments(sequence, allowed_special, disallowed_special, self.encode_special_tokens)
         layout = self._single_layout(add_special_tokens) if found is None else None
         if layout is None:
             encoding = self._encode_text(sequence, 0, None) if found is None else self._encode_segments(*found)
@@ -363,15 +369,8 @@ class Tokenizer:
             return None
         if self.post_processor is None:
             return UNPROCESSED
-        return self.post_processor.single_layout(add_special_tokens)
-
-    def _special_segments(self, text: TextInput, allowed_special: SpecialSet | None,
-                          disallowed_special: SpecialSet | None) -> tuple[str, Segments] | None:
-        """The special-token policy's segments of a single text (None: it has no special token
-        to cut out); a text that is not a str is refused as tokenizers refuses it."""
-        if not isinstance(text, str):
-            raise TypeError("TextInputSequence must be str")
-        return self.specials.segments(text, allowed_special, disallowed_special, self.encode_special_tokens)
+        layout: SingleLayout | None = self.post_processor.single_layout(add_special_tokens)
+        return layout
 
     def _encode_segments(self, text: str, segments: Segments) -> Encoding:
         """A text the policy cut into segments: a special token's id, or text that goes through
@@ -402,7 +401,7 @@ class Tokenizer:
         return Encoding.merge(words, growing_offsets=False)
 
     def _encode_text(self, text: str, type_id: int, word_index: int | None,
-                     tokenize: Callable[[str], list] | None = None) -> Encoding:
+                     tokenize: Callable[[str], list[Any]] | None = None) -> Encoding:
         """Run added tokens, normalizer, pre-tokenizer and model over one text.
 
         A text without added tokens takes `_piece_columns` (cached pieces) when the
@@ -425,7 +424,7 @@ class Tokenizer:
             self._normalizer.normalize(ns)
         return ns
 
-    def _text_columns(self, ns: NormalizedString) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None:
+    def _text_columns(self, ns: NormalizedString) -> TextColumns | None:
         """A normalized text's columns from its pieces (`_piece_columns`); None when an added
         token may match in it too."""
         if self.added_vocabulary.may_match(ns.normalized, normalized=True):
@@ -458,8 +457,10 @@ class Tokenizer:
         if plan.find is None:
             return None
         alignments = None if ns.is_identity() else ns.alignments
-        return plan.loops.assemble(*plan.find(ns.normalized), self._piece_cache, self._piece_entry, alignments,
-                                   plan.direct, WORD_CACHE_MAX_CHARS, plan.mark)
+        columns: TextColumns | None = plan.loops.assemble(*plan.find(ns.normalized), self._piece_cache,
+                                                          self._piece_entry, alignments, plan.direct,
+                                                          WORD_CACHE_MAX_CHARS, plan.mark)
+        return columns
 
     def _encode_plan(self) -> EncodePlan:
         """The encode plan of the current components and backend (built again when they change)."""
@@ -494,7 +495,7 @@ class Tokenizer:
         return entry
 
     def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
-                       tokenize: Callable[[str], list] | None = None) -> Encoding:
+                       tokenize: Callable[[str], list[Any]] | None = None) -> Encoding:
         """Collect the tokens of all splits (running the model, or `tokenize`, where needed)
         into an Encoding."""
         ids: list[int] = []
@@ -537,7 +538,7 @@ class Tokenizer:
 
     def _encode_word(self, text: str) -> tuple[list[int], list[str], list[tuple[int, int]]]:
         """The model's tokens of one split: ids, strings and char spans within the split."""
-        cached = self._word_cache.get(text)
+        cached: Columns | None = self._word_cache.get(text)
         if cached is not None:
             return cached
         plan = self._encode_plan()
@@ -596,7 +597,8 @@ class Tokenizer:
                 continue
             tokens.append(token)
         if self.decoder is not None:
-            return self.decoder.decode(tokens)
+            text: str = self.decoder.decode(tokens)
+            return text
         return " ".join(tokens)
 
     def _plain_runs(self, ids: Sequence[int]) -> list[list[int]]:
@@ -681,8 +683,11 @@ class Tokenizer:
             return None
         if plan.scanned_ids is not None:
             return plan.scanned_ids(normalized)
-        return plan.loops.piece_ids(plan.find(normalized)[0], self._ids_cache, plan.ids_of, plan.mark or "",
-                                    WORD_CACHE_CAPACITY, WORD_CACHE_MAX_CHARS)
+        if plan.find is None:
+            return None
+        ids: list[int] | None = plan.loops.piece_ids(plan.find(normalized)[0], self._ids_cache, plan.ids_of,
+                                                     plan.mark or "", WORD_CACHE_CAPACITY, WORD_CACHE_MAX_CHARS)
+        return ids
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""
@@ -703,7 +708,7 @@ class Tokenizer:
         return StreamDecoder(lambda token_id: mode.token_bytes(self.model, token_id))
 
 
-def _overrun_columns(ns: NormalizedString, model_tokens: list, original: str
+def _overrun_columns(ns: NormalizedString, model_tokens: list[Any], original: str
                      ) -> tuple[list[int], list[str], list[tuple[int, int]]]:
     """The ids, strings and original offsets of a split's tokens when the model's byte spans may
     run past the split: those keep HF's unaligned form (`unaligned_offsets`), the others map

@@ -26,12 +26,13 @@ class ModelKernel:
     and may return None for an input it leaves to `columns` (or, for ids, to the Encoding)."""
 
     columns: Callable[[str], Columns]  # a word's ids, strings and char spans
+    fast_columns: Callable[[str], Columns | None] | None = None  # the same, compiled, for the words it can
     ids: Callable[[str], list[int] | None] | None = None  # a word's ids alone
     utf8_columns: Callable[[str], Columns | None] | None = None  # a piece's, merged as its byte-level chars
     utf8_ids: Callable[[str], list[int] | None] | None = None  # the ids of `utf8_columns`
     # A whole text's ids, its pieces found by a compiled scanner of the pre-tokenizer's pattern.
-    scanned_ids: Callable[[str, Any], list[int] | None] | None = None
-    scanned_ids_batch: Callable[[list[str], Any], list[list[int]] | None] | None = None
+    scanned_ids: Callable[[str, Any], list[int]] | None = None
+    scanned_ids_batch: Callable[[list[str], Any], list[list[int]]] | None = None
     # One segmentation drawn at random (subword regularization, BPE-dropout): sample(word, alpha=,
     # nbest_size=, rng=) -> tokens, as `tokenize` gives them.
     sample: Callable[..., list[Token]] | None = None

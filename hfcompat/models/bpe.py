@@ -293,7 +293,7 @@ class BPE(VocabLookup):
             return reference
         whole_pieces = self.ignore_merges and self.whole_ids is not None  # looked up whole only in Python
         return ModelKernel(
-            self._complete_columns, ids=self.ids,
+            self._complete_columns, fast_columns=self.columns, ids=self.ids,
             # without ignore_merges nothing else decides: the table's method, without a Python call
             utf8_columns=self.tokenize_utf8 if self.ignore_merges else table.piece_tokens,
             utf8_ids=self.utf8_ids,

@@ -142,7 +142,7 @@ class Unigram(Model):
         for the rest."""
         if not self._compiled_viterbi():
             return reference_kernel(self.tokenize, sample=self.sample)
-        return ModelKernel(self._complete_columns, ids=self.ids, sample=self.sample)
+        return ModelKernel(self._complete_columns, fast_columns=self.columns, ids=self.ids, sample=self.sample)
 
     def _complete_columns(self, sequence: str) -> Columns:
         """`columns`, or the reference's where the compiled Viterbi leaves the word to it."""

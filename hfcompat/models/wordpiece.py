@@ -77,7 +77,7 @@ class WordPiece(VocabLookup):
         reference = reference_kernel(self.tokenize_chars, char_offsets=True)
         if _backend.wordpiece is None or not (self._matcher or self._compiled_matcher()):
             return reference
-        return ModelKernel(self._complete_columns, ids=self.ids)
+        return ModelKernel(self._complete_columns, fast_columns=self.columns, ids=self.ids)
 
     def _complete_columns(self, sequence: str) -> Columns:
         """`columns`, or the reference's where the compiled matcher leaves the word to it."""

@@ -101,7 +101,7 @@ def direct_entry(piece: str, direct: Callable[[str], Any], cache: Any, max_chars
     return entry
 
 
-def piece_ids(pieces: list[str], cache: dict, ids_of: Callable[[str], list[int] | None], mark: str,
+def piece_ids(pieces: list[str], cache: dict[str, list[int]], ids_of: Callable[[str], list[int] | None], mark: str,
               capacity: int, max_chars: int) -> list[int] | None:
     """The ids of every piece, concatenated: each from `cache`, or `ids_of(mark + piece)`, kept in
     `cache` while it holds fewer than `capacity` pieces (for pieces shorter than `max_chars`);

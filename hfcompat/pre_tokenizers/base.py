@@ -92,7 +92,8 @@ class PreTokenizer:
         if route is None or route.form not in (PieceForm.TEXT, PieceForm.BYTES):
             return None
         if route.form is PieceForm.BYTES and route.scanner is not None:
-            return route.scanner.byte_pieces(text, BYTE_CHARS)
+            scanned: list[str] = route.scanner.byte_pieces(text, BYTE_CHARS)
+            return scanned
         pieces = self.word_pieces(text)
         if pieces is None:
             return None
