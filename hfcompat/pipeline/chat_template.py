@@ -365,6 +365,7 @@ def apply_chat_template(tokenizer: Any, conversation: Any, tools: Sequence[Any] 
                         return_assistant_tokens_mask: bool = False,
                         tokenizer_kwargs: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
     """`tokenizer.apply_chat_template(...)` as transformers 5 runs it (see Tokenizer.apply_chat_template)."""
+    refuse_unsupported(kwargs)
     if not tokenize:
         return_dict = False
     if return_assistant_tokens_mask and not (return_dict and tokenize):
@@ -406,6 +407,15 @@ def apply_chat_template(tokenizer: Any, conversation: Any, tools: Sequence[Any] 
     if not return_dict:
         return encoded["input_ids"] if batched else encoded["input_ids"][0]
     return encoded if batched else {name: rows[0] for name, rows in encoded.items()}
+
+
+def refuse_unsupported(kwargs: dict[str, Any]) -> None:
+    """Take out transformers' call options hfcompat does not follow, refusing them when set (else
+    they would silently reach the template as variables)."""
+    if kwargs.pop("return_tensors", None) is not None:
+        raise ValueError("return_tensors: hfcompat's apply_chat_template returns Python lists")
+    if kwargs.pop("sanitize_control_tokens", False):
+        raise NotImplementedError("sanitize_control_tokens (transformers 5.24) is not implemented in hfcompat")
 
 
 def encode_rendered(tokenizer: Any, texts: list[str], padding: bool | str, truncation: bool,
