@@ -30,7 +30,6 @@ from tests.conftest import SHARED, shared_file
 from .auto_harness import Tally, auto_tokenizer, transformers
 
 jinja2 = pytest.importorskip("jinja2", reason="jinja2 is not installed (the chat extra)")
-gguf = pytest.importorskip("gguf", reason="gguf is not installed (test extra)")
 
 GGUF_DIR = SHARED / "refs" / "gguf"
 
@@ -148,6 +147,7 @@ def test_the_gguf_files_carry_templates() -> None:
     assert len(names) >= 4
     command_r = hfcompat.load(GGUF_DIR / "ggml-vocab-command-r.gguf")
     assert sorted(command_r.chat_template) == ["default", "rag", "tool_use"]
+    gguf = pytest.importorskip("gguf", reason="gguf is not installed (test extra)")
     fields = gguf.GGUFReader(GGUF_DIR / "ggml-vocab-command-r.gguf").fields
     assert command_r.chat_template == {
         "default": fields["tokenizer.chat_template"].contents(),
