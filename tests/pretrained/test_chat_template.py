@@ -19,12 +19,15 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat.errors import MissingDependency
 from hfcompat.formats.gguf.metadata import read_metadata
 from hfcompat.pipeline import chat_template
 from hfcompat.pipeline.tool_schemas import function_schema
+from tests.conformance.test_hypothesis import texts
 from tests.conftest import SHARED, shared_file
 
 from .auto_harness import Tally, auto_tokenizer, transformers
@@ -480,3 +483,22 @@ def test_strftime_now_is_today(phi3_directory: Path) -> None:
     before = datetime.datetime.now().strftime("%Y-%m-%d")
     text = ours.apply_chat_template([USER], chat_template="{{ strftime_now('%Y-%m-%d') }}", tokenize=False)
     assert text in (before, datetime.datetime.now().strftime("%Y-%m-%d"))
+
+
+@given(contents=st.lists(texts, min_size=1, max_size=4), prompt=st.booleans(), keep_open=st.booleans())
+def test_random_contents(phi3_directory: Path, auto_phi3: Any, contents: list[str], prompt: bool,
+                         keep_open: bool) -> None:
+    """Random Unicode as the messages' contents (special-token look-alikes, whitespace runs, marks):
+    the text, the ids and the assistant masks agree with AutoTokenizer (continuing the final
+    message when `keep_open`, which strips it as transformers does)."""
+    ours = _phi3_tokenizers.setdefault("ours", hfcompat.load(phi3_directory))
+    conversation = [{"role": ("user", "assistant")[i % 2], "content": text} for i, text in enumerate(contents)]
+    options: dict[str, Any] = {"continue_final_message": True} if keep_open else {"add_generation_prompt": prompt}
+    for extra in ({"tokenize": False}, {"return_dict": False},
+                  {} if keep_open else {"return_assistant_tokens_mask": True}):
+        request = {**options, **extra}
+        assert result(ours.apply_chat_template, conversation, **request) == \
+            result(auto_phi3.apply_chat_template, conversation, **request), request
+
+
+_phi3_tokenizers: dict[str, Any] = {}
