@@ -17,6 +17,7 @@ from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
 from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
 from .pipeline.cache import Cache
+from .pipeline.chat_template import apply_chat_template
 from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans, unaligned_offsets
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
@@ -149,6 +150,30 @@ class Tokenizer:
         """Write a directory transformers.AutoTokenizer loads (see formats.transformers.save_pretrained)."""
         written: list[str] = _extension("save_pretrained")(self, directory, **options)
         return written
+
+    def apply_chat_template(self, conversation: Any, tools: Sequence[Any] | None = None,
+                            documents: Sequence[Any] | None = None, chat_template: str | None = None,
+                            add_generation_prompt: bool = False, continue_final_message: bool | str = False,
+                            tokenize: bool = True, padding: bool | str = False, truncation: bool = False,
+                            max_length: int | None = None, return_dict: bool = True,
+                            return_assistant_tokens_mask: bool = False,
+                            tokenizer_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        """Render a conversation (a list of {"role", "content"} dicts, or a batch of them) with the
+        chat template, as transformers 5's apply_chat_template does (pipeline/chat_template.py).
+
+        `chat_template` is a template or the name of one of the tokenizer's; `tools` are JSON
+        schemas or documented Python functions; `continue_final_message` (True or a message key)
+        leaves the final message open. With `tokenize` the text is encoded without the
+        post-processor's special tokens: ids (`return_dict=False`) or a dict of input_ids and
+        attention_mask (plus assistant_masks when asked). Other keywords reach the template.
+        Needs jinja2 (`pip install 'hfcompat[chat]'`).
+        """
+        return apply_chat_template(
+            self, conversation, tools=tools, documents=documents, chat_template=chat_template,
+            add_generation_prompt=add_generation_prompt, continue_final_message=continue_final_message,
+            tokenize=tokenize, padding=padding, truncation=truncation, max_length=max_length,
+            return_dict=return_dict, return_assistant_tokens_mask=return_assistant_tokens_mask,
+            tokenizer_kwargs=tokenizer_kwargs, **kwargs)
 
     # ----- components -------------------------------------------------------------------
 

@@ -99,11 +99,12 @@ def test_hfcompat_trained_save_pretrained(tmp_path: Path, model: str) -> None:
 
 
 def test_config_names_roles_and_keeps_decode(tmp_path: Path) -> None:
-    """tokenizer_config.json: the class, special tokens by role, no clean-up, chat template."""
+    """tokenizer_config.json: the class, special tokens by role, no clean-up; the chat template in
+    chat_template.jinja, as transformers' save_pretrained writes it."""
     ours = hfcompat.load(shared_file("refs/roberta-base/tokenizer.json"))
     ours.chat_template = "{% for m in messages %}{{ m['content'] }}{% endfor %}"
     written = ours.save_pretrained(tmp_path)
-    assert sorted(p.name for p in written) == ["special_tokens_map.json", "tokenizer.json",
+    assert sorted(p.name for p in written) == ["chat_template.jinja", "special_tokens_map.json", "tokenizer.json",
                                                "tokenizer_config.json"]
     config = json.loads((tmp_path / "tokenizer_config.json").read_text())
     assert config["tokenizer_class"] == "PreTrainedTokenizerFast"
@@ -113,6 +114,7 @@ def test_config_names_roles_and_keeps_decode(tmp_path: Path) -> None:
     assert roles == {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "sep_token": "</s>",
                      "pad_token": "<pad>", "cls_token": "<s>", "mask_token": "<mask>"}
     assert json.loads((tmp_path / "special_tokens_map.json").read_text()) == roles
+    assert "chat_template" not in config
     auto = auto_tokenizer(tmp_path)
     assert auto.mask_token == "<mask>" and auto.pad_token_id == 1
     assert auto.chat_template == ours.chat_template

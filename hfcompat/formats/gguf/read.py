@@ -46,7 +46,7 @@ import json
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ... import processors
 from ...errors import FormatError, import_optional
@@ -108,6 +108,9 @@ def require_gguf() -> Any:
     return import_optional("gguf", "gguf", "Writing a GGUF file")
 
 
+CHAT_TEMPLATE_KEY = "tokenizer.chat_template"
+
+
 @dataclass
 class GGUFTokenizerData:
     """The tokenizer keys of a GGUF file, as plain values."""
@@ -121,7 +124,9 @@ class GGUFTokenizerData:
     special_ids: dict[str, int] = field(default_factory=dict)
     flags: dict[str, bool] = field(default_factory=dict)
     charsmap: bytes | None = None
-    chat_template: str | None = None
+    # `tokenizer.chat_template`, or a dict when the file also names templates (`tokenizer.chat_template.<name>`):
+    # "default" -> the unnamed one, name -> each named one, as transformers keeps several templates.
+    chat_template: str | dict[str, str] | None = None
 
 
 # ----- the file --------------------------------------------------------------------------------
@@ -180,7 +185,17 @@ def read_gguf_data(path: str | Path) -> GGUFTokenizerData:
     return GGUFTokenizerData(
         model, pre, tokens, list(types), scores, merges, special_ids, flags,
         bytes(b & 0xFF for b in charsmap) if charsmap is not None else None,
-        value("tokenizer.chat_template", str))
+        chat_templates(fields, value))
+
+
+def chat_templates(fields: dict[str, Any], value: Callable[..., Any]) -> str | dict[str, str] | None:
+    """The file's chat template: a string, or a dict with the named templates (the unnamed one as "default")."""
+    default = value(CHAT_TEMPLATE_KEY, str)
+    named = {key[len(CHAT_TEMPLATE_KEY) + 1:]: value(key, str) for key in fields
+             if key.startswith(CHAT_TEMPLATE_KEY + ".")}
+    if not named:
+        return default
+    return {**({"default": default} if default is not None else {}), **named}
 
 
 def llama_cpp_default_id(model: str, pre: str | None, name: str) -> int | None:

@@ -20,6 +20,7 @@ tokenizer: GGUF has none, and they are not written.
 from __future__ import annotations
 
 import base64
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,9 @@ def _add_keys(writer: Any, data: GGUFTokenizerData) -> None:
         writer.add_bool(KEY + name, flag)
     if data.charsmap is not None:
         writer.add_precompiled_charsmap(data.charsmap)
-    if data.chat_template is not None:
+    if isinstance(data.chat_template, dict):  # the unnamed template as "default", the others by name
+        writer.add_chat_template([{"name": name, "template": text} for name, text in data.chat_template.items()])
+    elif data.chat_template is not None:
         writer.add_chat_template(data.chat_template)
 
 
@@ -75,10 +78,10 @@ def gguf_data(tokenizer: Tokenizer) -> GGUFTokenizerData:
     """The GGUF tokenizer keys of a tokenizer, or UnsupportedConversion."""
     source = getattr(tokenizer, "gguf_source", None)
     if isinstance(tokenizer.model, (RWKV, Plamo2)):
-        return _source_only(tokenizer, source)
+        return dataclasses.replace(_source_only(tokenizer, source), chat_template=tokenizer.chat_template)
     pipeline = tokenizer_to_dict(tokenizer)
     if source is not None and _same(pipeline_from_gguf(source), pipeline):
-        return source
+        return dataclasses.replace(source, chat_template=tokenizer.chat_template)  # the template as it is now
     model = pipeline["model"]
     kind = model["type"]
     if kind == "BPE" and _is_byte_level(pipeline):

@@ -32,6 +32,7 @@ from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from
                               tokenizer_to_json)
 from . import classes
 from .auto_class import MODEL_CONFIG_FILE, auto_class
+from .chat_templates import ChatTemplates, chat_template_files, read_chat_templates
 from .legacy_files import declared_token, with_legacy_files
 from .mistral_common import is_mistral_directory, mistral_common_backend
 from .own_files import OWN_FILES_CLASSES, is_rebuilt
@@ -125,14 +126,15 @@ def gpt2_tokenizer(vocab_path: str | Path, merges_path: str | Path, *, strict: b
 
 def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
                     special_tokens: dict[str, str] | None = None,
-                    chat_template: str | None = None, remote_code: bool = False) -> list[Path]:
+                    chat_template: ChatTemplates = None, remote_code: bool = False) -> list[Path]:
     """Write tokenizer.json, tokenizer_config.json and special_tokens_map.json into `directory`.
 
     `special_tokens` overrides the roles found in the tokenizer (e.g. {"pad_token": "<pad>"}); a
     role's token must already be an added token. With `remote_code`, the directory holds
     hfcompat's own file and a transformers class that runs hfcompat (for pipelines tokenizer.json
     cannot hold); AutoTokenizer then needs trust_remote_code=True and hfcompat installed.
-    Returns the paths written.
+    The chat template(s) (`chat_template`, else the tokenizer's) go to chat_template.jinja and
+    additional_chat_templates/, where transformers' save_pretrained puts them. Returns the paths written.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -141,7 +143,7 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
     for role, content in (special_tokens or {}).items():
         _check_role(tokenizer, role, content)
         roles[role] = content
-    config = tokenizer_config(tokenizer, roles, chat_template)
+    config = tokenizer_config(tokenizer, roles)
     # Everything is serialized before any write: a failure leaves nothing.
     if remote_code:
         config.pop("add_bos_token", None)
@@ -153,6 +155,7 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
         files = {TOKENIZER_FILE: tokenizer_to_json(tokenizer, pretty=True)}
     files[CONFIG_FILE] = _json_text(config)
     files[SPECIAL_TOKENS_MAP_FILE] = _json_text(roles)
+    files.update(chat_template_files(chat_template or tokenizer.chat_template))
     for name, content in files.items():
         atomic_write_text(directory / name, content)
     return [directory / name for name in files]
@@ -180,8 +183,7 @@ def read_hfcompat_file(path: str | Path) -> Tokenizer:
         raise error.at(path=error.path or str(path)) from None
 
 
-def tokenizer_config(tokenizer: Tokenizer, roles: dict[str, str],
-                     chat_template: str | None = None) -> dict[str, Any]:
+def tokenizer_config(tokenizer: Tokenizer, roles: dict[str, str]) -> dict[str, Any]:
     """The tokenizer_config.json object for `tokenizer` with these special-token roles."""
     truncation = tokenizer.truncation
     config: dict[str, Any] = {
@@ -194,9 +196,6 @@ def tokenizer_config(tokenizer: Tokenizer, roles: dict[str, str],
     flags = bos_eos_flags(tokenizer.post_processor, roles)
     if flags is not None:
         config.update(flags)
-    template = chat_template or getattr(tokenizer, "chat_template", None)
-    if template:
-        config["chat_template"] = template
     return config
 
 
@@ -434,8 +433,7 @@ def load_pretrained(directory: str | Path, model_config: dict[str, Any] | None =
     if after_load is not None:
         after_load(tokenizer)
     tokenizer.named_special_tokens = roles
-    template = config.get("chat_template")
-    tokenizer.chat_template = template if isinstance(template, str) else None
+    tokenizer.chat_template = read_chat_templates(directory, config)
     return tokenizer
 
 
