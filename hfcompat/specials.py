@@ -99,7 +99,8 @@ class TiktokenSpecials:
         the caller knows them."""
         compiled = compiled or scanner(self.pattern, TIKTOKEN)
         if compiled is not None:
-            return compiled.findall(text)
+            found: list[str] = compiled.findall(text)
+            return found
         if text.isascii() if ascii is None else ascii:
             return self._ascii_findall(text)
         view = onig_view(text)  # chars newer than tiktoken's Unicode tables match as unassigned

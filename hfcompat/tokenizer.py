@@ -102,7 +102,7 @@ class Tokenizer:
         self.python_truncation = False
         self.added_vocabulary = AddedVocabulary()
         # What transformers keeps beside tokenizer.json (tokenizer_config.json), kept for save_pretrained.
-        self.chat_template: str | None = None
+        self.chat_template: str | dict[str, str] | None = None  # a template, or named ones
         self.named_special_tokens: dict[str, str] = {}
 
     # ----- construction and files -------------------------------------------------------
