@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Iterable, Optional
@@ -125,8 +126,9 @@ class Lattice:
         """The pieces of the best path."""
         return [self.piece(node) for node in self.viterbi()]
 
-    def nbest(self, n: int) -> list[list[Node]]:
-        """Up to `n` best paths, best first (A* from the end, guided by the Viterbi scores)."""
+    def nbest(self, n: int, deadline: float | None = None) -> list[list[Node]]:
+        """Up to `n` best paths, best first (A* from the end, guided by the Viterbi scores); past
+        `deadline` (time.monotonic()) the paths found so far, at least one."""
         if n <= 0:
             return []
         if n == 1:
@@ -141,7 +143,7 @@ class Lattice:
             top = heapq.heappop(agenda)[2]
             if top.node is self.bos:
                 paths.append(self._unwind(top))
-                if len(paths) == n:
+                if len(paths) == n or (deadline is not None and time.monotonic() > deadline):
                     break
                 continue
             for left in self.end_nodes[top.node.pos]:

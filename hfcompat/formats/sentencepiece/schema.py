@@ -116,6 +116,23 @@ MODEL_PROTO_FIELDS = (
 )
 
 
+TEXT_PIECE_FIELDS = (
+    ("piece", 1, _STR, _OPT, None, None),
+    ("id", 2, F.TYPE_UINT32, _OPT, None, None),
+    ("surface", 3, _STR, _OPT, None, None),
+    ("begin", 4, F.TYPE_UINT32, _OPT, None, None),
+    ("end", 5, F.TYPE_UINT32, _OPT, None, None),
+)
+TEXT_FIELDS = (
+    ("text", 1, _STR, _OPT, None, None),
+    ("pieces", 2, _MSG, _REP, None, ".sentencepiece.SentencePieceText.SentencePiece"),
+    ("score", 3, _FLOAT, _OPT, None, None),
+)
+NBEST_FIELDS = (
+    ("nbests", 1, _MSG, _REP, None, ".sentencepiece.SentencePieceText"),
+)
+
+
 def _message(name: str, fields: tuple, extensible: bool = True) -> descriptor_pb2.DescriptorProto:
     """A message declaration with `fields` (and sentencepiece's extension range 200..max)."""
     message = descriptor_pb2.DescriptorProto(name=name)
@@ -155,10 +172,23 @@ def _file() -> descriptor_pb2.FileDescriptorProto:
     return schema
 
 
+def _text_file() -> descriptor_pb2.FileDescriptorProto:
+    """sentencepiece.proto: what an encoding is as a message (SentencePieceText), and n of them."""
+    schema = descriptor_pb2.FileDescriptorProto(name="hfcompat/sentencepiece.proto", package=PACKAGE,
+                                                syntax="proto2")
+    text = _message("SentencePieceText", TEXT_FIELDS)
+    text.nested_type.append(_message("SentencePiece", TEXT_PIECE_FIELDS))
+    schema.message_type.extend([text, _message("NBestSentencePieceText", NBEST_FIELDS, extensible=False)])
+    return schema
+
+
 _POOL = descriptor_pool.DescriptorPool()
 _POOL.Add(_file())
+_POOL.Add(_text_file())
 
 ModelProto = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.ModelProto"))
 TrainerSpec = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.TrainerSpec"))
 NormalizerSpec = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.NormalizerSpec"))
 SelfTestData = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.SelfTestData"))
+SentencePieceText = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.SentencePieceText"))
+NBestSentencePieceText = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.NBestSentencePieceText"))

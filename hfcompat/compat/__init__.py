@@ -1,0 +1,1 @@
+"""Drop-in modules with the owners' APIs on hfcompat."""
