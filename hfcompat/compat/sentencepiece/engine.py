@@ -35,7 +35,7 @@ class Piece:
 
     piece: str
     id: int
-    surface: str = ""
+    surface: str | None = None  # None: not set (the leading byte pieces of a char)
     begin: int = 0
     end: int = 0
 
@@ -54,7 +54,9 @@ class Segmented:
         if self.score:
             message.score = self.score
         for p in self.pieces:
-            message.pieces.add(piece=p.piece, id=p.id, surface=p.surface, begin=p.begin, end=p.end)
+            added = message.pieces.add(piece=p.piece, id=p.id, begin=p.begin, end=p.end)
+            if p.surface is not None:
+                added.surface = p.surface
         return message
 
 
@@ -98,7 +100,7 @@ class Engine:
         found = self.ids.get(piece, -1)
         if name == "unk":
             return self.unk_id
-        return found if found >= 0 and self.types[found] in (spm.CONTROL, spm.UNKNOWN) else -1
+        return found if found >= 0 and self.types[found] == spm.CONTROL else -1
 
     def check_id(self, token_id: int) -> int:
         """`token_id`, or IndexError as sentencepiece raises for one out of range."""
@@ -150,7 +152,7 @@ class Engine:
             if token_id == self.unk_id or token_id in self.byte_ids:
                 score = self.model.unk_score * len(encoded[start:end].decode("utf-8"))
             else:
-                score = self.model.vocab[token_id][1]
+                score = self.scores[token_id]
             total = f32(total + score)
         return total
 
@@ -212,7 +214,7 @@ class Engine:
                     surface = data[begin:finish].decode("utf-8", "replace")
                     pieces.append(Piece(name, self.piece_to_id(name), surface, begin, finish))
                 else:
-                    pieces.append(Piece(name, self.piece_to_id(name), "", begin, begin))
+                    pieces.append(Piece(name, self.piece_to_id(name), None, begin, begin))
             position += width
 
     # ----- decoding ---------------------------------------------------------------------------
@@ -322,7 +324,7 @@ def spec_normalizer(spec: Any, as_suffix: bool, user_defined: Iterable[str] = ()
 def char_offsets(text: str, data: bytes, origins: list[int]) -> list[int]:
     """Byte origins of a normalized text's chars (and its end) as char positions in the input."""
     if not origins:
-        return []
+        return [0]
     char_at = {}
     position = 0
     for index, char in enumerate(data.decode("utf-8", "replace") if isinstance(data, bytes) else data):

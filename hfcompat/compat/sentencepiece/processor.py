@@ -215,7 +215,7 @@ class SentencePieceProcessor:
                 continue
             token_id = engine.special_id(name)
             if token_id < 0 or engine.types[token_id] != 3:
-                raise ValueError(f"{name}_id is not defined or is not a control symbol: cannot add {name}")
+                raise ValueError(f"INVALID_ARGUMENT: {name.upper()} token is not defined as a control symbol in this model.")
             special = Piece(engine.pieces[token_id], token_id)
             pieces = [special, *pieces] if at_start else [*pieces, special]
         return pieces
@@ -365,10 +365,14 @@ class SentencePieceProcessor:
         batch = input.ndim > 1 if hasattr(input, "ndim") else (len(input) > 0 and _is_sequence(input[0]))
         if hasattr(input, "ndim") and input.ndim > 2:
             raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.")
-        shape = _decoded_as(return_type, bool(return_bytes))
         if batch:
-            return [shape(self._decode_one(list(item))) for item in input]
-        return shape(self._decode_one(list(input)))
+            return [self._decoded(list(item), return_type, return_bytes) for item in input]
+        return self._decoded(list(input), return_type, return_bytes)
+
+    def _decoded(self, items: list, return_type: Any, return_bytes: bool | None) -> Any:
+        """One sequence decoded, in the return type (pieces given as bytes map offsets in bytes)."""
+        as_bytes = bool(items) and isinstance(items[0], bytes) if return_bytes is None else return_bytes
+        return _decoded_as(return_type, as_bytes)(self._decode_one(items))
 
     def _decode_one(self, items: list) -> Segmented:
         """One sequence of ids or of pieces (str or bytes) decoded."""

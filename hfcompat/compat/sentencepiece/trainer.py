@@ -129,7 +129,7 @@ def _trained_model(options: dict[str, Any]) -> Any:
     normalizer = spec_normalizer(proto.normalizer_spec, False)
     texts = [_pretokenized(normalizer.normalize(line), options) for line in _sentences(options)]
     learned = _learned(texts, MODEL_NAMES[model_type], vocab_size - len(reserved) + 1)
-    taken = {piece for piece, _ in reserved}
+    taken = {piece for piece, _, _ in reserved}
     pieces = reserved + [(p.piece, p.score, p.type) for p in learned if p.piece not in taken
                          and p.type == schema.NORMAL]
     for piece, score, kind in pieces[:vocab_size]:
