@@ -8,6 +8,8 @@ arguments and the results as sentencepiece's wrapper does.
 
 from __future__ import annotations
 
+import array
+import ctypes
 from typing import Any, Callable, Sequence
 
 from ...formats.sentencepiece import schema
@@ -17,6 +19,7 @@ RETURN_TYPES = (int, str, bytes, "proto", "serialized_proto", "numpy", "offset_m
 EXTRA_OPTIONS_IN_PROTO = "UNIMPLEMENTED: add_bos, add_eos, reverse, and emit_unk_piece is not supported in proto API"
 SAMPLING_NEEDS = ('When enable_sampling is True, We must specify "nbest_size > 1" or "nbest_size = -1", and "alpha".')
 INPUT_TYPE = "Input must be str or bytes"
+ID_INPUT = "Input must be an integer buffer, list of integers, or a sequence of integers."
 
 
 def resolve_return_type(return_type: Any, out_type: Any, default: Any) -> Any:
@@ -55,11 +58,61 @@ def _numpy() -> Any:
     return numpy
 
 
+class VectorBuffer(bytearray):
+    """The int32 ids a numpy result is a read-only view of (no copy), as sentencepiece's buffer."""
+
+    def data_address(self) -> int:
+        """The address of the first id."""
+        return ctypes.addressof(ctypes.c_char.from_buffer(self)) if self else 0
+
+
 def _frozen_array(ids: list[int]) -> Any:
-    """A read-only int32 numpy array."""
-    array = _numpy().array(ids, dtype=_numpy().int32)
-    array.flags.writeable = False
-    return array
+    """A read-only int32 numpy array viewing a VectorBuffer of the ids."""
+    numpy = _numpy()
+    buffer = VectorBuffer(array.array("i", ids).tobytes())
+    return numpy.frombuffer(memoryview(buffer).toreadonly(), dtype=numpy.int32)
+
+
+def decode_items(engine: Engine, items: list) -> Segmented:
+    """One sequence of ids or of pieces (str or bytes) decoded."""
+    if items and isinstance(items[0], (str, bytes)):
+        names = []
+        for item in items:
+            if not isinstance(item, (str, bytes)):
+                raise TypeError("Input must be a sequence of str or bytes pieces.")
+            names.append(item.decode("utf-8", "replace") if isinstance(item, bytes) else item)
+        return engine.decode_pieces(names)
+    ids = []
+    for item in items:
+        if hasattr(item, "dtype") and item.dtype.kind not in "iu":
+            raise TypeError(ID_INPUT)
+        if isinstance(item, bool) or not hasattr(item, "__index__"):
+            raise TypeError(ID_INPUT)
+        ids.append(int(item))
+    return engine.decode_ids(ids)
+
+
+def _read_once(batch: Any) -> list:
+    """The items of a batch, its length read once (a __len__ may change between calls)."""
+    size = len(batch)
+    return [list(batch[index]) for index in range(size)]
+
+
+class LoadedModel(Engine):
+    """The engine, with the batch decodes sentencepiece's Python layer calls on its processor."""
+
+    def _DecodePiecesBatch(self, batch: Any, num_threads: int, thread_pool: Any) -> list[str]:
+        return [decode_items(self, items).text for items in _read_once(batch)]
+
+    def _DecodePiecesAsBytesBatch(self, batch: Any, num_threads: int, thread_pool: Any) -> list[bytes]:
+        return [decode_items(self, items).text.encode("utf-8") for items in _read_once(batch)]
+
+    def _DecodePiecesAsSerializedProtoBatch(self, batch: Any, num_threads: int, thread_pool: Any) -> list[bytes]:
+        return [decode_items(self, items).message().SerializeToString() for items in _read_once(batch)]
+
+    def _DecodeAsOffsetMappingBatch(self, batch: Any, num_threads: int, thread_pool: Any,
+                                    return_bytes: bool) -> list[dict]:
+        return [offset_mapping(decode_items(self, items), return_bytes, with_text=True) for items in _read_once(batch)]
 
 
 class SentencePieceProcessor:
@@ -121,7 +174,7 @@ class SentencePieceProcessor:
         if hasattr(serialized, "SerializeToString"):
             serialized = serialized.SerializeToString()
         try:
-            self._processor = Engine(bytes(serialized))
+            self._processor = LoadedModel(bytes(serialized))
         except Exception as error:  # sentencepiece reports a bad model as RuntimeError
             raise RuntimeError(f"Internal: could not parse ModelProto: {error}") from None
         return True
@@ -364,7 +417,7 @@ class SentencePieceProcessor:
             input = [input]
         batch = input.ndim > 1 if hasattr(input, "ndim") else (len(input) > 0 and _is_sequence(input[0]))
         if hasattr(input, "ndim") and input.ndim > 2:
-            raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.")
+            raise TypeError(ID_INPUT)
         if batch:
             return [self._decoded(list(item), return_type, return_bytes) for item in input]
         return self._decoded(list(input), return_type, return_bytes)
@@ -372,26 +425,7 @@ class SentencePieceProcessor:
     def _decoded(self, items: list, return_type: Any, return_bytes: bool | None) -> Any:
         """One sequence decoded, in the return type (pieces given as bytes map offsets in bytes)."""
         as_bytes = bool(items) and isinstance(items[0], bytes) if return_bytes is None else return_bytes
-        return _decoded_as(return_type, as_bytes)(self._decode_one(items))
-
-    def _decode_one(self, items: list) -> Segmented:
-        """One sequence of ids or of pieces (str or bytes) decoded."""
-        engine = self._engine
-        if items and isinstance(items[0], (str, bytes)):
-            names = []
-            for item in items:
-                if not isinstance(item, (str, bytes)):
-                    raise TypeError("Input must be a sequence of str or bytes pieces.")
-                names.append(item.decode("utf-8", "replace") if isinstance(item, bytes) else item)
-            return engine.decode_pieces(names)
-        ids = []
-        for item in items:
-            if hasattr(item, "dtype") and item.dtype.kind not in "iu":
-                raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.")
-            if isinstance(item, bool) or not hasattr(item, "__index__"):
-                raise TypeError("Input must be an integer buffer, list of integers, or a sequence of integers.")
-            ids.append(int(item))
-        return engine.decode_ids(ids)
+        return _decoded_as(return_type, as_bytes)(decode_items(self._engine, items))
 
     def DecodePieces(self, input: Any, return_type: Any = None, **options: Any) -> Any:
         """decode of pieces."""
