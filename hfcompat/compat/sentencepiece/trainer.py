@@ -1,7 +1,7 @@
 """`SentencePieceTrainer.train`: sentencepiece's training options mapped onto hfcompat's trainers.
 
-The pieces are learned by `hfcompat.train` (model="unigram" or "sentencepiece_bpe", on the texts
-normalized as sentencepiece normalizes them) and laid out as sentencepiece lays out a model:
+The pieces are learned by `hfcompat.train` (model="unigram" or "sentencepiece_bpe") on the words of
+the texts as sentencepiece normalizes them (WORD and CHAR pieces by frequency), laid out as sentencepiece lays out a model:
 unk, bos, eos (and pad) at their ids, then control and user-defined symbols, then the learned
 pieces, vocab_size in all.
 """
@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import re
 import shlex
 from typing import Any, Iterable
 
 from ...files import atomic_write_bytes
 from ...formats.sentencepiece import schema
 from ...normalizers.normalization_rules import precompiled_charsmap
-from ...tools import train
+from ...normalizers.sentencepiece_spec import SPACE
+from ...tools import count_words, train
+from ...trainers import WordCounts
 from .engine import spec_normalizer
 
 MODEL_NAMES = {"unigram": "unigram", "bpe": "sentencepiece_bpe"}
@@ -117,35 +121,62 @@ def _trained_model(options: dict[str, Any]) -> Any:
     if options.get("pretokenizer") is not None and options.get("pretokenization_delimiter"):
         raise ValueError("pretokenizer and pretokenization_delimiter are mutually exclusive")
     model_type = str(options.get("model_type", "unigram")).lower()
-    if model_type not in MODEL_NAMES:
-        raise ValueError(f"model_type={model_type}: hfcompat trains unigram and bpe models only")
+    if model_type.upper() not in schema.MODEL_TYPES:
+        raise ValueError(f"unknown model_type={model_type}")
     vocab_size = int(options.get("vocab_size", 8000))
     proto = schema.ModelProto()
     proto.normalizer_spec.CopyFrom(_normalizer_spec(options))
     trainer = proto.trainer_spec
     trainer.model_type = schema.MODEL_TYPES[model_type.upper()]
     trainer.vocab_size = vocab_size
+    trainer.hard_vocab_limit = _flag(options.get("hard_vocab_limit", True))
     reserved = _reserved(options, trainer)
     normalizer = spec_normalizer(proto.normalizer_spec, False)
-    texts = [_pretokenized(normalizer.normalize(line), options) for line in _sentences(options)]
-    learned = _learned(texts, MODEL_NAMES[model_type], vocab_size - len(reserved) + 1)
+    counts = _word_counts((normalizer.normalize(line) for line in _sentences(options)), options)
+    wanted = vocab_size - len(reserved)
+    if model_type in MODEL_NAMES:
+        learned = _learned(counts, MODEL_NAMES[model_type], wanted + len(reserved) + 1)  # some may be reserved
+    else:
+        learned = _by_frequency(counts, model_type == "char")
     taken = {piece for piece, _, _ in reserved}
-    pieces = reserved + [(p.piece, p.score, p.type) for p in learned if p.piece not in taken
-                         and p.type == schema.NORMAL]
+    pieces = reserved + [entry for entry in learned if entry[0] not in taken]
+    if len(pieces) < vocab_size and trainer.hard_vocab_limit and model_type != "char":
+        raise RuntimeError(f"Vocabulary size too high ({vocab_size}): only {len(pieces)} pieces were found. "
+                           "Please set it to a value <= that, or hard_vocab_limit=false.")
     for piece, score, kind in pieces[:vocab_size]:
         proto.pieces.add(piece=piece, score=score, type=kind)
     return proto
 
 
-def _pretokenized(text: str, options: dict[str, Any]) -> str:
-    """The normalized text, cut by the caller's pre-tokenizer (its pieces apart, as words)."""
+def _word_counts(texts: Iterable[str], options: dict[str, Any]) -> WordCounts:
+    """The words of the normalized texts (cut before each "▁", or by the caller's pre-tokenizer),
+    how often each occurs and how often it ends a text."""
+    counts: dict[str, int] = {}
+    ends: dict[str, int] = {}
+    number = 0
+    for text in texts:
+        words = _words(text, options)
+        number += 1
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+        if words:
+            ends[words[-1]] = ends.get(words[-1], 0) + 1
+    return WordCounts(counts, ends, texts=number)
+
+
+def _words(text: str, options: dict[str, Any]) -> list[str]:
+    """One normalized text's words: the pre-tokenizer's pieces, else cut before each "▁"."""
     pretokenizer = options.get("pretokenizer")
     if pretokenizer is None:
-        return text
-    parts = pretokenizer(text)
+        return [word for word in re.split(f"(?={SPACE})", text) if word]
+    try:
+        parts = [str(part) for part in pretokenizer(text)]
+    except Exception as error:
+        raise RuntimeError(f"the pretokenizer failed: {error}") from error
     if "".join(parts) != text and not options.get("allow_inconsistent_pretokenization"):
-        raise ValueError("the pretokenizer's pieces do not join up to the text they were cut from")
-    return " ".join(parts)
+        raise ValueError("the pretokenizer's pieces do not join up to the text they were cut from "
+                         "(allow_inconsistent_pretokenization=True accepts that)")
+    return [part for part in parts if part]
 
 
 def _reserved(options: dict[str, Any], trainer: Any) -> list[tuple[str, float, int]]:
@@ -165,11 +196,23 @@ def _reserved(options: dict[str, Any], trainer: Any) -> list[tuple[str, float, i
     return ordered + [entry for entry in listed if entry[0] not in {p for p, _, _ in ordered}]
 
 
-def _learned(texts: list[str], model: str, vocab_size: int) -> list[Any]:
-    """The pieces hfcompat's trainer learns on the normalized texts (spaces as "▁")."""
-    words = [text.replace("\u2581", " ") for text in texts]
-    tokenizer = train(words, model=model, vocab_size=max(vocab_size, 2), show_progress=False)
-    return list(tokenizer.sentencepiece_source.proto.pieces)
+def _learned(counts: WordCounts, model: str, vocab_size: int) -> list[tuple[str, float, int]]:
+    """The normal pieces hfcompat's trainer learns on these words."""
+    counts.pipeline = count_words([""], model=model, show_progress=False).pipeline
+    tokenizer = train(counts, model=model, vocab_size=max(vocab_size, 2), show_progress=False)
+    return [(p.piece, p.score, p.type) for p in tokenizer.sentencepiece_source.proto.pieces
+            if p.type == schema.NORMAL]
+
+
+def _by_frequency(counts: WordCounts, chars: bool) -> list[tuple[str, float, int]]:
+    """A WORD (or CHAR) model's pieces: words (chars), most frequent first, scored by log frequency."""
+    found: dict[str, int] = {}
+    for word, count in counts.counts.items():
+        for unit in (word if chars else [word]):
+            found[unit] = found.get(unit, 0) + count
+    total = sum(found.values()) or 1
+    ordered = sorted(found.items(), key=lambda item: -item[1])
+    return [(unit, math.log(count / total), schema.NORMAL) for unit, count in ordered]
 
 
 __all__ = ["SentencePieceTrainer"]
