@@ -252,3 +252,27 @@ def test_trained_model_runs_in_sentencepiece(tmp_path: Path, model_type: str) ->
         assert ours.encode(text, return_type=str) == theirs.encode(text, return_type=str), text
         assert ours.decode(theirs.encode(text)) == theirs.decode(theirs.encode(text))
     assert not math.isnan(theirs.get_score(5))
+
+
+def test_numpy_results(request: pytest.FixtureRequest) -> None:
+    """return_type='numpy': sentencepiece's values, dtype and read-only flag; arrays decode back."""
+    numpy = pytest.importorskip("numpy")
+    theirs, ours = pair(request, "llama2")
+    for text in texts():
+        mine, owners = ours.encode(text, return_type="numpy"), theirs.encode(text, return_type="numpy")
+        assert mine.dtype == owners.dtype == numpy.int32 and mine.tolist() == owners.tolist(), text
+        assert mine.flags.writeable == owners.flags.writeable
+        assert ours.decode(numpy.array(owners, dtype=numpy.int64)[::-1]) == theirs.decode(owners[::-1])
+
+
+@pytest.mark.parametrize("model_type", ["word", "char"])
+def test_trained_word_and_char_models(tmp_path: Path, model_type: str) -> None:
+    """WORD and CHAR models the facade trains load in sentencepiece and encode there as in the facade."""
+    buffer = io.BytesIO()
+    lines = list(corpus_lines("botchan"))[:300]
+    facade.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=buffer, vocab_size=200,
+                                      model_type=model_type, hard_vocab_limit=False, user_defined_symbols=["."])
+    theirs = owner.SentencePieceProcessor(model_proto=buffer.getvalue())
+    ours = facade.SentencePieceProcessor(model_proto=buffer.getvalue())
+    for text in lines[:40] + ODD_TEXTS:
+        assert ours.encode(text, return_type="serialized_proto") == theirs.encode(text, return_type="serialized_proto")
