@@ -33,6 +33,7 @@ TRAINED = {
 UNIGRAMS = ["albert", "xlnet", "unigram_user", "unigram_bytes"]
 ODD_TEXTS = ["", " ", "  hello  world  ", "藤 x", "ＫＡＤＯＫＡＷＡ ㍻", "a\u0301 b", "x😊y 😊😊", "\t tab\r\n",
              "<ud>x@@ <ctrl> y", "12345 678", "ﬁ\u3000z", "\ufeffBOM", "▁lead ▁▁", "a" * 300]
+NOT_UTF8 = [b"a\xffb", b"\xc3", b"x \xe2\x96 y\xf0\x9f\x98", b"\xc3\xa9\xff\xfe  z"]
 
 
 @pytest.fixture(scope="session")
@@ -93,6 +94,10 @@ def test_encode_forms(request: pytest.FixtureRequest, name: str, backend: str) -
             for return_type in (int, str, "proto"):
                 assert outcome(lambda: ours.encode(text, return_type=return_type, **options)) == \
                     outcome(lambda: theirs.encode(text, return_type=return_type, **options)), (text, options)
+    for data in NOT_UTF8:
+        for return_type in (int, str, "serialized_proto", "offset_mapping"):
+            assert ours.encode(data, return_type=return_type) == theirs.encode(data, return_type=return_type), data
+        assert ours.normalize(data, with_offsets=True) == theirs.normalize(data, with_offsets=True), data
     batch = texts()
     assert ours.encode(batch, return_type=str) == theirs.encode(batch, return_type=str)
     assert ours.encode_as_ids(batch) == theirs.encode_as_ids(batch)
@@ -197,7 +202,10 @@ def test_argument_errors(request: pytest.FixtureRequest) -> None:
              lambda sp: sp.encode("a", num_threads="2"),
              lambda sp: sp.encode(3),
              lambda sp: sp.decode([1.5]),
-             lambda sp: sp.encode("a", return_type="offset_mapping", add_bos=True)]
+             lambda sp: sp.encode("a", return_type="offset_mapping", add_bos=True),
+             lambda sp: sp.encode("a\ud800"),
+             lambda sp: sp.decode(["\ud800"]),
+             lambda sp: sp.piece_to_id(["a", "\ud800"])]
     for call in calls:
         assert outcome(lambda: call(ours)) == outcome(lambda: call(theirs))
 

@@ -24,7 +24,6 @@ NBEST_LIMIT = 1024  # sentencepiece's cap on nbest_size
 class Settings:
     """Process-wide settings sentencepiece keeps in globals (seed, n-best time limit)."""
 
-    seed: int | None = None
     nbest_timeout_ms: float = 0.0
     rng: random.Random = random.Random()
 
@@ -35,7 +34,7 @@ class Piece:
 
     piece: str
     id: int
-    surface: str | None = None  # None: not set (the leading byte pieces of a char)
+    surface: str | bytes | None = None  # None: not set (the leading byte pieces of a char)
     begin: int = 0
     end: int = 0
 
@@ -47,17 +46,22 @@ class Segmented:
     text: str
     pieces: list[Piece] = field(default_factory=list)
     score: float = 0.0
+    raw: bytes | None = None  # an encoded input as given (sentencepiece keeps bytes that are not UTF-8)
 
-    def message(self) -> Any:
-        """As a SentencePieceText message."""
-        message = spm.SentencePieceText(text=self.text)
+    def serialized(self) -> bytes:
+        """As a serialized SentencePieceText (text and surfaces as sentencepiece writes them)."""
+        message = spm.RawSentencePieceText(text=self.text.encode("utf-8") if self.raw is None else self.raw)
         if self.score:
             message.score = self.score
         for p in self.pieces:
-            added = message.pieces.add(piece=p.piece, id=p.id, begin=p.begin, end=p.end)
+            added = message.pieces.add(piece=p.piece.encode("utf-8"), id=p.id, begin=p.begin, end=p.end)
             if p.surface is not None:
-                added.surface = p.surface
-        return message
+                added.surface = p.surface.encode("utf-8") if isinstance(p.surface, str) else p.surface
+        return message.SerializeToString()
+
+    def message(self) -> Any:
+        """As a SentencePieceText message."""
+        return spm.SentencePieceText.FromString(self.serialized())
 
 
 def f32(value: float) -> float:
@@ -128,7 +132,7 @@ class Engine:
         text = normalized.decode("utf-8")
         size = min(max(size, 1), NBEST_LIMIT)
         if not text:
-            return [Segmented(data.decode("utf-8", "replace"))]
+            return [Segmented(data.decode("utf-8", "replace"), raw=data)]
         deadline = None
         if Settings.nbest_timeout_ms > 0:
             deadline = time.monotonic() + Settings.nbest_timeout_ms / 1000.0
@@ -176,7 +180,7 @@ class Engine:
     def laid_out(self, data: bytes, normalized: bytes, origins: list[int],
                  spans: list[tuple[int, int, int]]) -> Segmented:
         """The model's (id, byte span in the normalized text) as sentencepiece's pieces."""
-        result = Segmented(data.decode("utf-8", "replace"))
+        result = Segmented(data.decode("utf-8", "replace"), raw=data)
         pieces = result.pieces
         fallback_span = None
         previous_unknown = False
@@ -188,7 +192,7 @@ class Engine:
                 previous_unknown = True
                 continue
             begin, finish = origins[start], origins[end]
-            surface = data[begin:finish].decode("utf-8", "replace")
+            surface = data[begin:finish]
             unknown = token_id == self.unk_id
             piece = normalized[start:end].decode("utf-8") if unknown else self.pieces[token_id]
             if unknown and previous_unknown and pieces and pieces[-1].id == token_id:
@@ -211,7 +215,7 @@ class Engine:
             for index, byte in enumerate(char.encode("utf-8")):
                 name = f"<0x{byte:02X}>"
                 if index == width - 1:
-                    surface = data[begin:finish].decode("utf-8", "replace")
+                    surface = data[begin:finish]
                     pieces.append(Piece(name, self.piece_to_id(name), surface, begin, finish))
                 else:
                     pieces.append(Piece(name, self.piece_to_id(name), None, begin, begin))

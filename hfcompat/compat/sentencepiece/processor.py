@@ -40,7 +40,10 @@ def resolve_return_type(return_type: Any, out_type: Any, default: Any) -> Any:
 def _as_bytes(text: Any) -> bytes:
     """A text input as UTF-8 (TypeError for anything but str and bytes)."""
     if isinstance(text, str):
-        return text.encode("utf-8", "surrogatepass")
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for sentencepiece's C++ string
+            raise RuntimeError("Unable to cast Python instance of type <class 'str'> to C++ type") from None
     if isinstance(text, (bytes, bytearray)):
         return bytes(text)
     raise TypeError(INPUT_TYPE)
@@ -78,8 +81,8 @@ def decode_items(engine: Engine, items: list) -> Segmented:
     if items and isinstance(items[0], (str, bytes)):
         names = []
         for item in items:
-            if not isinstance(item, (str, bytes)):
-                raise TypeError("Input must be a sequence of str or bytes pieces.")
+            if not isinstance(item, (str, bytes)) or not _is_utf8_text(item):
+                raise TypeError("List elements must be str or bytes")
             names.append(item.decode("utf-8", "replace") if isinstance(item, bytes) else item)
         return engine.decode_pieces(names)
     ids = []
@@ -108,7 +111,7 @@ class LoadedModel(Engine):
         return [decode_items(self, items).text.encode("utf-8") for items in _read_once(batch)]
 
     def _DecodePiecesAsSerializedProtoBatch(self, batch: Any, num_threads: int, thread_pool: Any) -> list[bytes]:
-        return [decode_items(self, items).message().SerializeToString() for items in _read_once(batch)]
+        return [decode_items(self, items).serialized() for items in _read_once(batch)]
 
     def _DecodeAsOffsetMappingBatch(self, batch: Any, num_threads: int, thread_pool: Any,
                                     return_bytes: bool) -> list[dict]:
@@ -243,7 +246,7 @@ class SentencePieceProcessor:
         if return_type == "proto":
             return segmented.message()
         if return_type == "serialized_proto":
-            return segmented.message().SerializeToString()
+            return segmented.serialized()
         if return_type == "offset_mapping":
             return offset_mapping(segmented, as_bytes, with_text=False)
         pieces = self._with_options(segmented.pieces, options)
@@ -549,12 +552,23 @@ def _an_id(value: Any) -> int:
 
 
 def _piece_text(piece: Any) -> str:
-    """A piece argument as str (TypeError for anything else)."""
+    """A piece argument as str (TypeError for anything else, and for a str with a lone surrogate)."""
     if isinstance(piece, bytes):
         return piece.decode("utf-8", "replace")
-    if not isinstance(piece, str):
-        raise TypeError("PieceToId(): incompatible function arguments: expected str")
+    if not isinstance(piece, str) or not _is_utf8_text(piece):
+        raise TypeError("Sequence elements must be str or bytes")
     return piece
+
+
+def _is_utf8_text(text: str | bytes) -> bool:
+    """Whether a str has UTF-8 (no lone surrogate); bytes always pass."""
+    if isinstance(text, bytes) or text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def offset_mapping(segmented: Segmented, as_bytes: bool, with_text: bool) -> dict:
@@ -595,7 +609,7 @@ def _decoded_as(return_type: Any, as_bytes: bool) -> Callable[[Segmented], Any]:
     if return_type == "proto":
         return lambda segmented: segmented.message()
     if return_type == "serialized_proto":
-        return lambda segmented: segmented.message().SerializeToString()
+        return lambda segmented: segmented.serialized()
     return lambda segmented: offset_mapping(segmented, as_bytes, with_text=True)
 
 
