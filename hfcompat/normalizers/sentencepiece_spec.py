@@ -11,6 +11,7 @@ chunk writes maps to where the chunk began in the input; one more entry maps the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .charsmap import CharsMap
@@ -32,9 +33,30 @@ class SpecNormalizer:
     user_defined: frozenset[bytes] = frozenset()
     _longest_symbol: int = field(init=False, default=0)
     _rule_starts: dict[bytes, bool] = field(init=False, default_factory=dict)
+    _plain_run: "re.Pattern[bytes]" = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self._longest_symbol = max(map(len, self.user_defined), default=0)
+        self._plain_run = self._plain_pattern()
+
+    def _plain_pattern(self) -> "re.Pattern[bytes]":
+        """A run of printable ASCII chars that each stay as they are (copied at once, each byte its
+        own origin): chars no rule or user symbol starts with, and chars whose rules all need a
+        non-ASCII char next (NFKC's "e" + U+0301), when an ASCII char or the end follows."""
+        symbol_starts = {symbol[0] for symbol in self.user_defined}
+        always, before_ascii = bytearray(), bytearray()
+        for byte in range(0x21, 0x7F):
+            if byte in symbol_starts:
+                continue
+            if self.charsmap is None or not self._may_start_rule(bytes((byte,))):
+                always.append(byte)
+            elif not self.charsmap.prefix_matches(bytes((byte,))) and not any(
+                    self._may_start_rule(bytes((byte, following))) for following in range(1, 0x80)):
+                before_ascii.append(byte)
+        alternatives = [b"[" + re.escape(bytes(always)) + b"]"] if always else []
+        if before_ascii:
+            alternatives.append(b"[" + re.escape(bytes(before_ascii)) + rb"](?=[\x00-\x7f]|\Z)")
+        return re.compile(b"(?:" + b"|".join(alternatives or [rb"(?!)"]) + b")+")
 
     def normalize(self, text: str) -> str:
         """The normalized text."""
@@ -60,7 +82,15 @@ class SpecNormalizer:
             out += space
             origins += [consumed] * len(space)
         previous_space = self.remove_extra_whitespaces
+        plain_run = self._plain_run
         while consumed < len(data):
+            run = plain_run.match(data, consumed)
+            if run is not None:
+                end = run.end()
+                out += data[consumed:end]
+                origins.extend(range(consumed, end))
+                consumed, previous_space = end, False
+                continue
             chunk, width = self._prefix(data, consumed)
             if previous_space:
                 chunk = chunk.lstrip(b" ")
