@@ -134,7 +134,7 @@ class Lattice:
         if n == 1:
             return [self.viterbi()]
         self.viterbi()
-        order = count()  # equal estimates pop in push order
+        order = count(0, -1)  # equal estimates pop newest first: ties go deep, as a heap does, not wide
         agenda: list[tuple[float, int, _Hypothesis]] = []
         eos = self.eos
         heapq.heappush(agenda, (-eos.score, next(order), _Hypothesis(eos, None, eos.score, eos.score)))
