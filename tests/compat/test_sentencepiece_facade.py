@@ -284,3 +284,17 @@ def test_trained_word_and_char_models(tmp_path: Path, model_type: str) -> None:
     ours = facade.SentencePieceProcessor(model_proto=buffer.getvalue())
     for text in lines[:40] + ODD_TEXTS:
         assert ours.encode(text, return_type="serialized_proto") == theirs.encode(text, return_type="serialized_proto")
+
+
+def test_nbest_timeout(request: pytest.FixtureRequest) -> None:
+    """SetNBestTimeout: a long search gives the best path alone, a short one (under 4096 steps) all n."""
+    theirs, ours = pair(request, "albert")
+    try:
+        for library in (owner, facade):
+            library.SetNBestTimeout(1)
+        for text in ("the" * 20000, "I saw a girl with a telescope."):
+            mine, owners = ours.nbest_encode(text, nbest_size=10), theirs.nbest_encode(text, nbest_size=10)
+            assert len(mine) == len(owners) and mine[0] == owners[0]
+    finally:
+        for library in (owner, facade):
+            library.SetNBestTimeout(0)

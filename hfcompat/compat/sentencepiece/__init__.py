@@ -42,7 +42,7 @@ def SetMinLogLevel(level: int) -> None:
 
 
 def SetNBestTimeout(milliseconds: float) -> None:
-    """Stop an n-best search after this long (0: no limit), returning the paths found, at least one."""
+    """An n-best search running this long (0: no limit) gives the best path alone, as in sentencepiece."""
     Settings.nbest_timeout_ms = float(milliseconds)
 
 

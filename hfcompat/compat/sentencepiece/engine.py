@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import struct
-import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -133,11 +132,8 @@ class Engine:
         size = min(max(size, 1), NBEST_LIMIT)
         if not text:
             return [Segmented(data.decode("utf-8", "replace"), raw=data)]
-        deadline = None
-        if Settings.nbest_timeout_ms > 0:
-            deadline = time.monotonic() + Settings.nbest_timeout_ms / 1000.0
         found = []
-        for tokens in self.model.nbest(text, size, deadline=deadline):
+        for tokens in self.model.nbest(text, size, timeout_ms=Settings.nbest_timeout_ms):
             spans = [(t.id, *t.offsets) for t in tokens]
             segmented = self.laid_out(data, normalized, origins, spans)
             segmented.score = self._path_score(text, spans)
