@@ -138,20 +138,27 @@ class SentencePieceProcessor:
     @classmethod
     def from_file(cls, model_file: Any, **options: Any) -> "SentencePieceProcessor":
         """A processor with `model_file` loaded."""
-        if "model_file" in options or "model_proto" in options:
-            raise ValueError("model_file and model_proto cannot be passed via kwargs when using from_file classmethod.")
-        processor = cls(**options)
-        processor.LoadFromFile(model_file)
-        return processor
+        return cls._loaded_with("from_file", options)._loaded_from(model_file, file=True)
 
     @classmethod
     def from_proto(cls, model_proto: Any, **options: Any) -> "SentencePieceProcessor":
         """A processor with a serialized model loaded."""
+        return cls._loaded_with("from_proto", options)._loaded_from(model_proto, file=False)
+
+    @classmethod
+    def _loaded_with(cls, factory: str, options: dict) -> "SentencePieceProcessor":
+        """A processor with these options and no model yet (the model is the factory's argument)."""
         if "model_file" in options or "model_proto" in options:
-            raise ValueError("model_file and model_proto cannot be passed via kwargs when using from_proto classmethod.")
-        processor = cls(**options)
-        processor.LoadFromSerializedProto(model_proto)
-        return processor
+            raise ValueError(f"model_file and model_proto cannot be passed via kwargs when using {factory} classmethod.")
+        return cls(**options)
+
+    def _loaded_from(self, source: Any, file: bool) -> "SentencePieceProcessor":
+        """This processor with a model loaded from a file or from bytes."""
+        if file:
+            self.LoadFromFile(source)
+        else:
+            self.LoadFromSerializedProto(source)
+        return self
 
     def Load(self, model_file: Any = None, model_proto: Any = None) -> bool:
         """Load a model from a file or from serialized bytes (exactly one of them)."""
@@ -282,53 +289,6 @@ class SentencePieceProcessor:
             pieces = [special, *pieces] if at_start else [*pieces, special]
         return pieces
 
-    def EncodeAsPieces(self, input: Any, **options: Any) -> Any:
-        """encode(return_type=str)."""
-        return self.Encode(input=input, return_type=str, **options)
-
-    def EncodeAsIds(self, input: Any, **options: Any) -> Any:
-        """encode(return_type=int)."""
-        return self.Encode(input=input, return_type=int, **options)
-
-    def EncodeAsNumpy(self, input: Any, **options: Any) -> Any:
-        """encode(return_type='numpy')."""
-        return self.Encode(input=input, return_type="numpy", **options)
-
-    def EncodeAsProto(self, input: Any, **options: Any) -> Any:
-        """encode(return_type='proto')."""
-        return self.Encode(input=input, return_type="proto", **options)
-
-    def EncodeAsOffsetMapping(self, input: Any, **options: Any) -> Any:
-        """encode(return_type='offset_mapping')."""
-        return self.Encode(input=input, return_type="offset_mapping", **options)
-
-    def _sample(self, return_type: Any) -> Callable[..., Any]:
-        """An encode that samples, in one return type."""
-        def sample(input: Any, nbest_size: int | None = None, alpha: float | None = None, **options: Any) -> Any:
-            return self.Encode(input=input, nbest_size=nbest_size, alpha=alpha, return_type=return_type,
-                               enable_sampling=True, **options)
-        return sample
-
-    def SampleEncodeAsPieces(self, input: Any, nbest_size: int | None = None, alpha: float | None = None,
-                             **options: Any) -> Any:
-        """A sampled encoding as pieces."""
-        return self._sample(str)(input, nbest_size, alpha, **options)
-
-    def SampleEncodeAsIds(self, input: Any, nbest_size: int | None = None, alpha: float | None = None,
-                          **options: Any) -> Any:
-        """A sampled encoding as ids."""
-        return self._sample(int)(input, nbest_size, alpha, **options)
-
-    def SampleEncodeAsNumpy(self, input: Any, nbest_size: int | None = None, alpha: float | None = None,
-                            **options: Any) -> Any:
-        """A sampled encoding as a numpy array."""
-        return self._sample("numpy")(input, nbest_size, alpha, **options)
-
-    def SampleEncodeAsProto(self, input: Any, nbest_size: int | None = None, alpha: float | None = None,
-                            **options: Any) -> Any:
-        """A sampled encoding as a SentencePieceText."""
-        return self._sample("proto")(input, nbest_size, alpha, **options)
-
     # ----- n-best and parallel encoding -------------------------------------------------------
 
     def NBestEncode(self, input: Any, add_bos: bool | None = None, add_eos: bool | None = None,
@@ -362,22 +322,6 @@ class SentencePieceProcessor:
             return [[p.piece.encode("utf-8") for p in pieces] for pieces in results]
         return [[p.piece for p in pieces] for pieces in results]
 
-    def NBestEncodeAsPieces(self, input: Any, nbest_size: int | None = None, **options: Any) -> Any:
-        """nbest_encode(return_type=str)."""
-        return self.NBestEncode(input=input, nbest_size=nbest_size, return_type=str, **options)
-
-    def NBestEncodeAsIds(self, input: Any, nbest_size: int | None = None, **options: Any) -> Any:
-        """nbest_encode(return_type=int)."""
-        return self.NBestEncode(input=input, nbest_size=nbest_size, return_type=int, **options)
-
-    def NBestEncodeAsNumpy(self, input: Any, nbest_size: int | None = None, **options: Any) -> Any:
-        """nbest_encode(return_type='numpy')."""
-        return self.NBestEncode(input=input, nbest_size=nbest_size, return_type="numpy", **options)
-
-    def NBestEncodeAsProto(self, input: Any, nbest_size: int | None = None, **options: Any) -> Any:
-        """nbest_encode(return_type='proto')."""
-        return self.NBestEncode(input=input, nbest_size=nbest_size, return_type="proto", **options)
-
     def ParallelEncode(self, input: Any, add_bos: bool | None = None, add_eos: bool | None = None,
                        reverse: bool | None = None, emit_unk_piece: bool | None = None,
                        chunk_len: int | None = None, num_threads: int | None = None, thread_pool: Any = None,
@@ -392,22 +336,6 @@ class SentencePieceProcessor:
         if isinstance(input, list):
             return [self.Encode(text, return_type=return_type, enable_sampling=False, **options) for text in input]
         return self.Encode(input, return_type=return_type, enable_sampling=False, **options)
-
-    def ParallelEncodeAsPieces(self, input: Any, **options: Any) -> Any:
-        """parallel_encode(return_type=str)."""
-        return self.ParallelEncode(input=input, return_type=str, **options)
-
-    def ParallelEncodeAsIds(self, input: Any, **options: Any) -> Any:
-        """parallel_encode(return_type=int)."""
-        return self.ParallelEncode(input=input, return_type=int, **options)
-
-    def ParallelEncodeAsNumpy(self, input: Any, **options: Any) -> Any:
-        """parallel_encode(return_type='numpy')."""
-        return self.ParallelEncode(input=input, return_type="numpy", **options)
-
-    def ParallelEncodeAsProto(self, input: Any, **options: Any) -> Any:
-        """parallel_encode(return_type='proto')."""
-        return self.ParallelEncode(input=input, return_type="proto", **options)
 
     # ----- decoding -------------------------------------------------------------------------
 
@@ -548,6 +476,26 @@ class SentencePieceProcessor:
         SentencePieceProcessor.__init__(self)
         self.LoadFromSerializedProto(state.pop("model_proto"))
         self.__dict__.update(state)
+
+
+def _shortcut(method: str, return_type: Any, named: tuple[str, ...] = (), **fixed: Any) -> Callable[..., Any]:
+    """A method that calls `method` with one return type (and `fixed` options), taking the
+    options `named` by position too, as sentencepiece's shortcuts (NBestEncodeAsPieces(text, 10))."""
+    def shortcut(self: "SentencePieceProcessor", input: Any, *values: Any, **options: Any) -> Any:
+        options.update(zip(named, values))
+        return getattr(self, method)(input=input, return_type=return_type, **fixed, **options)
+    shortcut.__doc__ = f"{method} with return_type={return_type!r}{' and ' + str(fixed) if fixed else ''}."
+    return shortcut
+
+
+_NAMES = {str: "Pieces", int: "Ids", "numpy": "Numpy", "proto": "Proto"}
+for _type, _name in _NAMES.items():
+    setattr(SentencePieceProcessor, f"EncodeAs{_name}", _shortcut("Encode", _type))
+    setattr(SentencePieceProcessor, f"SampleEncodeAs{_name}",
+            _shortcut("Encode", _type, ("nbest_size", "alpha"), enable_sampling=True))
+    setattr(SentencePieceProcessor, f"NBestEncodeAs{_name}", _shortcut("NBestEncode", _type, ("nbest_size",)))
+    setattr(SentencePieceProcessor, f"ParallelEncodeAs{_name}", _shortcut("ParallelEncode", _type))
+SentencePieceProcessor.EncodeAsOffsetMapping = _shortcut("Encode", "offset_mapping")
 
 
 def _an_id(value: Any) -> int:
