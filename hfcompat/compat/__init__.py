@@ -1,2 +1,3 @@
-"""Drop-in faces for other libraries' users: `hfcompat.compat.tiktoken` takes tiktoken's place
-(its names, arguments, results and errors) and runs on hfcompat's own readers and Tokenizer."""
+"""Drop-in modules with the owners' APIs on hfcompat: `hfcompat.compat.tiktoken` takes tiktoken's
+place and `hfcompat.compat.sentencepiece` sentencepiece's (their names, arguments, results and
+errors), running on hfcompat's own readers and Tokenizer."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Iterable, Optional
@@ -17,6 +18,7 @@ from typing import Iterable, Optional
 MAX_AGENDA = 100_000
 MIN_AGENDA = 512
 LOG_SUM_EXP_CUTOFF = 50.0
+TIMEOUT_CHECK_STEPS = 0xFFF  # the n-best search looks at the clock once per 4096 steps
 
 
 @dataclass(eq=False)
@@ -125,19 +127,28 @@ class Lattice:
         """The pieces of the best path."""
         return [self.piece(node) for node in self.viterbi()]
 
-    def nbest(self, n: int) -> list[list[Node]]:
-        """Up to `n` best paths, best first (A* from the end, guided by the Viterbi scores)."""
+    def nbest(self, n: int, timeout_ms: float = 0.0) -> list[list[Node]]:
+        """Up to `n` best paths, best first (A* from the end, guided by the Viterbi scores).
+
+        With `timeout_ms` > 0, a search still running that long after it began (checked every
+        4096 steps, as sentencepiece checks) gives the best path alone, as sentencepiece does.
+        """
         if n <= 0:
             return []
         if n == 1:
             return [self.viterbi()]
         self.viterbi()
-        order = count()  # equal estimates pop in push order
+        order = count(0, -1)  # equal estimates pop newest first: ties go deep, as a heap does, not wide
         agenda: list[tuple[float, int, _Hypothesis]] = []
         eos = self.eos
         heapq.heappush(agenda, (-eos.score, next(order), _Hypothesis(eos, None, eos.score, eos.score)))
         paths: list[list[Node]] = []
+        started, steps = time.monotonic(), 0
         while agenda:
+            steps += 1
+            if timeout_ms > 0 and not steps & TIMEOUT_CHECK_STEPS \
+                    and (time.monotonic() - started) * 1000.0 >= timeout_ms:
+                return [self.viterbi()]
             top = heapq.heappop(agenda)[2]
             if top.node is self.bos:
                 paths.append(self._unwind(top))

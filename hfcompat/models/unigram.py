@@ -336,11 +336,13 @@ class Unigram(Model):
         for start, end, token_id, score in self.spans(lattice.sentence):
             lattice.insert(start, end - start, score, token_id)
 
-    def nbest(self, sequence: str, n: int) -> list[list[Token]]:
-        """The `n` best segmentations, best first, each with unknowns fused as `tokenize` does."""
+    def nbest(self, sequence: str, n: int, timeout_ms: float = 0.0) -> list[list[Token]]:
+        """The `n` best segmentations, best first, each with unknowns fused as `tokenize` does
+        (a search running past `timeout_ms` gives the best one alone: sentencepiece's n-best timeout)."""
         if not sequence:
             return [[]] if n > 0 else []
-        return [self._tokens(sequence, self._node_spans(path)) for path in self.lattice(sequence).nbest(n)]
+        paths = self.lattice(sequence).nbest(n, timeout_ms)
+        return [self._tokens(sequence, self._node_spans(path)) for path in paths]
 
     def sample(self, sequence: str, alpha: float, nbest_size: int = -1,
                rng: random.Random | None = None) -> list[Token]:

@@ -116,6 +116,32 @@ MODEL_PROTO_FIELDS = (
 )
 
 
+TEXT_PIECE_FIELDS = (
+    ("piece", 1, _STR, _OPT, None, None),
+    ("id", 2, F.TYPE_UINT32, _OPT, None, None),
+    ("surface", 3, _STR, _OPT, None, None),
+    ("begin", 4, F.TYPE_UINT32, _OPT, None, None),
+    ("end", 5, F.TYPE_UINT32, _OPT, None, None),
+)
+TEXT_FIELDS = (
+    ("text", 1, _STR, _OPT, None, None),
+    ("pieces", 2, _MSG, _REP, None, ".sentencepiece.SentencePieceText.SentencePiece"),
+    ("score", 3, _FLOAT, _OPT, None, None),
+)
+# The same messages with bytes where sentencepiece.proto has strings (the wire format is the same):
+# sentencepiece writes an input that is not UTF-8 into `text` and `surface` as it is.
+RAW_TEXT_PIECE_FIELDS = tuple((name, number, _BYTES if kind == _STR else kind, *rest)
+                              for name, number, kind, *rest in TEXT_PIECE_FIELDS)
+RAW_TEXT_FIELDS = (
+    ("text", 1, _BYTES, _OPT, None, None),
+    ("pieces", 2, _MSG, _REP, None, ".sentencepiece.raw.SentencePieceText.SentencePiece"),
+    ("score", 3, _FLOAT, _OPT, None, None),
+)
+NBEST_FIELDS = (
+    ("nbests", 1, _MSG, _REP, None, ".sentencepiece.SentencePieceText"),
+)
+
+
 def _message(name: str, fields: tuple, extensible: bool = True) -> descriptor_pb2.DescriptorProto:
     """A message declaration with `fields` (and sentencepiece's extension range 200..max)."""
     message = descriptor_pb2.DescriptorProto(name=name)
@@ -155,10 +181,35 @@ def _file() -> descriptor_pb2.FileDescriptorProto:
     return schema
 
 
+def _text_file() -> descriptor_pb2.FileDescriptorProto:
+    """sentencepiece.proto: what an encoding is as a message (SentencePieceText), and n of them."""
+    schema = descriptor_pb2.FileDescriptorProto(name="hfcompat/sentencepiece.proto", package=PACKAGE,
+                                                syntax="proto2")
+    text = _message("SentencePieceText", TEXT_FIELDS)
+    text.nested_type.append(_message("SentencePiece", TEXT_PIECE_FIELDS))
+    schema.message_type.extend([text, _message("NBestSentencePieceText", NBEST_FIELDS, extensible=False)])
+    return schema
+
+
+def _raw_text_file() -> descriptor_pb2.FileDescriptorProto:
+    """SentencePieceText with bytes fields, to write texts that are not UTF-8 as sentencepiece does."""
+    schema = descriptor_pb2.FileDescriptorProto(name="hfcompat/sentencepiece_raw.proto", package=f"{PACKAGE}.raw",
+                                                syntax="proto2")
+    text = _message("SentencePieceText", RAW_TEXT_FIELDS)
+    text.nested_type.append(_message("SentencePiece", RAW_TEXT_PIECE_FIELDS))
+    schema.message_type.append(text)
+    return schema
+
+
 _POOL = descriptor_pool.DescriptorPool()
 _POOL.Add(_file())
+_POOL.Add(_text_file())
+_POOL.Add(_raw_text_file())
 
 ModelProto = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.ModelProto"))
 TrainerSpec = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.TrainerSpec"))
 NormalizerSpec = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.NormalizerSpec"))
 SelfTestData = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.SelfTestData"))
+SentencePieceText = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.SentencePieceText"))
+NBestSentencePieceText = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.NBestSentencePieceText"))
+RawSentencePieceText = _message_class(_POOL.FindMessageTypeByName(f"{PACKAGE}.raw.SentencePieceText"))
