@@ -46,8 +46,9 @@ def main() -> None:
     stats = pstats.Stats(profile, stream=io.StringIO())
     print(f"{args.tokenizer} on {args.corpus} ({len(lines)} lines, {args.mode}, backend {hfcompat.backend}): "
           f"{stats.total_calls:,} Python calls")
-    stats.stream = None  # print to stdout
-    stats.sort_stats("tottime").print_stats(args.top)
+    if args.top:
+        stats.stream = None  # print to stdout
+        stats.sort_stats("tottime").print_stats(args.top)
 
 
 if __name__ == "__main__":

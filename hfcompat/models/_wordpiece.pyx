@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of WordPiece's greedy longest match (`WordPiece._greedy_pieces` in
-`wordpiece.py`, the reference).
+"""The compiled twin of WordPiece's greedy longest match (`GreedyMatcher` in `wordpiece.py`, the
+reference, with the same methods).
 
 `GreedyMatcher` holds a model's vocabulary as a C char trie with two roots, the tokens that may
 start a word and the continuing pieces (their prefix left out), and takes at each position the longest piece
@@ -11,6 +11,8 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 include "_char_trie.pxi"
+
+__all__ = ["GreedyMatcher"]  # the entry point with a twin (CharTrie comes from the shared include)
 
 
 @cython.final
@@ -60,7 +62,7 @@ cdef class GreedyMatcher:
 
     def greedy_pieces(self, str word) -> object:
         """(id, piece, char start, char end) of each longest match, or None if a position has
-        none (`WordPiece._greedy_pieces` without a list to fill)."""
+        none."""
         found = self.columns(word)
         if found is None:
             return None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from os import PathLike
+from functools import partial
 from typing import Any
 
 from .. import _backend
 from ..errors import TokenizationError
 from ..pipeline.fields import USIZE_MAX, as_str, as_uint, field_value
-from .base import Columns, ModelKernel, Token, VocabLookup, reference_kernel, token_columns
+from .base import Columns, ModelKernel, Token, VocabLookup
 from .vocab_files import read_vocab_txt
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
@@ -42,9 +43,7 @@ class WordPiece(VocabLookup):
         self.unk_token = unk_token
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
-        # Per first char, the longest piece at a word's start and after it (prefix left out):
-        # a longer candidate cannot be in the vocabulary, so it is not looked up.
-        self._longest_first, self._longest_next = _longest_by_first_char(self.vocab, continuing_subword_prefix)
+        self.reference_matcher = GreedyMatcher(self.vocab, continuing_subword_prefix)
         # The compiled matcher (`_wordpiece.GreedyMatcher`), built on first use; False when the ids do not fit it.
         self._matcher: Any = None
 
@@ -60,47 +59,30 @@ class WordPiece(VocabLookup):
 
     def tokenize_chars(self, sequence: str) -> list[Token]:
         """`tokenize` with char offsets (what the tokenizer needs; no byte counting)."""
-        if len(sequence) > self.max_input_chars_per_word:
-            return [self._unknown(sequence)]
-        whole_id = self.vocab.get(sequence)
-        if whole_id is not None and sequence:
-            return [Token(whole_id, sequence, (0, len(sequence)))]
-        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
-        pieces = self._greedy_pieces(sequence) if matcher is None else matcher.greedy_pieces(sequence)
-        if pieces is None:
-            return [self._unknown(sequence)]
-        return [Token(token_id, value, (start, end)) for token_id, value, start, end in pieces]
+        return [Token(*token) for token in zip(*self.matched_columns(sequence, self.reference_matcher))]
 
     def kernel(self) -> ModelKernel:
-        """The compiled matcher's columns and ids where it applies, the reference's
-        `tokenize_chars` for the rest."""
-        reference = reference_kernel(self.tokenize_chars, char_offsets=True)
-        if _backend.wordpiece is None or not (self._matcher or self._compiled_matcher()):
-            return reference
-        return ModelKernel(self._complete_columns, fast_columns=self.columns, ids=self.ids)
+        """The greedy matcher of the backend in use (the compiled one when it is built and the
+        ids fit it, else the reference), read as a word's columns and ids."""
+        matcher = (self._compiled_matcher() if _backend.wordpiece is not None else None) or self.reference_matcher
+        return ModelKernel(partial(self.matched_columns, matcher=matcher),
+                           ids=partial(self.matched_ids, matcher=matcher))
 
-    def _complete_columns(self, sequence: str) -> Columns:
-        """`columns`, or the reference's where the compiled matcher leaves the word to it."""
-        found = self.columns(sequence)
-        return found if found is not None else token_columns(sequence, self.tokenize_chars, char_offsets=True)
-
-    def columns(self, sequence: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
-        """`tokenize_chars` as a tokenizer's columns (ids, pieces, char spans), matched in C;
-        None where only `tokenize_chars` applies (the pure backend, an unknown word)."""
-        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
-        if matcher is None or not sequence or len(sequence) > self.max_input_chars_per_word:
-            return None
+    def matched_columns(self, sequence: str, matcher: Any) -> Columns:
+        """A word's ids, pieces and char spans by `matcher` (a `GreedyMatcher`): the whole word
+        when it is a token, the unknown token when it is too long or a position has no match."""
+        if len(sequence) > self.max_input_chars_per_word:
+            return self._unknown_columns(sequence)
         whole_id = self.vocab.get(sequence)
-        if whole_id is not None:
+        if whole_id is not None and sequence:
             return [whole_id], [sequence], [(0, len(sequence))]
-        return matcher.columns(sequence)
+        found = matcher.columns(sequence)
+        return found if found is not None else self._unknown_columns(sequence)
 
-    def ids(self, sequence: str) -> list[int] | None:
-        """The ids `tokenize_chars` gives, matched in C without building pieces or spans (an
-        unknown word: the unknown token's); None on the pure backend, for an empty word, or
-        where the unknown token is missing (`tokenize_chars` raises)."""
-        matcher = (self._matcher or self._compiled_matcher()) if _backend.wordpiece is not None else None
-        if matcher is None or not sequence:
+    def matched_ids(self, sequence: str, matcher: Any) -> list[int] | None:
+        """The ids of `matched_columns` without pieces or spans; None for an empty word or where
+        the unknown token is missing (the Encoding path then raises as `tokenize` does)."""
+        if not sequence:
             return None
         found = None
         if len(sequence) <= self.max_input_chars_per_word:
@@ -108,32 +90,6 @@ class WordPiece(VocabLookup):
             found = [whole_id] if whole_id is not None else matcher.ids(sequence)
         unk_id = self.vocab.get(self.unk_token) if found is None else None
         return found if found is not None else None if unk_id is None else [unk_id]
-
-    def _greedy_pieces(self, word: str, pieces: list[tuple[int, str, int, int]] | None = None
-                       ) -> list[tuple[int, str, int, int]] | None:
-        """(id, piece, char start, char end) of each longest match, or None if a position has none.
-
-        A `pieces` list given by the caller is filled in place, so it keeps the matches found
-        before a failing position.
-        """
-        vocab = self.vocab
-        prefix = self.continuing_subword_prefix
-        length = len(word)
-        pieces = [] if pieces is None else pieces
-        start = 0
-        while start < length:
-            end = min(length, start + self.longest_candidate(word, start))
-            while end > start:
-                piece = prefix + word[start:end] if start else word[start:end]
-                token_id = vocab.get(piece)
-                if token_id is not None:
-                    break
-                end -= 1
-            else:
-                return None
-            pieces.append((token_id, piece, start, end))
-            start = end
-        return pieces
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the compiled matcher (a C object): a copy builds its own."""
@@ -153,10 +109,6 @@ class WordPiece(VocabLookup):
                 return None
         return self._matcher
 
-    def longest_candidate(self, word: str, start: int) -> int:
-        """How many chars the longest vocabulary piece that may match at `start` has (0: none)."""
-        return (self._longest_next if start else self._longest_first).get(word[start], 0)
-
     @staticmethod
     def _with_byte_offsets(word: str, tokens: list[Token]) -> list[Token]:
         """Turn the char spans of tokens that tile `word` into the byte spans HF reports."""
@@ -168,12 +120,12 @@ class WordPiece(VocabLookup):
             byte_start = byte_end
         return converted
 
-    def _unknown(self, word: str) -> Token:
+    def _unknown_columns(self, word: str) -> Columns:
         """The single unk token covering the whole word (char offsets)."""
         unk_id = self.vocab.get(self.unk_token)
         if unk_id is None:
             raise TokenizationError(MISSING_UNK)
-        return Token(unk_id, self.unk_token, (0, len(word)))
+        return [unk_id], [self.unk_token], [(0, len(word))]
 
     def to_dict(self) -> dict[str, Any]:
         """The tokenizer.json "model" object, keys in HF's order."""
@@ -195,6 +147,59 @@ class WordPiece(VocabLookup):
         max_chars = as_uint(field_value(data, "max_input_chars_per_word"), "max_input_chars_per_word", USIZE_MAX)
         vocab = read_vocab_map(field_value(data, "vocab"))
         return cls(vocab, max_input_chars_per_word=max_chars, **fields)
+
+
+class GreedyMatcher:
+    """A WordPiece vocabulary's greedy longest-match split: the reference twin of
+    `_wordpiece.GreedyMatcher`, with the same methods. At each position it tries ever shorter
+    candidates, from the longest piece that may start with the char there."""
+
+    def __init__(self, vocab: dict[str, int], prefix: str):
+        self.vocab = vocab
+        self.prefix = prefix
+        # Per first char, the longest piece at a word's start and after it (prefix left out):
+        # a longer candidate cannot be in the vocabulary, so it is not looked up.
+        self._longest_first, self._longest_next = _longest_by_first_char(vocab, prefix)
+
+    def greedy_pieces(self, word: str) -> list[tuple[int, str, int, int]] | None:
+        """(id, piece, char start, char end) of each longest match, or None if a position has none."""
+        return self.fill(word, [])
+
+    def fill(self, word: str, pieces: list[tuple[int, str, int, int]]) -> list[tuple[int, str, int, int]] | None:
+        """`greedy_pieces` into `pieces`, which keeps the matches found before a failing position."""
+        vocab = self.vocab
+        prefix = self.prefix
+        length = len(word)
+        start = 0
+        while start < length:
+            end = min(length, start + self.longest_candidate(word, start))
+            while end > start:
+                piece = prefix + word[start:end] if start else word[start:end]
+                token_id = vocab.get(piece)
+                if token_id is not None:
+                    break
+                end -= 1
+            else:
+                return None
+            pieces.append((token_id, piece, start, end))
+            start = end
+        return pieces
+
+    def columns(self, word: str) -> Columns | None:
+        """`greedy_pieces` as ids, pieces and char spans; None if a position has no match."""
+        found = self.greedy_pieces(word)
+        if found is None:
+            return None
+        return [item[0] for item in found], [item[1] for item in found], [(item[2], item[3]) for item in found]
+
+    def ids(self, word: str) -> list[int] | None:
+        """The ids of `columns` alone; None where `columns` is None."""
+        found = self.greedy_pieces(word)
+        return None if found is None else [item[0] for item in found]
+
+    def longest_candidate(self, word: str, start: int) -> int:
+        """How many chars the longest vocabulary piece that may match at `start` has (0: none)."""
+        return (self._longest_next if start else self._longest_first).get(word[start], 0)
 
 
 def _longest_by_first_char(vocab: dict[str, int], prefix: str) -> tuple[dict[str, int], dict[str, int]]:

@@ -189,11 +189,11 @@ def wordpiece_steps(model: WordPiece, word: str) -> list[Step]:
     if word and word in model.vocab:
         return [Step("whole", "the whole word is in the vocabulary", [word])]
     pieces: list[tuple[int, str, int, int]] = []
-    found = model._greedy_pieces(word, pieces)
+    found = model.reference_matcher.fill(word, pieces)
     steps = []
     matched: list[str] = []
     for _, piece, start, end in pieces:
-        tried = min(len(word), start + model.longest_candidate(word, start)) - end
+        tried = min(len(word), start + model.reference_matcher.longest_candidate(word, start)) - end
         matched.append(piece)
         steps.append(Step("match", f"at char {start}: longest match {piece!r} ({end - start} chars; "
                                    f"{tried} longer candidates not in the vocabulary)", list(matched)))

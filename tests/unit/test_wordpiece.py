@@ -305,7 +305,7 @@ def test_char_offsets_are_the_byte_offsets_in_chars(word: str) -> None:
 def test_candidates_longer_than_any_piece_on_that_char_are_not_tried() -> None:
     """The longest candidate at a position is the longest piece beginning with its char."""
     model = WordPiece(CANDIDATE_VOCAB)
-    assert model.longest_candidate("日本語", 0) == 2  # "日本"
-    assert model.longest_candidate("本日本語", 1) == 3  # "##日本語"
-    assert model.longest_candidate("xa", 0) == 0
-    assert model.longest_candidate("a#", 1) == 1  # "###" is "#" after the prefix
+    assert model.reference_matcher.longest_candidate("日本語", 0) == 2  # "日本"
+    assert model.reference_matcher.longest_candidate("本日本語", 1) == 3  # "##日本語"
+    assert model.reference_matcher.longest_candidate("xa", 0) == 0
+    assert model.reference_matcher.longest_candidate("a#", 1) == 1  # "###" is "#" after the prefix

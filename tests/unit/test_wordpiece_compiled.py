@@ -1,5 +1,5 @@
-"""The compiled WordPiece greedy match (hfcompat/models/_wordpiece.pyx) against the pure-Python
-reference (`WordPiece._greedy_pieces`), on random vocabularies, prefixes and words."""
+"""The compiled WordPiece greedy match (hfcompat/models/_wordpiece.pyx) against its pure-Python
+twin (`wordpiece.GreedyMatcher`), on random vocabularies, prefixes and words."""
 
 from __future__ import annotations
 
@@ -36,7 +36,11 @@ def test_greedy_pieces_equal_the_reference(model: WordPiece, words: list[str]) -
     """Random vocabularies and words: the compiled pieces are the reference's, tokens and offsets too."""
     with _backend.use(_backend.COMPILED):
         matcher = model._compiled_matcher()
-    assert_twins_agree(model, words, matcher.greedy_pieces, model._greedy_pieces)
+    reference = model.reference_matcher
+    assert_twins_agree(model, words, matcher.greedy_pieces, reference.greedy_pieces)
+    for word in words:
+        assert matcher.columns(word) == reference.columns(word), word
+        assert matcher.ids(word) == reference.ids(word), word
 
 
 def test_ids_beyond_31_bits_stay_in_python() -> None:
@@ -49,23 +53,26 @@ def test_ids_beyond_31_bits_stay_in_python() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(model=models(), words=WORDS)
-def test_columns_equal_the_reference(model: WordPiece, words: list[str]) -> None:
-    """Random vocabularies and words: the columns built in C are the reference's ids, pieces and
-    char spans; None only where the reference gives the unknown token or raises. `ids` gives the
-    reference's ids, the unknown token included."""
+def test_kernels_equal_the_reference(model: WordPiece, words: list[str]) -> None:
+    """Random vocabularies and words: the compiled kernel's columns and ids are the pure one's,
+    which are `tokenize_chars`' ids, pieces and char spans (the unknown token's included); where
+    `tokenize_chars` raises (no [UNK] in the vocab) the columns raise too and the ids are None."""
+    with _backend.use(_backend.COMPILED):
+        compiled = model.kernel()
+    with _backend.use(_backend.PYTHON):
+        reference = model.kernel()
     for word in words:
-        with _backend.use(_backend.COMPILED):
-            found = model.columns(word)
-            ids = model.ids(word)
-        with _backend.use(_backend.PYTHON):
-            assert model.columns(word) is None
+        answers = []
+        for kernel in (compiled, reference):
             try:
-                tokens = model.tokenize_chars(word)
+                answers.append((kernel.columns(word), kernel.ids(word)))
             except Exception as error:  # noqa: BLE001 - no [UNK] in the vocab: the error is the answer
-                tokens = repr(error)
-        # `ids` is the reference's ids, the unknown token's among them; None where it raises
-        assert ids == (None if isinstance(tokens, str) or not word else [t[0] for t in tokens]), word
-        if found is None:
-            assert not word or len(word) > model.max_input_chars_per_word or model._greedy_pieces(word) is None
-        else:
-            assert found == ([t[0] for t in tokens], [t[1] for t in tokens], [t[2] for t in tokens]), word
+                answers.append((repr(error), kernel.ids(word)))
+        assert answers[0] == answers[1], word
+        try:
+            tokens = model.tokenize_chars(word)
+        except Exception as error:  # noqa: BLE001
+            assert answers[0] == (repr(error), None), word
+            continue
+        assert answers[0][0] == ([t[0] for t in tokens], [t[1] for t in tokens], [t[2] for t in tokens]), word
+        assert answers[0][1] == (None if not word else [t[0] for t in tokens]), word
