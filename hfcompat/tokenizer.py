@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import importlib
 import random
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -36,10 +37,12 @@ WORD_CACHE_MAX_CHARS = 256
 EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
 
 # The functions behind Tokenizer's file and tool methods (from_str, from_file, to_str, save,
-# save_pretrained, explain), registered by hfcompat.formats and hfcompat.tools when they are
-# imported (`import hfcompat` imports both): the core names what it needs and never imports
-# the layers above it.
+# save_pretrained, explain), registered by the packages named in EXTENDED_BY when they are
+# imported: the core names what it needs and never imports the layers above it at load time; a
+# method whose package is not loaded yet loads it by name when first called (as a plugin).
 EXTENSIONS: dict[str, Callable[..., Any]] = {}
+EXTENDED_BY = {"from_str": "hfcompat.formats", "from_file": "hfcompat.formats", "to_str": "hfcompat.formats",
+               "save": "hfcompat.formats", "save_pretrained": "hfcompat.formats", "explain": "hfcompat.tools"}
 
 
 
@@ -750,8 +753,7 @@ def _overrun_columns(ns: NormalizedString, model_tokens: list[Any], original: st
 
 
 def _extension(name: str) -> Callable[..., Any]:
-    """The function registered for a Tokenizer method (`import hfcompat` registers them all)."""
-    found = EXTENSIONS.get(name)
-    if found is None:
-        raise RuntimeError(f"Tokenizer.{name} is provided by hfcompat's formats and tools: import hfcompat")
-    return found
+    """The function registered for a Tokenizer method, its package loaded on first use."""
+    if name not in EXTENSIONS:
+        importlib.import_module(EXTENDED_BY[name])
+    return EXTENSIONS[name]

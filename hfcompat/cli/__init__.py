@@ -5,13 +5,13 @@ demo.py; explore.py: evaluate, explain, viz; lint.py). The CLI only parses argum
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import traceback
 from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..errors import HfcompatError
-from . import convert, demo, explore, lint, tokens, train
 from .options import (EXIT_BAD_INPUT, EXIT_BUG, EXIT_CODES_HELP, EXIT_INTERRUPTED, EXIT_USAGE, PROG, CliError,
                       InputError)
 
@@ -26,7 +26,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # a token the terminal cannot show must not crash
             stream.reconfigure(errors="backslashreplace")
-    args = parse(build_parser(), argv)
+    args = parse(build_parser(command_groups(sys.argv[1:] if argv is None else argv)), argv)
     try:
         return args.handler(args)
     except InputError as error:
@@ -69,14 +69,27 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one subparser per command."""
+# Each command group's module and the commands it adds: a call loads only its command's module.
+GROUPS = {"tokens": ("encode", "decode", "inspect"), "convert": ("convert", "verify"),
+          "train": ("train", "count", "segment"), "demo": ("demo",), "explore": ("evaluate", "explain", "viz"),
+          "lint": ("lint",)}
+
+
+def command_groups(argv: Sequence[str]) -> list[str]:
+    """The groups the parser needs: the named command's alone, or all of them (for help and errors)."""
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    named = [group for group, commands in GROUPS.items() if command in commands]
+    return named or list(GROUPS)
+
+
+def build_parser(groups: Sequence[str] = tuple(GROUPS)) -> argparse.ArgumentParser:
+    """The argument parser with one subparser per command of `groups`."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="Tokenizers token-for-token identical to the official libraries, in any format.",
         epilog=EXIT_CODES_HELP)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected error")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for group in (tokens, convert, train, demo, explore, lint):
-        group.add_commands(commands)
+    for group in groups:
+        importlib.import_module(f".{group}", __name__).add_commands(commands)
     return parser

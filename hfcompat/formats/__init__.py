@@ -10,21 +10,33 @@ directories and the classic vocab files); `load` picks the reader by what a path
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import FormatError
 from ..tokenizer import EXTENSIONS, Tokenizer
 from .convert import convert
 from .load import load
-from .gguf import write_gguf
-from .sentencepiece import write_sentencepiece
-from .tekken import write_tekken
-from .tiktoken import write_tiktoken
 from .tokenizer_json import read_tokenizer_json, tokenizer_from_json, tokenizer_to_json, write_tokenizer_json
-from .transformers import save_pretrained
 
 __all__ = ["convert", "load", "save"]
+
+# The module (in this package) and function that write each kind of destination, imported when
+# one is first saved.
+WRITERS = {
+    "directory": (".transformers", "save_pretrained"),
+    "tekken.json": (".tekken", "write_tekken"),
+    ".model": (".sentencepiece", "write_sentencepiece"),
+    ".tiktoken": (".tiktoken", "write_tiktoken"),
+    ".gguf": (".gguf", "write_gguf"),
+}
+
+
+def writer(kind: str) -> Callable[..., Any]:
+    """The function of WRITERS named `kind`, its module imported on first use."""
+    module, name = WRITERS[kind]
+    return getattr(importlib.import_module(module, __package__), name)
 
 
 def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:
@@ -32,20 +44,22 @@ def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:
     a path without a suffix (or an existing directory) gets a transformers directory (save_pretrained)."""
     suffix = Path(path).suffix
     if not suffix or Path(path).is_dir():
-        save_pretrained(tokenizer, path)
+        writer("directory")(tokenizer, path)
     elif Path(path).name.endswith("tekken.json"):
-        write_tekken(tokenizer, path)
+        writer("tekken.json")(tokenizer, path)
     elif suffix == ".json":
         write_tokenizer_json(tokenizer, path, pretty=options.get("pretty", True))
-    elif suffix == ".model":
-        write_sentencepiece(tokenizer, path)
-    elif suffix == ".tiktoken":
-        write_tiktoken(tokenizer, path)
-    elif suffix == ".gguf":
-        write_gguf(tokenizer, path)
+    elif suffix in WRITERS:
+        writer(suffix)(tokenizer, path)
     else:
         raise FormatError(f"unknown save format {suffix!r}: expected .json, .model, .tiktoken, .gguf or a directory",
                           path=str(path))
+
+
+def save_pretrained(tokenizer: Tokenizer, directory: str | Path, **options: Any) -> list[str]:
+    """`Tokenizer.save_pretrained`: a directory transformers' AutoTokenizer loads (formats/transformers)."""
+    written: list[str] = writer("directory")(tokenizer, directory, **options)
+    return written
 
 
 EXTENSIONS.update(from_str=tokenizer_from_json, from_file=read_tokenizer_json, to_str=tokenizer_to_json,

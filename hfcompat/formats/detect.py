@@ -16,10 +16,11 @@ from pathlib import Path
 import regex
 
 from ..errors import FormatError
-from .transformers.pretrained import HFCOMPAT_FILE
 
 FORMATS = ("tokenizer.json", "tekken.json", "hfcompat.json", "vocab.json", "merges.txt", "vocab.txt",
            "sentencepiece", "tiktoken", "gguf")
+# The file a directory written for transformers with hfcompat inside holds (hf_tokenizer_class).
+HFCOMPAT_FILE = "hfcompat_tokenizer.json"
 DIRECTORY = "directory"  # what detect_format says of a directory (transformers' or one holding a tokenizer)
 # What a file name's suffix says it holds: a hint the content must agree with (a rank file is text).
 SUFFIX_FORMATS = {".gguf": {"gguf"}, ".model": {"sentencepiece"}, ".tiktoken": {"tiktoken"},

@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
 from .detect import DIRECTORY, detect_format
-from .gguf import read_gguf
-from .sentencepiece import read_sentencepiece
-from .tekken import read_tekken
-from .tiktoken import read_tiktoken
-from .tokenizer_json import read_tokenizer_json
-from .transformers.pretrained import (bert_tokenizer, gpt2_tokenizer, is_pretrained_directory, load_pretrained,
-                                      read_hfcompat_file)
-from .transformers.rag import is_rag_directory, load_rag
+
+if TYPE_CHECKING:
+    from ..tokenizer import Tokenizer
+
+# The module (in this package) and function that read each format: a reader is imported when a
+# file of its format is first loaded, so a load pays for its own format only.
+READERS = {
+    "gguf": (".gguf", "read_gguf"),
+    "sentencepiece": (".sentencepiece", "read_sentencepiece"),
+    "tiktoken": (".tiktoken", "read_tiktoken"),
+    "tekken.json": (".tekken", "read_tekken"),
+    "tokenizer.json": (".tokenizer_json", "read_tokenizer_json"),
+    "hfcompat.json": (".transformers.pretrained", "read_hfcompat_file"),
+    "vocab.json": (".transformers.pretrained", "gpt2_tokenizer"),
+    "vocab.txt": (".transformers.pretrained", "bert_tokenizer"),
+    "rag": (".transformers.rag", "load_rag"),
+    "is_rag": (".transformers.rag", "is_rag_directory"),
+    "pretrained": (".transformers.pretrained", "load_pretrained"),
+    "is_pretrained": (".transformers.pretrained", "is_pretrained_directory"),
+}
+
+
+def reader(kind: str) -> Callable[..., Any]:
+    """The function of READERS named `kind`, its module imported on first use."""
+    module, name = READERS[kind]
+    return getattr(importlib.import_module(module, __package__), name)
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
@@ -34,33 +52,33 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     if kind == DIRECTORY:
         return _load_directory(path, options)
     if kind == "gguf":
-        return read_gguf(path, pattern=options.get("pattern"))
+        return reader("gguf")(path, pattern=options.get("pattern"))
     if kind == "sentencepiece":
-        return read_sentencepiece(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
+        return reader("sentencepiece")(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
     if kind == "tiktoken":
-        return read_tiktoken(path, encoding=options.get("encoding"), pattern=options.get("pattern"),
+        return reader("tiktoken")(path, encoding=options.get("encoding"), pattern=options.get("pattern"),
                              special_tokens=options.get("special_tokens"))
     if kind == "tekken.json":
-        return read_tekken(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
+        return reader("tekken.json")(path, add_bos=options.get("add_bos", False), add_eos=options.get("add_eos", False))
     if kind == "hfcompat.json":  # a remote-code directory's file, with the files it names
-        return read_hfcompat_file(path)
+        return reader("hfcompat.json")(path)
     strict = options.get("strict", True)
     if kind == "vocab.json":
         return _load_gpt2(path, path.with_name("merges.txt"), strict)
     if kind == "merges.txt":
         return _load_gpt2(path.with_name("vocab.json"), path, strict)
     if kind == "vocab.txt":
-        return bert_tokenizer(path, lowercase=options.get("lowercase", True))
-    return read_tokenizer_json(path, strict)
+        return reader("vocab.txt")(path, lowercase=options.get("lowercase", True))
+    return reader("tokenizer.json")(path, strict)
 
 
 def _load_directory(directory: Path, options: dict[str, Any]) -> Tokenizer:
     """Load the tokenizer a directory holds: a transformers directory as AutoTokenizer builds it,
     else its tokenizer.json, vocab.txt or vocab.json."""
-    if is_rag_directory(directory):
-        return load_rag(directory)
-    if is_pretrained_directory(directory):
-        return load_pretrained(directory)
+    if reader("is_rag")(directory):
+        return reader("rag")(directory)
+    if reader("is_pretrained")(directory):
+        return reader("pretrained")(directory)
     for name in ("tokenizer.json", "vocab.txt", "vocab.json"):
         candidate = directory / name
         if candidate.exists():
@@ -73,4 +91,4 @@ def _load_gpt2(vocab: Path, merges: Path, strict: bool) -> Tokenizer:
     """GPT-2's pipeline from its two files."""
     if not merges.exists():
         raise FormatError("a vocab.json needs merges.txt beside it", path=str(merges))
-    return gpt2_tokenizer(vocab, merges, strict=strict)
+    return reader("vocab.json")(vocab, merges, strict=strict)

@@ -14,30 +14,16 @@ jinja2 is the optional extra `hfcompat[chat]`: without it, rendering raises Miss
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
-import json
 import re
 import sys
 import warnings
-from contextlib import contextmanager
-from contextvars import ContextVar
-from datetime import datetime
-from functools import lru_cache
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from types import ModuleType
+from typing import Any, Mapping, Sequence
 
-from ..errors import MissingDependency
 from .tool_schemas import function_schema
 
-try:
-    import jinja2
-    import jinja2.ext
-    import jinja2.nodes
-    import jinja2.sandbox
-    import jinja2.utils
-except ImportError:  # the `chat` extra is not installed: rendering says so
-    jinja2 = None
-
-MISSING_JINJA = "Chat templates need the jinja2 package (>= 3.1.6): pip install 'hfcompat[chat]'"
 # Keys a message's reasoning comes under; templates read the first, gpt-oss's read "thinking".
 REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 # Appended to the text the model is to continue, found again in the rendering and cut there.
@@ -76,113 +62,6 @@ def select_template(templates: str | Mapping[str, str] | None, chat_template: st
         raise ValueError("this tokenizer has no chat_template and none was passed: set tokenizer.chat_template "
                          "or pass chat_template= (see transformers' chat templating guide)")
     return templates
-
-
-# ----- the Jinja environment --------------------------------------------------------------------
-
-def require_jinja() -> None:
-    """MissingDependency when jinja2 is not installed (or is older than transformers accepts)."""
-    if jinja2 is None:
-        raise MissingDependency(MISSING_JINJA)
-    if tuple(int(part) for part in re.findall(r"\d+", jinja2.__version__)[:3]) < (3, 1, 6):
-        raise MissingDependency(f"{MISSING_JINJA}; jinja2 {jinja2.__version__} is installed (older versions "
-                                "have known sandbox escapes, and transformers refuses them)")
-
-
-def raise_exception(message: str) -> None:
-    """The template's `raise_exception(message)`: a jinja2 TemplateError, as transformers raises."""
-    raise jinja2.exceptions.TemplateError(message)
-
-
-def to_json(value: Any, ensure_ascii: bool = False, indent: int | str | None = None,
-            separators: tuple[str, str] | None = None, sort_keys: bool = False) -> str:
-    """The `tojson` filter: json.dumps with its options (no HTML escaping, unlike Jinja's own)."""
-    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
-
-
-def strftime_now(format: str) -> str:
-    """The template's `strftime_now(format)`: the local time now, formatted."""
-    return datetime.now().strftime(format)
-
-
-class TemplateDict:
-    """The template's `dict`: builds dicts, and exposes nothing else of the type."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> dict:
-        return dict(*args, **kwargs)
-
-    def fromkeys(self, *args: Any, **kwargs: Any) -> dict:
-        """dict.fromkeys."""
-        return dict.fromkeys(*args, **kwargs)
-
-
-_generation_spans: ContextVar[tuple[list[str], list[Span]] | None] = ContextVar("generation_spans", default=None)
-
-
-@contextmanager
-def tracking_generation(chunks: list[str], spans: list[Span]) -> Iterator[None]:
-    """While active, each `{% generation %}` block appends its span in the text of `chunks` to `spans`."""
-    token = _generation_spans.set((chunks, spans))
-    try:
-        yield
-    finally:
-        _generation_spans.reset(token)
-
-
-if jinja2 is not None:
-    class GenerationTag(jinja2.ext.Extension):
-        """`{% generation %}...{% endgeneration %}`: renders its body, and records where it lands."""
-
-        tags = {"generation"}
-
-        def parse(self, parser: Any) -> Any:
-            """The tag's body, wrapped in a call to `_mark`."""
-            line = next(parser.stream).lineno
-            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
-            return jinja2.nodes.CallBlock(self.call_method("_mark"), [], [], body).set_lineno(line)
-
-        def _mark(self, caller: Callable[[], str]) -> str:
-            """The body's text; its span when tracking (the text so far is what was yielded so far)."""
-            text = caller()
-            tracked = _generation_spans.get()
-            if tracked is not None:
-                chunks, spans = tracked
-                start = sum(len(chunk) for chunk in chunks)
-                spans.append((start, start + len(text)))
-            return text
-
-    class TemplateNamespace(jinja2.utils.Namespace):
-        """The template's `namespace`, refusing attribute names that start with "_"."""
-
-        def __init__(*args: Any, **kwargs: Any):  # noqa: N805 - `self` may be a keyword, as in Jinja's
-            self, rest = args[0], args[1:]
-            values = dict(*rest, **kwargs)
-            for name in values:
-                _check_attribute(name)
-            jinja2.utils.Namespace.__init__(self, values)
-
-        def __setitem__(self, name: str, value: Any) -> None:
-            _check_attribute(name)
-            jinja2.utils.Namespace.__setitem__(self, name, value)
-
-
-def _check_attribute(name: Any) -> None:
-    """SecurityError for a namespace attribute whose name starts with an underscore."""
-    if isinstance(name, str) and name.startswith("_"):
-        raise jinja2.exceptions.SecurityError(
-            f"a chat template may not set the underscore attribute {name!r} on a namespace; rename it")
-
-
-@lru_cache(maxsize=64)
-def compile_template(source: str) -> Any:
-    """The compiled template (cached by its text), in the sandbox with transformers' names."""
-    require_jinja()
-    environment = jinja2.sandbox.ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=[GenerationTag, jinja2.ext.loopcontrols])
-    environment.filters["tojson"] = to_json
-    environment.globals.update(raise_exception=raise_exception, strftime_now=strftime_now, dict=TemplateDict(),
-                               namespace=TemplateNamespace)
-    return environment.from_string(source)
 
 
 # ----- what the template sees -------------------------------------------------------------------
@@ -309,12 +188,19 @@ def cut_at_mark(rendered: str, final: str) -> str:
 
 # ----- rendering --------------------------------------------------------------------------------
 
+def jinja_sandbox() -> ModuleType:
+    """The Jinja sandbox module, imported when a template is first rendered: jinja2 is an optional
+    extra and costs a cold start more than the rest of the tokenizer's imports together."""
+    return importlib.import_module(".jinja_sandbox", __package__)
+
+
 def render_conversations(conversations: list[list[dict[str, Any]]], template: str, *,
                          tools: Sequence[Any] | None = None, documents: Sequence[Any] | None = None,
                          add_generation_prompt: bool = False, continue_final_message: bool | str = False,
                          track_generation: bool = False, variables: Mapping[str, Any] | None = None) -> Rendered:
     """Render each conversation (its messages already dicts) with the template."""
-    compiled = compile_template(template)
+    sandbox = jinja_sandbox()
+    compiled = sandbox.compile_template(template)
     schemas = plain_data(tool_schemas(tools))
     if documents is not None and not all(isinstance(document, dict) for document in documents):
         raise TypeError("documents must be a list of dicts (with 'title' and 'text' keys, usually)")
@@ -332,7 +218,7 @@ def render_conversations(conversations: list[list[dict[str, Any]]], template: st
         if track_generation:
             chunks: list[str] = []
             spans: list[Span] = []
-            with tracking_generation(chunks, spans):
+            with sandbox.tracking_generation(chunks, spans):
                 for chunk in compiled.generate(messages=messages, tools=schemas, documents=documents,
                                                add_generation_prompt=add_generation_prompt, **variables):
                     chunks.append(chunk)

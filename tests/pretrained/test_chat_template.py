@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import hfcompat
 from hfcompat.errors import MissingDependency
 from hfcompat.formats.gguf.metadata import read_metadata
-from hfcompat.pipeline import chat_template
+from hfcompat.pipeline import jinja_sandbox
 from hfcompat.pipeline.tool_schemas import function_schema
 from tests.conformance.test_hypothesis import texts
 from tests.conftest import SHARED, shared_file
@@ -469,12 +469,12 @@ def test_config_templates_as_transformers_reads_them(tmp_path: Path) -> None:
 
 def test_missing_jinja_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without jinja2, rendering raises MissingDependency naming hfcompat's chat extra."""
-    monkeypatch.setattr(chat_template, "jinja2", None)
-    chat_template.compile_template.cache_clear()
+    monkeypatch.setattr(jinja_sandbox, "jinja2", None)
+    jinja_sandbox.compile_template.cache_clear()
     tokenizer = hfcompat.load(shared_file("refs/phi-3-mini/tokenizer.json"))
     with pytest.raises(MissingDependency, match=r"hfcompat\[chat\]"):
         tokenizer.apply_chat_template([USER], chat_template="{{ messages }}")
-    chat_template.compile_template.cache_clear()
+    jinja_sandbox.compile_template.cache_clear()
 
 
 def test_strftime_now_is_today(phi3_directory: Path) -> None:

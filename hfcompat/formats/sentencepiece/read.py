@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 import struct
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -50,12 +52,18 @@ UNK_PENALTY = 10.0  # sentencepiece's unknown-char score is the lowest normal sc
 MATCHABLE = (spm.NORMAL, spm.USER_DEFINED)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SentencePieceSource:
-    """The ModelProto a tokenizer was read from, and its tokenizer.json at that time."""
+    """The ModelProto a tokenizer was read from, with the reader's options."""
 
     proto: Any
-    pipeline: dict
+    add_bos: bool = False
+    add_eos: bool = False
+
+    def pipeline(self) -> dict:
+        """The tokenizer.json of the tokenizer as read (built again when asked, which costs a load:
+        only a writer asks, to tell whether the tokenizer still is the file's)."""
+        return tokenizer_to_dict(tokenizer_from_proto(self.proto, add_bos=self.add_bos, add_eos=self.add_eos))
 
 
 def read_sentencepiece(path: str | Path, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
@@ -129,17 +137,37 @@ class Piece:
 
 @dataclass
 class ReadableModel:
-    """A ModelProto's pieces, specs and types, every piece a str (what the pipeline is built from)."""
+    """A ModelProto's pieces as plain Python objects (each text a str), with its specs: what the
+    pipeline is built from, read once from the protobuf objects."""
 
     pieces: list[Piece]
     trainer_spec: Any
     normalizer_spec: Any
 
+    @cached_property
+    def mergeable_scores(self) -> dict[str, float]:
+        """Piece -> score of every piece a merge can make (normal and unused pieces that are text)."""
+        mergeable = (spm.NORMAL, spm.UNUSED)
+        return {p.piece: p.score for p in self.pieces if p.type in mergeable and is_text(p.piece)}
 
-def readable(proto: Any) -> Any:
-    """`proto` itself when every piece is UTF-8, else a view with the others' bytes as lone
-    surrogates (no text holds them, so no text matches them, as in sentencepiece)."""
-    if all(isinstance(p.piece, str) for p in proto.pieces):
+    @cached_property
+    def stand_in_chars(self) -> list[str]:
+        """The chars of mergeable pieces that are no piece: sentencepiece's BPE still joins them (an
+        unknown char is a symbol like any other), so they enter the merges, with ids after the pieces."""
+        pieces = {p.piece for p in self.pieces}
+        found = (char for piece in self.mergeable_scores if len(piece) > 1 for char in piece if char not in pieces)
+        return list(dict.fromkeys(found))
+
+    @cached_property
+    def ranked_merges(self) -> list[tuple[float, str, str]]:
+        """sentencepiece's BPE as merges of the mergeable pieces and stand-in chars (`ranked_splits`)."""
+        return ranked_splits({**self.mergeable_scores, **dict.fromkeys(self.stand_in_chars, 0.0)})
+
+
+def readable(proto: Any) -> ReadableModel:
+    """The model's pieces as plain objects; bytes that are not UTF-8 become lone surrogates (no text
+    holds them, so no text matches them, as in sentencepiece)."""
+    if isinstance(proto, ReadableModel):
         return proto
     return ReadableModel([Piece(_text(p.piece), p.score, p.type) for p in proto.pieces],
                          proto.trainer_spec, proto.normalizer_spec)
@@ -150,9 +178,12 @@ def _text(piece: str | bytes) -> str:
     return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogateescape")
 
 
+_BYTE_STAND_IN = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of a byte that is not UTF-8
+
+
 def is_text(piece: str) -> bool:
     """Whether a piece is UTF-8 text (no lone surrogate standing for a byte of the file)."""
-    return piece.isascii() or not any("\udc80" <= char <= "\udcff" for char in piece)
+    return piece.isascii() or _BYTE_STAND_IN.search(piece) is None
 
 
 def matched_in_text(proto: Any, piece: Any) -> bool:
@@ -193,18 +224,16 @@ def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = 
         normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
         tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
     elif pipeline["model"]["type"] == "BPE":
-        scores = _mergeable_scores(proto)  # the levels of the merges just built, without searching again
-        ranked = [(scores[left + right], left, right) for left, right in pipeline["model"]["merges"]]
-        tokenizer.model.merge_as_sentencepiece(_merge_levels(ranked), _ids_of_type(proto, spm.UNUSED),
+        tokenizer.model.merge_as_sentencepiece(_merge_levels(proto.ranked_merges), _ids_of_type(proto, spm.UNUSED),
                                                _ids_of_type(proto, spm.USER_DEFINED))
-        tokenizer.model.merge_through(stand_in_chars(proto))
+        tokenizer.model.merge_through(proto.stand_in_chars)
     elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
         tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
     elif pipeline["model"]["type"] == "WordLevel":
         # sentencepiece gives a run of unknown words one unk id: the model sees the whole text.
         tokenizer.pre_tokenizer = None
         tokenizer.model.fuse_unknown_words(SPACE)
-    tokenizer.sentencepiece_source = SentencePieceSource(source, tokenizer_to_dict(tokenizer))
+    tokenizer.sentencepiece_source = SentencePieceSource(source, add_bos, add_eos)
     build_compiled(tokenizer)
     return tokenizer
 
@@ -354,7 +383,7 @@ def _space_in_bytes(proto: Any) -> bool:
         not any(p.piece == SPACE and matched_in_text(proto, p) for p in proto.pieces)
 
 
-def _model(proto: Any) -> dict:
+def _model(proto: ReadableModel) -> dict:
     """The Unigram or BPE model of the pieces (CHAR as Unigram, WORD as WordLevel)."""
     model_type = proto.trainer_spec.model_type
     unknown = next((i for i, p in enumerate(proto.pieces) if p.type == spm.UNKNOWN), None)
@@ -399,11 +428,6 @@ def _unigram_vocab(proto: Any) -> list[list]:
     return vocab
 
 
-def _mergeable_scores(proto: Any) -> dict[str, float]:
-    """Piece -> score of every piece a merge can make (normal and unused pieces)."""
-    return {p.piece: p.score for p in proto.pieces if p.type in (spm.NORMAL, spm.UNUSED) and is_text(p.piece)}
-
-
 def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     """Per merge, the rank of its piece's score among the distinct scores (sentencepiece's order)."""
     levels: list[int] = []
@@ -415,19 +439,10 @@ def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     return levels
 
 
-def stand_in_chars(proto: Any) -> list[str]:
-    """The chars of mergeable pieces that are no piece: sentencepiece's BPE still joins them (an
-    unknown char is a symbol like any other), so they enter the merges, with ids after the pieces."""
-    pieces = {p.piece for p in proto.pieces}
-    found = (char for piece in _mergeable_scores(proto) if len(piece) > 1 for char in piece if char not in pieces)
-    return list(dict.fromkeys(found))
-
-
-def _bpe_model(proto: Any, unknown: int | None) -> dict:
+def _bpe_model(proto: ReadableModel, unknown: int | None) -> dict:
     """BPE with a merge for every split of every mergeable piece, best piece score first (the
     stand-in chars in the vocab too, for the merges; the reader takes them out again)."""
-    stand_ins = {char: len(proto.pieces) + index for index, char in enumerate(stand_in_chars(proto))}
-    ranked = ranked_splits({**_mergeable_scores(proto), **dict.fromkeys(stand_ins, 0.0)})
+    stand_ins = {char: len(proto.pieces) + index for index, char in enumerate(proto.stand_in_chars)}
     return {
         "type": "BPE", "dropout": None, "unk_token": None if unknown is None else proto.pieces[unknown].piece,
         "continuing_subword_prefix": None, "end_of_word_suffix": None,
@@ -435,7 +450,7 @@ def _bpe_model(proto: Any, unknown: int | None) -> dict:
         "fuse_unk": not proto.trainer_spec.byte_fallback,
         "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
         "vocab": {**{p.piece: i for i, p in enumerate(proto.pieces)}, **stand_ins},
-        "merges": [[left, right] for _, left, right in ranked],
+        "merges": [[left, right] for _, left, right in proto.ranked_merges],
     }
 
 

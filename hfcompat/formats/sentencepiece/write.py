@@ -285,7 +285,7 @@ def _fill_specs(proto: Any, kind: str, model: dict, flags: dict, vocab: list[str
 def write_sentencepiece(tokenizer: Tokenizer, path: str | Path) -> None:
     """Write `tokenizer` as a .model file, or raise UnsupportedConversion and write nothing."""
     source = getattr(tokenizer, "sentencepiece_source", None)
-    if source is not None and _same_pipeline(tokenizer_to_dict(tokenizer), source.pipeline):
+    if source is not None and _same_pipeline(tokenizer_to_dict(tokenizer), source.pipeline()):
         proto = source.proto
     else:
         proto = proto_from_tokenizer(tokenizer)

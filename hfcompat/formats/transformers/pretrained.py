@@ -27,6 +27,7 @@ from ...pipeline.added_vocabulary import AddedToken
 from ...processors.python_type_ids import PythonTypeIds
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
+from ..detect import HFCOMPAT_FILE
 from ..sentencepiece.read import read_sentencepiece
 from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from_dict, tokenizer_to_dict,
                               tokenizer_to_json)
@@ -57,7 +58,6 @@ CONVENTIONAL_NAMES = {
 }
 CONFIG_FILE = "tokenizer_config.json"
 # The files of a directory whose tokenizer runs in hfcompat inside transformers (hf_tokenizer_class).
-HFCOMPAT_FILE = "hfcompat_tokenizer.json"
 REMOTE_CLASS = "HfcompatTokenizer"
 LOADER_MODULE = "tokenization_hfcompat"
 LOADER_SOURCE = (
