@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from itertools import starmap
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence, Union
 
 from . import _backend
@@ -27,7 +28,6 @@ from .pipeline.pieces import PieceEntry, TextColumns, word_entry
 from .plan import EncodePlan, build_plan
 from .processors import UNPROCESSED, SingleLayout, post_process
 from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
-from .trainers import iter_texts, train_tokenizer
 
 TextInput = Union[str, Sequence[str]]
 # Words encoded once and reused: bounded like HF's model caches, and only for short words.
@@ -139,13 +139,15 @@ class Tokenizer:
 
     def train(self, files: Sequence[str], trainer: Any = None) -> None:
         """Train the model on text files (lines with their "\\n"), as `tokenizers` does."""
-        train_tokenizer(self, iter_texts([Path(path) for path in files]) if files else iter(()), trainer)
+        trainers = _trainers()
+        trainers.train_tokenizer(self, trainers.iter_texts([Path(path) for path in files]) if files else iter(()),
+                                 trainer)
 
     def train_from_iterator(self, iterator: Iterable[Any], trainer: Any = None,
                             length: int | None = None) -> None:
         """Train the model on texts (or batches of texts), as `tokenizers` does."""
         texts = (text for item in iterator for text in ([item] if isinstance(item, str) else item))
-        train_tokenizer(self, texts, trainer, total=length)
+        _trainers().train_tokenizer(self, texts, trainer, total=length)
 
     # ----- transformers -----------------------------------------------------------------
 
@@ -750,6 +752,12 @@ def _overrun_columns(ns: NormalizedString, model_tokens: list[Any], original: st
         else:
             offsets += ns.spans_to_original(char_spans(ns.normalized, [(start, end)]))
     return [t[0] for t in model_tokens], [t[1] for t in model_tokens], offsets
+
+
+def _trainers() -> ModuleType:
+    """hfcompat.trainers, imported when a tokenizer is first trained: with tqdm they are a third of
+    the imports of a cold start, and loading or encoding needs none of them."""
+    return importlib.import_module(".trainers", __package__)
 
 
 def _extension(name: str) -> Callable[..., Any]:

@@ -28,6 +28,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, Collection, Mapping
 
+import re
+
 import regex
 
 from ... import decoders, pre_tokenizers
@@ -43,7 +45,7 @@ from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_fo
 from .merges import NO_RANK, cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
 
 RANK_MAX = NO_RANK  # tiktoken's Rank is a u32; this one it never joins
-_CLEAN_RANKS = regex.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
+_CLEAN_RANKS = re.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
 _ESCAPE = regex.compile(r"\\.", regex.DOTALL)
 # \p or \P and a class: a name in braces, or one letter, which fancy-regex takes only for the
 # one-letter general categories (`regex` reads others, e.g. \py, some other way).
