@@ -107,6 +107,9 @@ class Tokenizer:
         # What transformers keeps beside tokenizer.json (tokenizer_config.json), kept for save_pretrained.
         self.chat_template: str | dict[str, str] | None = None  # a template, or named ones
         self.named_special_tokens: dict[str, str] = {}
+        # The record of the file it was read from, kept to write that file back as it was and for
+        # lint (formats/: SentencePieceSource, GGUFTokenizerData, TekkenSource); None when built.
+        self.source: object | None = None
 
     # ----- construction and files -------------------------------------------------------
 

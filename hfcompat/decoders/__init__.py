@@ -22,21 +22,31 @@ decoder that can be read untagged (BPEDecoder, WordPiece, CTC, Replace, Strip).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._lazy import lazy_names
 from ..errors import FormatError
 from ..pipeline.fields import component_list, require_object
 from .base import REPLACEMENT_CHAR, Decoder, clean_up_tokenization, wordpiece_cleanup
-from .bpe import BPEDecoder
-from .byte_fallback import ByteFallback, SentencePieceByteFallback
-from .byte_level import ByteLevel
-from .ctc import CTC
-from .fuse import Fuse
-from .metaspace import Metaspace
-from .replace import Replace
-from .strip import Strip
-from .transformers_text import CleanedUp, RewrittenText, SpecialTokenRuns
-from .wordpiece import WordPiece
+
+if TYPE_CHECKING:
+    from .bpe import BPEDecoder
+    from .byte_fallback import ByteFallback, SentencePieceByteFallback
+    from .byte_level import ByteLevel
+    from .ctc import CTC
+    from .fuse import Fuse
+    from .metaspace import Metaspace
+    from .replace import Replace
+    from .strip import Strip
+    from .transformers_text import CleanedUp, RewrittenText, SpecialTokenRuns
+    from .wordpiece import WordPiece
+
+# Each decoder's module, imported when the decoder is first used.
+__getattr__ = lazy_names(__name__, {
+    "BPEDecoder": "bpe", "ByteFallback": "byte_fallback", "SentencePieceByteFallback": "byte_fallback",
+    "ByteLevel": "byte_level", "CTC": "ctc", "Fuse": "fuse", "Metaspace": "metaspace", "Replace": "replace",
+    "Strip": "strip", "CleanedUp": "transformers_text", "RewrittenText": "transformers_text",
+    "SpecialTokenRuns": "transformers_text", "WordPiece": "wordpiece"})
 
 __all__ = ["Decoder", "REPLACEMENT_CHAR", "clean_up_tokenization", "wordpiece_cleanup", "BPEDecoder", "ByteFallback",
            "SentencePieceByteFallback", "ByteLevel", "CTC", "Fuse", "Metaspace", "Replace", "Strip", "CleanedUp",
@@ -66,26 +76,34 @@ class Sequence(Decoder):
         return cls(component_list(data, "decoders", from_dict))
 
 
-DECODER_TYPES: dict[str, type] = {
-    cls.TYPE: cls for cls in (ByteLevel, WordPiece, Metaspace, BPEDecoder, ByteFallback, Fuse,
-                              Strip, Replace, CTC, Sequence)
+# The "type" tags of tokenizer.json, each with its class's name.
+DECODER_TYPES: dict[str, str] = {
+    "ByteLevel": "ByteLevel", "WordPiece": "WordPiece", "Metaspace": "Metaspace", "BPEDecoder": "BPEDecoder",
+    "ByteFallback": "ByteFallback", "Fuse": "Fuse", "Strip": "Strip", "Replace": "Replace", "CTC": "CTC",
+    "Sequence": "Sequence",
 }
 
 
 # The decoders HF can read from an object without a known "type", in the order it tries them.
-_UNTAGGED_ORDER = (BPEDecoder, WordPiece, CTC, Replace, Strip)
+_UNTAGGED_ORDER = ("BPEDecoder", "WordPiece", "CTC", "Replace", "Strip")
+
+
+def decoder_class(name: str) -> type[Decoder]:
+    """The decoder class of this name, its module imported on first use."""
+    found: type[Decoder] = Sequence if name == "Sequence" else __getattr__(name)
+    return found
 
 
 def from_dict(data: Any) -> Decoder:
     """Build a decoder from its tokenizer.json form."""
     require_object(data, "a decoder")
     kind = data.get("type")
-    cls = DECODER_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is not None:
-        return cls.from_dict(data)
+    name = DECODER_TYPES.get(kind) if isinstance(kind, str) else None
+    if name is not None:
+        return decoder_class(name).from_dict(data)
     for candidate in _UNTAGGED_ORDER:
         try:
-            return candidate.from_dict(data)
+            return decoder_class(candidate).from_dict(data)
         except FormatError:
             continue
     known = ", ".join(DECODER_TYPES)

@@ -104,7 +104,7 @@ def tekken_tokenizer(document: Any, where: str | None = None, digest: str | None
                                           disallowed_default=(), skips_specials=True)
     tokenizer.post_processor = _bos_eos(spec.special_tokens, add_bos, add_eos)
     extra = {key: value for key, value in document.items() if key not in ("config", "vocab", "special_tokens")}
-    tokenizer.tekken_source = TekkenSource(dict(document["config"]), vocab[live:], extra)
+    tokenizer.source = TekkenSource(dict(document["config"]), vocab[live:], extra)
     return tokenizer
 
 
@@ -223,7 +223,7 @@ def tekken_document(tokenizer: Tokenizer) -> dict[str, Any]:
         raise UnsupportedConversion("model: tekken.json needs the vocabulary's ids to follow the special "
                                     "tokens without a gap")
     check_merges(tokenizer.model, ranks, hashlib.sha256(dump_ranks(ranks)).hexdigest())
-    source = getattr(tokenizer, "tekken_source", None) or TekkenSource({})
+    source = tokenizer.source if isinstance(tokenizer.source, TekkenSource) else TekkenSource({})
     config = {**source.config, "pattern": spec.pattern, "default_vocab_size": count + len(ranks),
               "default_num_special_tokens": count, "version": source.config.get("version", NEW_FILE_VERSION)}
     vocab = [{"rank": rank - count, "token_bytes": base64.b64encode(token).decode("ascii"),

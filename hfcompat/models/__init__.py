@@ -13,32 +13,39 @@ transformers' XLM, Flaubert, FSMT and BioGpt classes: merges on strings, vocabul
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .._lazy import lazy_names
 from ..errors import FormatError
 from .base import LoadPanic, Token, VocabLookup
-from .bpe import BPE
-from .unigram import Unigram
-from .wordlevel import WordLevel
-from .wordpiece import WordPiece
+
+if TYPE_CHECKING:
+    from .bpe import BPE
+    from .unigram import Unigram
+    from .wordlevel import WordLevel
+    from .wordpiece import WordPiece
+
+# Each model's module, imported when the model is first used (a BPE file loads no Unigram).
+MODEL_MODULES = {"BPE": "bpe", "WordPiece": "wordpiece", "WordLevel": "wordlevel", "Unigram": "unigram"}
+__getattr__ = lazy_names(__name__, MODEL_MODULES)
 
 __all__ = ["BPE", "Token", "Unigram", "VocabLookup", "WordLevel", "WordPiece", "model_from_dict"]
 
 
 def model_from_dict(data: Any) -> Any:
     """Build a model from its tokenizer.json form; untagged legacy forms are tried in HF's order."""
-    kinds = {"BPE": BPE, "WordPiece": WordPiece, "WordLevel": WordLevel, "Unigram": Unigram}
+    kinds = MODEL_MODULES  # the tags of tokenizer.json, in the order HF tries them untagged
     if not isinstance(data, dict):
         raise FormatError(f"expected an object, got {type(data).__name__}", field="model")
     kind = data.get("type")
     if kind is not None:
         if not isinstance(kind, str) or kind not in kinds:
             raise FormatError(f"unknown model type {kind!r} (expected one of {sorted(kinds)})", field="model.type")
-        return _located(kinds[kind].from_dict, data)
+        return _located(__getattr__(kind).from_dict, data)
     errors = []
-    for name, cls in kinds.items():
+    for name in kinds:
         try:
-            return cls.from_dict(data)
+            return __getattr__(name).from_dict(data)
         except LoadPanic as error:
             raise error.at(field="model") from None
         except FormatError as error:

@@ -24,18 +24,28 @@ end of unicode.py lists where their Unicode versions differ from Python's `unico
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._lazy import lazy_names
 from ..errors import FormatError
 from ..pipeline.fields import component_list, require_object
 from ..pipeline.normalized import NormalizedString
 from .base import Normalizer
-from .bert import BertNormalizer
-from .byte_level import ByteLevel
-from .precompiled import Precompiled
-from .replace import Prepend, Replace
-from .strip import Strip, StripAccents
-from .unicode import NFC, NFD, NFKC, NFKD, Lowercase, Nmt, is_bert_control, is_combining_mark, is_nonspacing_mark
+
+if TYPE_CHECKING:
+    from .bert import BertNormalizer
+    from .byte_level import ByteLevel
+    from .precompiled import Precompiled
+    from .replace import Prepend, Replace
+    from .strip import Strip, StripAccents
+    from .unicode import NFC, NFD, NFKC, NFKD, Lowercase, Nmt, is_bert_control, is_combining_mark, is_nonspacing_mark
+
+# Each normalizer's module, imported when the normalizer is first used (a GPT-2 load needs none).
+__getattr__ = lazy_names(__name__, {
+    "BertNormalizer": "bert", "ByteLevel": "byte_level", "Precompiled": "precompiled", "Prepend": "replace",
+    "Replace": "replace", "Strip": "strip", "StripAccents": "strip", "NFC": "unicode", "NFD": "unicode",
+    "NFKC": "unicode", "NFKD": "unicode", "Lowercase": "unicode", "Nmt": "unicode", "is_bert_control": "unicode",
+    "is_combining_mark": "unicode", "is_nonspacing_mark": "unicode"})
 
 __all__ = [
     "Normalizer", "BertNormalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Strip", "StripAccents",
@@ -75,15 +85,21 @@ class Sequence(Normalizer):
 # --------------------------------------------------------------------------- reading
 
 
-# The "type" tags HF reads directly ("Bert" is its tag for BertNormalizer).
-NORMALIZER_TYPES: dict[str, type[Normalizer]] = {
-    "Bert": BertNormalizer, "Strip": Strip, "StripAccents": StripAccents, "NFC": NFC, "NFD": NFD,
-    "NFKC": NFKC, "NFKD": NFKD, "Sequence": Sequence, "Lowercase": Lowercase, "Nmt": Nmt,
-    "Precompiled": Precompiled, "Replace": Replace, "Prepend": Prepend, "ByteLevel": ByteLevel,
+# The "type" tags HF reads directly, each with its class's name ("Bert" is HF's tag for BertNormalizer).
+NORMALIZER_TYPES: dict[str, str] = {
+    "Bert": "BertNormalizer", "Strip": "Strip", "StripAccents": "StripAccents", "NFC": "NFC", "NFD": "NFD",
+    "NFKC": "NFKC", "NFKD": "NFKD", "Sequence": "Sequence", "Lowercase": "Lowercase", "Nmt": "Nmt",
+    "Precompiled": "Precompiled", "Replace": "Replace", "Prepend": "Prepend", "ByteLevel": "ByteLevel",
 }
 # What HF tries, in order, for an object whose "type" is not a known tag. The field-less
 # normalizers are absent: untagged, they would need a "type" naming them, which is a known tag.
-_UNTAGGED_ORDER: tuple[type[Normalizer], ...] = (BertNormalizer, Strip, Sequence, Replace, Prepend)
+_UNTAGGED_ORDER = ("BertNormalizer", "Strip", "Sequence", "Replace", "Prepend")
+
+
+def normalizer_class(name: str) -> type[Normalizer]:
+    """The normalizer class of this name, its module imported on first use."""
+    found: type[Normalizer] = Sequence if name == "Sequence" else __getattr__(name)
+    return found
 
 
 def flatten(normalizer: Any) -> list[Any]:
@@ -100,17 +116,17 @@ def from_dict(data: Any) -> Normalizer:
     """Build a normalizer from its tokenizer.json form."""
     data = require_object(data, "a normalizer")
     kind = data.get("type")
-    cls = NORMALIZER_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is not None:
-        return cls.from_dict(data)
-    errors: dict[type[Normalizer], FormatError] = {}
+    name = NORMALIZER_TYPES.get(kind) if isinstance(kind, str) else None
+    if name is not None:
+        return normalizer_class(name).from_dict(data)
+    errors: dict[str, FormatError] = {}
     for candidate in _UNTAGGED_ORDER:
         try:
-            return candidate.from_dict(data)
+            return normalizer_class(candidate).from_dict(data)
         except FormatError as exc:
             errors[candidate] = exc
-    if kind == BertNormalizer.TYPE:
-        raise errors[BertNormalizer]
+    if kind == normalizer_class("BertNormalizer").TYPE:
+        raise errors["BertNormalizer"]
     known = ", ".join(["BertNormalizer", *(t for t in NORMALIZER_TYPES if t != "Bert")])
     if "type" not in data:
         raise FormatError(f"missing normalizer type (one of {known}), and the fields match none",

@@ -72,8 +72,12 @@ _DOTTED_I = "iI\u0130\u0131"
 def _multi_folds() -> tuple[str, frozenset[str]]:
     """The chars whose full case folding has several chars ("ß" -> "ss"; all in the BMP), and
     those foldings."""
-    chars = "".join(chr(c) for c in range(0x80, 0xD800) if len(chr(c).casefold()) > 1)
-    chars += "".join(chr(c) for c in range(0xE000, 0x10000) if len(chr(c).casefold()) > 1)
+    found = []
+    for start in [*range(0x80, 0xD800, 256), *range(0xE000, 0x10000, 256)]:
+        block = "".join(map(chr, range(start, min(start + 256, 0xD800 if start < 0xD800 else 0x10000))))
+        if len(block.casefold()) != len(block):  # no char folds to none, so the block holds one
+            found += [char for char in block if len(char.casefold()) > 1]
+    chars = "".join(found)
     return chars, frozenset(c.casefold() for c in chars)
 
 

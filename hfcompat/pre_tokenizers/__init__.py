@@ -25,19 +25,30 @@ the GPT-2 pattern, and sentencepiece's script table (Unicode 9) for UnicodeScrip
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from .._lazy import lazy_names
 from ..errors import FormatError
 from ..pipeline.fields import component_list, field_value, require_object
 from ..pipeline.normalized import PreTokenizedString
 from .base import (BEHAVIOR_FROM_JSON, BEHAVIOR_TO_JSON, PieceForm, PieceRoute, Pieces, PreTokenizer, SplitWise,
                    prefixed_alignments)
-from .bert import BertPreTokenizer, Digits, Punctuation, Whitespace, WhitespaceSplit
-from .byte_level import GPT2_PATTERN, ByteLevel, to_byte_level
-from .fixed_length import FixedLength
-from .metaspace import PREPEND_SCHEMES, Metaspace
-from .split import CharDelimiterSplit, Split
-from .unicode_scripts import UnicodeScripts, script_of
+
+if TYPE_CHECKING:
+    from .bert import BertPreTokenizer, Digits, Punctuation, Whitespace, WhitespaceSplit
+    from .byte_level import GPT2_PATTERN, ByteLevel, to_byte_level
+    from .fixed_length import FixedLength
+    from .metaspace import PREPEND_SCHEMES, Metaspace
+    from .split import CharDelimiterSplit, Split
+    from .unicode_scripts import UnicodeScripts, script_of
+
+# Each pre-tokenizer's module, imported when the pre-tokenizer is first used.
+__getattr__ = lazy_names(__name__, {
+    "BertPreTokenizer": "bert", "Digits": "bert", "Punctuation": "bert", "Whitespace": "bert",
+    "WhitespaceSplit": "bert", "GPT2_PATTERN": "byte_level", "ByteLevel": "byte_level", "to_byte_level": "byte_level",
+    "FixedLength": "fixed_length", "PREPEND_SCHEMES": "metaspace", "Metaspace": "metaspace",
+    "CharDelimiterSplit": "split", "Split": "split", "UnicodeScripts": "unicode_scripts",
+    "script_of": "unicode_scripts"})
 
 __all__ = [
     "PreTokenizer", "BertPreTokenizer", "ByteLevel", "Whitespace", "WhitespaceSplit", "Metaspace",
@@ -79,10 +90,11 @@ class Sequence(PreTokenizer):
             return first
         if len(self.pretokenizers) == 2:
             words, second = self.pretokenizers
-            if first.form is PieceForm.TEXT and type(second) is ByteLevel and not second.use_regex \
-                    and not second.add_prefix_space:
+            if first.form is PieceForm.TEXT and type(second) is pre_tokenizer_class("ByteLevel") \
+                    and not second.use_regex and not second.add_prefix_space:
                 return PieceRoute(PieceForm.BYTES, scanner=first.scanner)
-            if type(words) is WhitespaceSplit and isinstance(second, Metaspace) and second.prepend_scheme == "always":
+            if type(words) is pre_tokenizer_class("WhitespaceSplit") \
+                    and isinstance(second, pre_tokenizer_class("Metaspace")) and second.prepend_scheme == "always":
                 return PieceRoute(PieceForm.PREFIXED, mark=second.replacement)
         return PieceRoute(PieceForm.SPLITS)
 
@@ -99,16 +111,15 @@ class Sequence(PreTokenizer):
 # ----- reading tokenizer.json --------------------------------------------------------------
 
 
-_SIMPLE: dict[str, Callable[[], PreTokenizer]] = {
-    "BertPreTokenizer": BertPreTokenizer, "Whitespace": Whitespace,
-    "WhitespaceSplit": WhitespaceSplit, "UnicodeScripts": UnicodeScripts,
-}
-_READERS: dict[str, Callable[[dict], PreTokenizer]] = {
-    "ByteLevel": ByteLevel.from_dict, "Metaspace": Metaspace.from_dict, "Split": Split.from_dict,
-    "Digits": Digits.from_dict, "Punctuation": Punctuation.from_dict,
-    "CharDelimiterSplit": CharDelimiterSplit.from_dict, "FixedLength": FixedLength.from_dict,
-    "Sequence": Sequence.from_dict,
-}
+# The types HF builds without fields, and those read from their fields, each with its class's name.
+_SIMPLE = ("BertPreTokenizer", "Whitespace", "WhitespaceSplit", "UnicodeScripts")
+_READ = ("ByteLevel", "Metaspace", "Split", "Digits", "Punctuation", "CharDelimiterSplit", "FixedLength", "Sequence")
+
+
+def pre_tokenizer_class(name: str) -> type[PreTokenizer]:
+    """The pre-tokenizer class of this name, its module imported on first use."""
+    found: type[PreTokenizer] = Sequence if name == "Sequence" else __getattr__(name)
+    return found
 
 
 def from_dict(data: Any) -> PreTokenizer:
@@ -118,7 +129,7 @@ def from_dict(data: Any) -> PreTokenizer:
     if not isinstance(kind, str):
         raise FormatError(f"expected a type name, got {kind!r}", field="type")
     if kind in _SIMPLE:
-        return _SIMPLE[kind]()
-    if kind not in _READERS:
+        return pre_tokenizer_class(kind)()
+    if kind not in _READ:
         raise FormatError(f"unknown pre-tokenizer type {kind!r}", field="type")
-    return _READERS[kind](data)
+    return pre_tokenizer_class(kind).from_dict(data)

@@ -113,15 +113,6 @@ _VARIANTS: tuple[tuple[str, Any], ...] = (
     ("Sequence", Sequence),
 )
 
-# HF reads post-processors untagged: the first variant, in this order, whose fields fit wins.
-_VARIANTS: tuple[tuple[str, Any], ...] = (
-    ("RobertaProcessing", RobertaProcessing),
-    ("BertProcessing", BertProcessing),
-    ("ByteLevel", ByteLevel),
-    ("TemplateProcessing", TemplateProcessing),
-    ("Sequence", Sequence),
-)
-
 
 def from_dict(data: Any) -> PostProcessor:
     """Read any post-processor from its tokenizer.json form, trying variants in HF's order."""

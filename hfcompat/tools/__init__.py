@@ -4,34 +4,13 @@ with the official libraries), `evaluate` (+ its report: how tokenizers compare o
 (tokens drawn over the text). Importing this
 package registers `explain` as `Tokenizer.explain`."""
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
 from ..tokenizer import EXTENSIONS
+from .evaluate import evaluate
 from .explain import explain
-
-if TYPE_CHECKING:
-    from .evaluate import evaluate
-    from .lint import Finding, lint
-    from .train import count_words, train
-    from .verify import VerifyReport, verify
+from .lint import Finding, lint
+from .train import count_words, train
+from .verify import VerifyReport, verify
 
 __all__ = ["Finding", "VerifyReport", "count_words", "evaluate", "explain", "lint", "train", "verify"]
-
-# Each tool's module, imported when the tool is first used (PEP 562): a command pays for its own.
-_MODULES = {"Finding": "lint", "VerifyReport": "verify", "count_words": "train", "evaluate": "evaluate",
-            "lint": "lint", "train": "train", "verify": "verify"}
-
-
-def __getattr__(name: str) -> Any:
-    """A tool, its module imported on first use."""
-    if name not in _MODULES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_MODULES[name]}", __name__), name)
-    globals()[name] = value  # the tool, where importing its module bound the module's name
-    return value
-
 
 EXTENSIONS["explain"] = explain

@@ -71,7 +71,7 @@ def sentencepiece_pipeline(rule_name: str) -> Tokenizer:
     spec.precompiled_charsmap = precompiled_charsmap(rule_name)
     spec.add_dummy_prefix = spec.remove_extra_whitespaces = spec.escape_whitespaces = True
     tokenizer = tokenizer_from_proto(proto)
-    tokenizer.sentencepiece_source = None
+    tokenizer.source = None
     tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement=SPACE, prepend_scheme="never", split=True)
     return tokenizer
 

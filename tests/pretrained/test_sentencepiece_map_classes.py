@@ -24,7 +24,7 @@ from hypothesis import given, settings
 
 import hfcompat
 from hfcompat.errors import UnsupportedConversion
-from hfcompat.formats.sentencepiece.read import read_sentencepiece
+from hfcompat.formats.sentencepiece.read import read_sentencepiece, sentencepiece_source
 from hfcompat.formats.transformers import classes, sentencepiece_map
 from tests.conformance.test_hypothesis import texts
 
@@ -103,7 +103,7 @@ def _write_model(model: str, path: Path) -> None:
 def _pieces(path: Path) -> list[str]:
     """The pieces of a .model, in id order (as sentencepiece reads them)."""
     tokenizer = read_sentencepiece(path)
-    return [piece.piece for piece in tokenizer.sentencepiece_source.proto.pieces]
+    return [piece.piece for piece in sentencepiece_source(tokenizer).proto.pieces]
 
 
 def _table(pieces: list[str]) -> dict[str, int]:

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from ...files import atomic_write_bytes
 from ...formats.sentencepiece import schema
+from ...formats.sentencepiece.read import sentencepiece_source
 from ...normalizers.normalization_rules import precompiled_charsmap
 from ...normalizers.sentencepiece_spec import SPACE
 from ...tools import count_words, train
@@ -200,7 +201,7 @@ def _learned(counts: WordCounts, model: str, vocab_size: int) -> list[tuple[str,
     """The normal pieces hfcompat's trainer learns on these words."""
     counts.pipeline = count_words([""], model=model, show_progress=False).pipeline
     tokenizer = train(counts, model=model, vocab_size=max(vocab_size, 2), show_progress=False)
-    return [(p.piece, p.score, p.type) for p in tokenizer.sentencepiece_source.proto.pieces
+    return [(p.piece, p.score, p.type) for p in sentencepiece_source(tokenizer).proto.pieces
             if p.type == schema.NORMAL]
 
 

@@ -229,6 +229,11 @@ def _per_token(values: list, length: int, kinds: type | tuple[type, ...], name: 
 
 # ----- the tokenizer -------------------------------------------------------------------------
 
+def gguf_source(tokenizer: Tokenizer) -> GGUFTokenizerData | None:
+    """The GGUF keys a tokenizer was read from (None when it was not read from a GGUF)."""
+    return tokenizer.source if isinstance(tokenizer.source, GGUFTokenizerData) else None
+
+
 def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     """Load the tokenizer of a GGUF file (vocab-only or a whole model: its tensors are not read).
 
@@ -246,7 +251,7 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     except FormatError as error:
         raise FormatError(error.message, path=str(path), field=_gguf_key(error.field)) from None
     tokenizer.chat_template = data.chat_template
-    tokenizer.gguf_source = data
+    tokenizer.source = data
     return tokenizer
 
 

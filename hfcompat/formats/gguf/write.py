@@ -30,8 +30,9 @@ from ...models.plamo2 import Plamo2
 from ...models.rwkv import RWKV
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_to_dict
+from ..sentencepiece.read import sentencepiece_source
 from .read import (BYTE, CONTROL, KEY, NORMAL, SPACE, TABLE, UNKNOWN, UNUSED, USER_DEFINED, GGUFTokenizerData,
-                   flag_defaults, pipeline_from_gguf, require_gguf)
+                   flag_defaults, gguf_source, pipeline_from_gguf, require_gguf)
 
 
 
@@ -76,7 +77,7 @@ def _add_keys(writer: Any, data: GGUFTokenizerData) -> None:
 
 def gguf_data(tokenizer: Tokenizer) -> GGUFTokenizerData:
     """The GGUF tokenizer keys of a tokenizer, or UnsupportedConversion."""
-    source = getattr(tokenizer, "gguf_source", None)
+    source = gguf_source(tokenizer)
     if isinstance(tokenizer.model, (RWKV, Plamo2)):
         return dataclasses.replace(_source_only(tokenizer, source), chat_template=tokenizer.chat_template)
     pipeline = tokenizer_to_dict(tokenizer)
@@ -215,7 +216,7 @@ def _sentencepiece_data(tokenizer: Tokenizer, pipeline: dict) -> GGUFTokenizerDa
     tokens, added = _tokens_by_id(pipeline, model["vocab"])
     types = _types(tokens, added, model.get("unk_token"), byte_fallback=True)
     merges = [" ".join(pair) if isinstance(pair, list) else pair for pair in model["merges"]]
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     if source is not None and len(source.proto.pieces) == len(tokens):
         # The .model's scores, and its UNUSED pieces (SentencePiece numbers its types as GGUF does).
         # Its control pieces stay NORMAL unless they are added tokens: SentencePiece never matches

@@ -38,8 +38,11 @@ from ...errors import FormatError
 from ...normalizers import Precompiled, flatten
 from ...normalizers.charsmap import rules_may_touch
 from ...normalizers.replace import EXTRA_SPACES
+from ...models.bpe import BPE
+from ...models.unigram import Unigram
+from ...models.wordlevel import WordLevel
 from ...tokenizer import Tokenizer
-from ..tokenizer_json import build_compiled, tokenizer_from_dict, tokenizer_to_dict
+from ..tokenizer_json import build_compiled, tokenizer_around, tokenizer_to_dict
 from . import schema as spm
 
 SPACE = "\u2581"
@@ -206,34 +209,40 @@ def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
         raise FormatError(f"byte piece {piece!r} is not of the form <0xHH>", field=f"{field}.piece")
 
 
+def sentencepiece_source(tokenizer: Tokenizer) -> SentencePieceSource | None:
+    """The .model a tokenizer was read from (None when it was not read from one)."""
+    return tokenizer.source if isinstance(tokenizer.source, SentencePieceSource) else None
+
+
 def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = False) -> Tokenizer:
     """The Tokenizer that runs a ModelProto exactly (charsmap applied as SentencePiece does)."""
     proto = readable(source)
-    pipeline = pipeline_from_proto(proto)
-    pipeline["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
-    tokenizer = tokenizer_from_dict(pipeline)
+    model = _model(proto)  # built directly: no tokenizer.json form of its merges is made and read back
+    sections = _sections(proto)
+    sections["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
+    tokenizer = tokenizer_around(model, sections)
     user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
     for normalizer in flatten(tokenizer.normalizer):
         if isinstance(normalizer, Precompiled):
             normalizer.longest_match = True
             normalizer.protected = tuple(piece for piece in user_defined
                                          if rules_may_touch(normalizer.charsmap, piece))
-    if pipeline["model"]["type"] == "Unigram":
-        tokenizer.model.without_matching(frozenset(
+    if isinstance(model, Unigram):
+        model.without_matching(frozenset(
             i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p)))
         normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
-        tokenizer.model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
-    elif pipeline["model"]["type"] == "BPE":
-        tokenizer.model.merge_as_sentencepiece(_merge_levels(proto.ranked_merges), _ids_of_type(proto, spm.UNUSED),
-                                               _ids_of_type(proto, spm.USER_DEFINED))
-        tokenizer.model.merge_through(proto.stand_in_chars)
-    elif pipeline["model"]["type"] == "WordLevel" and proto.trainer_spec.byte_fallback:
-        tokenizer.model.spell_unknown_in_bytes()  # sentencepiece spells an unknown word in bytes
-    elif pipeline["model"]["type"] == "WordLevel":
-        # sentencepiece gives a run of unknown words one unk id: the model sees the whole text.
+        model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
+    elif isinstance(model, BPE):
+        model.merge_as_sentencepiece(_merge_levels(proto.ranked_merges), _ids_of_type(proto, spm.UNUSED),
+                                     _ids_of_type(proto, spm.USER_DEFINED))
+        model.merge_through(proto.stand_in_chars)
+    elif proto.trainer_spec.byte_fallback:
+        model.spell_unknown_in_bytes()  # WORD: sentencepiece spells an unknown word in bytes
+    else:
+        # WORD: sentencepiece gives a run of unknown words one unk id: the model sees the whole text.
         tokenizer.pre_tokenizer = None
-        tokenizer.model.fuse_unknown_words(SPACE)
-    tokenizer.sentencepiece_source = SentencePieceSource(source, add_bos, add_eos)
+        model.fuse_unknown_words(SPACE)
+    tokenizer.source = SentencePieceSource(source, add_bos, add_eos)
     build_compiled(tokenizer)
     return tokenizer
 
@@ -249,24 +258,25 @@ def _ids_of_type(proto: Any, piece_type: int) -> frozenset[int]:
 def pipeline_from_proto(source: Any) -> dict:
     """The tokenizer.json object that runs this SentencePiece model exactly."""
     proto = readable(source)
+    return {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [], **_sections(proto),
+            "model": _model(proto).to_dict()}
+
+
+def _frozen(proto: ReadableModel) -> list[str]:
+    """The user-defined pieces a BPE model never merges with their neighbours: each is isolated
+    before the model (a Unigram model has none)."""
+    if proto.trainer_spec.model_type != spm.BPE:
+        return []
+    return [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
+
+
+def _sections(proto: ReadableModel) -> dict[str, Any]:
+    """The tokenizer.json sections around the model: normalizer, pre-tokenizer, decoder (and no
+    post-processor)."""
     trainer, spec = proto.trainer_spec, proto.normalizer_spec
-    user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
-    # BPE never merges a user symbol with its neighbours: each is isolated before the model.
-    frozen = user_defined if trainer.model_type == spm.BPE else []
-    model = _model(proto)
-    if frozen:
-        model["ignore_merges"] = True
-    return {
-        "version": "1.0",
-        "truncation": None,
-        "padding": None,
-        "added_tokens": [],
-        "normalizer": _normalizer(spec, trainer.treat_whitespace_as_suffix),
-        "pre_tokenizer": _pre_tokenizer(proto, frozen),
-        "post_processor": None,
-        "decoder": _decoder(proto),
-        "model": model,
-    }
+    return {"normalizer": _normalizer(spec, trainer.treat_whitespace_as_suffix),
+            "pre_tokenizer": _pre_tokenizer(proto, _frozen(proto)), "post_processor": None,
+            "decoder": _decoder(proto)}
 
 
 def _bos_eos_template(proto: Any, add_bos: bool, add_eos: bool) -> dict | None:
@@ -383,7 +393,7 @@ def _space_in_bytes(proto: Any) -> bool:
         not any(p.piece == SPACE and matched_in_text(proto, p) for p in proto.pieces)
 
 
-def _model(proto: ReadableModel) -> dict:
+def _model(proto: ReadableModel) -> BPE | Unigram | WordLevel:
     """The Unigram or BPE model of the pieces (CHAR as Unigram, WORD as WordLevel)."""
     model_type = proto.trainer_spec.model_type
     unknown = next((i for i, p in enumerate(proto.pieces) if p.type == spm.UNKNOWN), None)
@@ -393,11 +403,10 @@ def _model(proto: ReadableModel) -> dict:
         vocab = {p.piece: i for i, p in enumerate(proto.pieces)}
         # Without an unknown piece (byte fallback) no word becomes unk: the trainer's name stands in.
         unk = proto.trainer_spec.unk_piece if unknown is None else proto.pieces[unknown].piece
-        return {"type": "WordLevel", "vocab": vocab, "unk_token": unk}
+        return WordLevel(vocab, unk)
     if unknown is None:  # byte fallback spells every unknown char: a piece no text matches stands in
         unknown = next(i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p))
-    return {"type": "Unigram", "unk_id": unknown, "vocab": _unigram_vocab(proto),
-            "byte_fallback": proto.trainer_spec.byte_fallback}
+    return Unigram(_unigram_vocab(proto), unknown, proto.trainer_spec.byte_fallback)
 
 
 def _f32(value: float) -> float:
@@ -405,7 +414,7 @@ def _f32(value: float) -> float:
     return struct.unpack("<f", struct.pack("<f", value))[0]
 
 
-def _unigram_vocab(proto: Any) -> list[list]:
+def _unigram_vocab(proto: Any) -> list[tuple[str, float]]:
     """[piece, score] per piece, with the scores SentencePiece's lattice effectively uses.
 
     A user-defined piece scores `0.1 * (bytes - 1)` (float32, sentencepiece 0.2.3's bonus for a
@@ -424,7 +433,7 @@ def _unigram_vocab(proto: Any) -> list[list]:
             score = _f32(0.1 * (len(p.piece.encode("utf-8")) - 1))
         elif not matched_in_text(proto, p):
             score = unreachable
-        vocab.append([p.piece, score])
+        vocab.append((p.piece, score))
     return vocab
 
 
@@ -439,19 +448,16 @@ def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     return levels
 
 
-def _bpe_model(proto: ReadableModel, unknown: int | None) -> dict:
+def _bpe_model(proto: ReadableModel, unknown: int | None) -> BPE:
     """BPE with a merge for every split of every mergeable piece, best piece score first (the
     stand-in chars in the vocab too, for the merges; the reader takes them out again)."""
     stand_ins = {char: len(proto.pieces) + index for index, char in enumerate(proto.stand_in_chars)}
-    return {
-        "type": "BPE", "dropout": None, "unk_token": None if unknown is None else proto.pieces[unknown].piece,
-        "continuing_subword_prefix": None, "end_of_word_suffix": None,
-        # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
-        "fuse_unk": not proto.trainer_spec.byte_fallback,
-        "byte_fallback": proto.trainer_spec.byte_fallback, "ignore_merges": False,
-        "vocab": {**{p.piece: i for i, p in enumerate(proto.pieces)}, **stand_ins},
-        "merges": [[left, right] for _, left, right in proto.ranked_merges],
-    }
+    return BPE({**{p.piece: i for i, p in enumerate(proto.pieces)}, **stand_ins},
+               [(left, right) for _, left, right in proto.ranked_merges],
+               unk_token=None if unknown is None else proto.pieces[unknown].piece,
+               # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
+               fuse_unk=not proto.trainer_spec.byte_fallback, byte_fallback=proto.trainer_spec.byte_fallback,
+               ignore_merges=bool(_frozen(proto)))
 
 
 def ranked_splits(scores: dict[str, float]) -> list[tuple[float, str, str]]:

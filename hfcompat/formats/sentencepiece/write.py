@@ -22,7 +22,7 @@ from ...normalizers.replace import EXTRA_SPACES
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_to_dict
 from . import schema as spm
-from .read import AFTER_LAST_CHAR, SPACE, words_are_cuts
+from .read import AFTER_LAST_CHAR, SPACE, sentencepiece_source, words_are_cuts
 
 BYTE_PIECES = {f"<0x{byte:02X}>" for byte in range(256)}
 
@@ -284,7 +284,7 @@ def _fill_specs(proto: Any, kind: str, model: dict, flags: dict, vocab: list[str
 
 def write_sentencepiece(tokenizer: Tokenizer, path: str | Path) -> None:
     """Write `tokenizer` as a .model file, or raise UnsupportedConversion and write nothing."""
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     if source is not None and _same_pipeline(tokenizer_to_dict(tokenizer), source.pipeline()):
         proto = source.proto
     else:

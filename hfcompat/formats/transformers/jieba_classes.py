@@ -32,7 +32,7 @@ from ...segmentation.segmenter import Segmenter
 from ...segmentation.vocabulary_words import VocabularyWords
 from ...segmentation.words_around_literals import WordsAroundLiterals
 from ...tokenizer import Tokenizer
-from ..sentencepiece.read import read_sentencepiece
+from ..sentencepiece.read import read_sentencepiece, sentencepiece_source
 from . import classes
 from .bert_like import read_python_vocab
 
@@ -49,7 +49,7 @@ def cpm(directory: Path, config: Config) -> Data:
     if config.get("sp_model_kwargs"):
         warnings.warn(f"{directory}: transformers' CpmTokenizer passes sp_model_kwargs (sampling options) to "
                       "sentencepiece; hfcompat encodes without them", UserWarning, stacklevel=6)
-    unk_id = sentencepiece.sentencepiece_source.proto.trainer_spec.unk_id
+    unk_id = sentencepiece_source(sentencepiece).proto.trainer_spec.unk_id
     model = XLNetPieces(sentencepiece, unk_id, lowercase=bool(config.get("do_lower_case", False)),
                         remove_space=bool(config.get("remove_space", True)),
                         keep_accents=bool(config.get("keep_accents", False)))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ... import processors
 from ...tokenizer import Tokenizer
-from ..sentencepiece.read import read_sentencepiece
+from ..sentencepiece.read import read_sentencepiece, sentencepiece_source
 from ..tekken import read_tekken
 from .auto_class import MISTRAL, MISTRAL_FILE
 
@@ -69,7 +69,7 @@ def _sentencepiece_with_bos(path: Path) -> Tokenizer:
     """A SentencePiece model as mistral-common's SentencePieceTokenizer runs it: sentencepiece's own encode and
     decode, and the model's bos piece before each text."""
     tokenizer = read_sentencepiece(path)
-    bos = tokenizer.sentencepiece_source.proto.trainer_spec.bos_id
+    bos = sentencepiece_source(tokenizer).proto.trainer_spec.bos_id
     tokenizer.post_processor = processors.from_dict(processors.bos_eos_template((tokenizer.id_to_token(bos), bos),
                                                                                 None))
     return tokenizer

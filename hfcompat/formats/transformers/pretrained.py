@@ -28,7 +28,7 @@ from ...processors.python_type_ids import PythonTypeIds
 from ...segmentation.pre_tokenizer import SideFiles
 from ...tokenizer import Tokenizer
 from ..detect import HFCOMPAT_FILE
-from ..sentencepiece.read import read_sentencepiece
+from ..sentencepiece.read import read_sentencepiece, sentencepiece_source
 from ..tokenizer_json import (check_unique_ids, tokenizer_around, tokenizer_from_dict, tokenizer_to_dict,
                               tokenizer_to_json)
 from . import classes
@@ -557,7 +557,7 @@ def _sentencepiece_data(path: Path, name: str | None) -> dict[str, Any]:
     _warn_if_transformers_differs(path, tokenizer, name)
     data = tokenizer_to_dict(tokenizer)
     if not is_rebuilt(name):
-        data = _as_backend_reads(data, tokenizer.sentencepiece_source.proto)
+        data = _as_backend_reads(data, sentencepiece_source(tokenizer).proto)
     return data
 
 

@@ -33,7 +33,7 @@ from ...models.vocab_files import read_vocab_json
 from ...pre_tokenizers.siglip_text import SiglipText
 from ...processors.byt5 import ByT5Processing
 from ...processors.prefix_suffix import PrefixSuffixProcessing
-from ..sentencepiece.read import parse_model, read_sentencepiece, readable, tokenizer_from_proto
+from ..sentencepiece.read import parse_model, read_sentencepiece, readable, sentencepiece_source, tokenizer_from_proto
 from . import classes
 from .classes import role, token_text
 
@@ -67,7 +67,7 @@ def _file(directory: Path, name: str) -> Path:
 
 def _pieces(segmenter: Any) -> list[str]:
     """The pieces of a read .model, in id order."""
-    return [piece.piece for piece in readable(segmenter.sentencepiece_source.proto).pieces]
+    return [piece.piece for piece in readable(sentencepiece_source(segmenter).proto).pieces]
 
 
 def _choice(config: Config, key: str, default: str, table: dict[str, Any]) -> Any:
@@ -168,7 +168,7 @@ def speech2text(directory: Path, config: Config) -> Data:
         added = [f"<lang:{code}>" for code in languages]
         pieces = _pieces(segmenter)
         code = f"<lang:{target}>"
-        piece_id = pieces.index(code) if code in pieces else segmenter.sentencepiece_source.proto.trainer_spec.unk_id
+        piece_id = pieces.index(code) if code in pieces else sentencepiece_source(segmenter).proto.trainer_spec.unk_id
         prefix = [(names.get(piece_id, unk), piece_id)]
     if config.get("do_upper_case"):
         warnings.warn(f"{directory}: transformers' Speech2TextTokenizer upper-cases the decoded text between special "
@@ -253,7 +253,7 @@ def siglip(directory: Path, config: Config) -> Data:
     vocab = {piece: index for index, piece in enumerate(pieces)}
     names = dict(enumerate(pieces))
     specials = special_tokens(config, "SiglipTokenizer")
-    unk_id = segmenter.sentencepiece_source.proto.trainer_spec.unk_id
+    unk_id = sentencepiece_source(segmenter).proto.trainer_spec.unk_id
     eos = role(config, "eos_token", "</s>")
     eos_id = vocab.get(eos, _listed_id(config, eos, len(vocab)))
     model = PieceMap(segmenter, vocab, unk_id, names, unk_text=role(config, "unk_token", "<unk>"))

@@ -13,7 +13,9 @@ import regex
 
 from ...errors import UnsupportedConversion
 from ...formats.detect import detect_format
+from ...formats.gguf.read import gguf_source
 from ...formats.repeated_keys import keep_last, repeated_keys
+from ...formats.sentencepiece.read import sentencepiece_source
 from ...formats.tokenizer_json import check_json_expressible
 from ...models.unigram import Unigram
 from ...pipeline.bytelevel import chars_to_bytes
@@ -242,7 +244,7 @@ def normalizer_idempotence(tokenizer: Tokenizer) -> list[Finding]:
 
 def sentencepiece_conversion(tokenizer: Tokenizer) -> list[Finding]:
     """A SentencePiece model that tokenizer.json cannot run exactly."""
-    if getattr(tokenizer, "sentencepiece_source", None) is None:
+    if sentencepiece_source(tokenizer) is None:
         return []
     try:
         check_json_expressible(tokenizer)
@@ -256,7 +258,7 @@ def sentencepiece_conversion(tokenizer: Tokenizer) -> list[Finding]:
 
 def gguf_pre_name(tokenizer: Tokenizer) -> list[Finding]:
     """A gpt2 GGUF without a `tokenizer.ggml.pre` name, read (as llama.cpp reads it) with the default splits."""
-    source = getattr(tokenizer, "gguf_source", None)
+    source = gguf_source(tokenizer)
     if source is None or source.model != "gpt2" or source.pre:
         return []
     return finding("gguf-pre-missing", "warning", "this GGUF names no pre-tokenizer (tokenizer.ggml.pre)",

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Callable
 
 from ...formats.gguf.metadata import read_metadata
-from ...formats.gguf.read import dead_merges
+from ...formats.gguf.read import dead_merges, gguf_source
 from ...formats.sentencepiece import schema as spm
+from ...formats.sentencepiece.read import sentencepiece_source
 from ...formats.tiktoken.ranks import repeated_tokens
 from ...models.bpe import BPE
 from ...pipeline.bytelevel import BYTE_TO_CHAR, bytes_to_chars, chars_to_bytes
@@ -67,7 +68,7 @@ def _produced_elsewhere(tokenizer: Tokenizer) -> set[int]:
         ids.add(model.vocab[model.unk_token])
     if model.byte_fallback:
         ids |= {i for i in (model.vocab.get(f"<0x{b:02X}>") for b in range(256)) if i is not None}
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     if source is not None:
         ids |= {i for i, piece in enumerate(source.proto.pieces) if piece.type != NORMAL}
     return ids
@@ -125,7 +126,7 @@ def repeated_rank_lines(path: Path, tokenizer: Tokenizer) -> list[Finding]:
 
 def undefined_token_types(tokenizer: Tokenizer) -> list[Finding]:
     """GGUF tokens whose type is outside 1..6 (llama.cpp's UNDEFINED)."""
-    source = getattr(tokenizer, "gguf_source", None)
+    source = gguf_source(tokenizer)
     if source is None:
         return []
     odd = [(token, i) for i, (token, kind) in enumerate(zip(source.tokens, source.types)) if not 1 <= kind <= 6]
@@ -137,7 +138,7 @@ def undefined_token_types(tokenizer: Tokenizer) -> list[Finding]:
 
 def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
     """A SentencePiece model without an UNKNOWN piece (sentencepiece loads it when it has byte fallback)."""
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     if source is None or any(piece.type == UNKNOWN for piece in source.proto.pieces):
         return []
     return finding("unknown-piece-missing", "warning", "the SentencePiece model has no UNKNOWN piece",
@@ -147,7 +148,7 @@ def missing_unknown_piece(tokenizer: Tokenizer) -> list[Finding]:
 
 def long_char_model_pieces(tokenizer: Tokenizer) -> list[Finding]:
     """Pieces of several chars in a SentencePiece CHAR model, which sentencepiece never gives."""
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     if source is None or source.proto.trainer_spec.model_type != spm.CHAR:
         return []
     long = [(piece.piece, i) for i, piece in enumerate(source.proto.pieces)
@@ -159,7 +160,7 @@ def long_char_model_pieces(tokenizer: Tokenizer) -> list[Finding]:
 
 def pieces_not_utf8(tokenizer: Tokenizer) -> list[Finding]:
     """SentencePiece pieces whose bytes are not UTF-8 (sentencepiece loads them; no text matches them)."""
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     if source is None:
         return []
     odd = [(repr(piece.piece), i) for i, piece in enumerate(source.proto.pieces) if isinstance(piece.piece, bytes)]
@@ -171,7 +172,7 @@ def pieces_not_utf8(tokenizer: Tokenizer) -> list[Finding]:
 
 def bpe_chars_not_pieces(tokenizer: Tokenizer) -> list[Finding]:
     """Chars of a SentencePiece BPE model's pieces that are no piece (sentencepiece merges through them)."""
-    source = getattr(tokenizer, "sentencepiece_source", None)
+    source = sentencepiece_source(tokenizer)
     chars = getattr(tokenizer.model, "stand_ins", {})
     if source is None or not chars:
         return []
@@ -183,7 +184,7 @@ def bpe_chars_not_pieces(tokenizer: Tokenizer) -> list[Finding]:
 
 def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
     """GGUF merges that llama.cpp never applies and tokenizers would refuse (a part is no token)."""
-    source = getattr(tokenizer, "gguf_source", None)
+    source = gguf_source(tokenizer)
     if source is None or source.model != "gpt2" or source.merges is None:
         return []
     dead = dead_merges(source.merges, {token: i for i, token in enumerate(source.tokens)})
@@ -196,7 +197,7 @@ def dead_gguf_merges(tokenizer: Tokenizer) -> list[Finding]:
 def ignored_gguf_values(path: Path, tokenizer: Tokenizer) -> list[Finding]:
     """GGUF values llama.cpp reads past: per-token arrays (token types, scores) with more values
     than tokens, and special ids outside the vocabulary."""
-    source = getattr(tokenizer, "gguf_source", None)
+    source = gguf_source(tokenizer)
     if source is None or not path.is_file():
         return []
     fields, count = read_metadata(path), len(source.tokens)
