@@ -20,7 +20,7 @@ from ...formats.sentencepiece import schema
 from ...formats.sentencepiece.read import sentencepiece_source
 from ...normalizers.normalization_rules import precompiled_charsmap
 from ...normalizers.sentencepiece_spec import SPACE
-from ...tools import count_words, train
+from ...tools.train import count_words, train
 from ...trainers import WordCounts
 from .engine import spec_normalizer
 
