@@ -6,23 +6,22 @@ import json
 import re
 from itertools import chain, compress
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .. import decoders, normalizers, pre_tokenizers, processors
+from .. import decoders, models, normalizers, pre_tokenizers, processors, segmentation
 from ..errors import FormatError, UnsupportedConversion
 from ..files import atomic_write_text
 from ..models import model_from_dict
-from ..models.wordlevel import WordLevel
-from ..normalizers.charsmap import sentencepiece_normalized
 from ..pipeline.fields import as_bool, as_str, as_uint, field_value
 from ..pipeline.added_vocabulary import AddedToken
 from ..pipeline.padding import PaddingParams
 from ..pipeline.truncation import TruncationParams
-from ..segmentation.pre_tokenizer import (SideFiles, pre_tokenizer_from_extension_dict,
-                                          pre_tokenizer_to_extension_dict)
 from ..tokenizer import Tokenizer
 from ..pipeline.json_numbers import serde_json_f64, serde_json_int
 from .repeated_keys import check_repeated_keys, keep_last
+
+if TYPE_CHECKING:
+    from ..segmentation.pre_tokenizer import SideFiles
 
 VERSION = "1.0"
 TOP_LEVEL_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
@@ -205,7 +204,7 @@ def _extension_builders(extensions: SideFiles | None) -> dict[str, Callable[[Any
     """The component readers that replace the plain ones when extensions are allowed."""
     if extensions is None:
         return {}
-    return {"pre_tokenizer": lambda data: pre_tokenizer_from_extension_dict(data, extensions)}
+    return {"pre_tokenizer": lambda data: segmentation.pre_tokenizer_from_extension_dict(data, extensions)}
 
 
 def _section(name: str, build: Callable[[Any], Any], value: Any) -> Any:
@@ -248,7 +247,7 @@ def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None,
     def dump_pre_tokenizer(component: Any) -> Any:
         if component is None or extensions is None:
             return dump(component)
-        return pre_tokenizer_to_extension_dict(component, extensions)
+        return segmentation.pre_tokenizer_to_extension_dict(component, extensions)
 
     return {
         "version": VERSION,
@@ -309,11 +308,11 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
             "decoder: SentencePiece writes a \"▁\" spelled in byte pieces as it is and turns the pieces' own into "
             "spaces, which tokenizer.json's decoders cannot tell apart (hfcompat marks the pieces' own with a "
             "surrogate, which JSON cannot hold)")
-    if isinstance(model, WordLevel) and model.byte_fallback:
+    if isinstance(model, models.WordLevel) and model.byte_fallback:
         raise UnsupportedConversion(
             "model: SentencePiece's WORD model spells an unknown word in byte pieces, which tokenizer.json's "
             "WordLevel cannot express (it gives the unknown token)")
-    if isinstance(model, WordLevel) and model.word_mark is not None:
+    if isinstance(model, models.WordLevel) and model.word_mark is not None:
         raise UnsupportedConversion(
             "model: SentencePiece gives a run of unknown words of its WORD model one unknown id, which "
             "tokenizer.json's WordLevel cannot express (it gives one unknown token per word)")
@@ -331,7 +330,7 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
             "parts, which tokenizer.json's BPE cannot express (it would emit them)")
     for normalizer in normalizers.flatten(tokenizer.normalizer):
         changed = [symbol for symbol in getattr(normalizer, "protected", ())
-                   if sentencepiece_normalized(normalizer.charsmap, symbol) != symbol]
+                   if normalizers.sentencepiece_normalized(normalizer.charsmap, symbol) != symbol]
         if changed:
             raise UnsupportedConversion(
                 f"normalizer: SentencePiece leaves the user-defined symbols {changed!r} unnormalized where "

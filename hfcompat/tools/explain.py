@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UnsupportedConversion
-from ..models.bpe import BPE
-from ..models.unigram import Unigram
-from ..models.wordpiece import WordPiece
+from .. import models
+
+if TYPE_CHECKING:  # each model's module loads when a model of its kind is explained
+    from ..models.bpe import BPE
+    from ..models.unigram import Unigram
+    from ..models.wordpiece import WordPiece
 
 CANDIDATES = 3  # next-best Unigram paths shown
 MAX_LATTICE_CHARS = 64  # longer words get no n-best list (it grows with the lattice)
@@ -127,11 +130,11 @@ def _word(tokenizer: Any, split: Any) -> Word:
 
 def model_steps(model: Any, word: str) -> list[Step]:
     """The steps the model takes on one pre-token."""
-    if isinstance(model, BPE):
+    if isinstance(model, models.BPE):
         return bpe_steps(model, word)
-    if isinstance(model, WordPiece):
+    if isinstance(model, models.WordPiece):
         return wordpiece_steps(model, word)
-    if isinstance(model, Unigram):
+    if isinstance(model, models.Unigram):
         return unigram_steps(model, word)
     tokens = model.tokenize(word)
     return [Step("lookup", f"{type(model).__name__}: the whole word is looked up",

@@ -41,16 +41,17 @@ def test_loading_a_byte_level_bpe_imports_only_its_components() -> None:
     path = shared_file("refs/gpt2/tokenizer.json")
     found = imported_after(f"import hfcompat\nhfcompat.load({str(path)!r}).encode('hello world')")
     unneeded = {"hfcompat.models.unigram", "hfcompat.models.wordpiece", "hfcompat.normalizers.precompiled",
-                "hfcompat.pre_tokenizers.unicode_scripts", "hfcompat.pre_tokenizers.bert", *NOT_NEEDED_TO_ENCODE}
+                "hfcompat.pre_tokenizers.unicode_scripts", "hfcompat.pre_tokenizers.bert", "hfcompat.normalizers.charsmap",
+                "hfcompat.segmentation.pre_tokenizer", *NOT_NEEDED_TO_ENCODE}
     assert {"hfcompat.models.bpe", "hfcompat.pre_tokenizers.byte_level"} <= found
     assert not unneeded & found
 
 
-@pytest.mark.parametrize("name", ["llama2/tokenizer.model", "tiktoken/cl100k_base.tiktoken"])
+@pytest.mark.parametrize("name", ["llama2/tokenizer.model", "tiktoken/cl100k_base.tiktoken", "gpt2/tokenizer.json"])
 def test_the_encode_command_skips_training_and_templates(name: str) -> None:
-    """`hfcompat encode FILE TEXT` loads no trainer, tqdm or jinja2."""
+    """`hfcompat encode FILE TEXT` loads no trainer, tqdm, jinja2 or lint check, nor a model the file does not hold."""
     path = shared_file(f"refs/{name}")
     code = f"from hfcompat.cli import run\nrun(['encode', {str(path)!r}, 'hello world'])"
     found = imported_after(code)
     assert "hfcompat.cli.tokens" in found
-    assert not set(NOT_NEEDED_TO_ENCODE) & found
+    assert not {*NOT_NEEDED_TO_ENCODE, "hfcompat.tools.lint", "hfcompat.models.wordpiece"} & found
