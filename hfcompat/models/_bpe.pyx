@@ -1,11 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of the BPE merge loop in `bpe.py`, which stays the reference.
+"""The compiled twin of BPE's merge table (`MergeTable` and `merge_columns` in `bpe.py`, the
+reference, with the same methods).
 
 `MergeTable` holds a BPE model's merges, its single-char tokens and (when first asked) the char
-pairs its tokens hold, in C hash tables, and runs `BPE._merge_with_heap` without dropout, trace,
-BPE-dropout or unused pieces over C arrays: a binary heap of `key << 32 | position` entries over a
-linked list of symbols, with the same stale-entry rules, in HF's order (key = rank) or
-sentencepiece's (key = the rank's level). `bpe.py` keeps every other case in Python.
+pairs its tokens hold, in C hash tables, and runs `MergeTable.merge_with_heap` without dropout,
+trace, BPE-dropout or unused pieces over C arrays: a binary heap of `key << 32 | position` entries
+over a linked list of symbols, with the same stale-entry rules, in HF's order (key = rank) or
+sentencepiece's (key = the rank's level). `BPE` runs every other case with the reference.
 
 The loop over a word longer than `NOGIL_MIN_SYMBOLS` symbols runs without the GIL.
 """
@@ -33,6 +34,8 @@ cdef enum:
 
 
 include "_hash_table.pxi"
+
+__all__ = ["MergeTable", "merge_columns"]  # the entry points with a twin
 
 
 cdef inline Py_ssize_t _utf8_length(Py_UCS4 char) noexcept nogil:
@@ -152,8 +155,8 @@ cdef tuple _kept(Word* word):
 
 
 def merge_columns(dict vocab, list merges) -> object:
-    """`bpe._merge_columns`: the ids of each merge's (left, right) tokens and of their join, in
-    one C loop; None when a merge is not two strings or one of the three is not in the vocab."""
+    """The ids of each merge's (left, right) tokens and of their join, in one C loop; None when a
+    merge is not two strings or one of the three is not in the vocab."""
     cdef Py_ssize_t rank, count = len(merges)
     cdef list left_ids = [None] * count, right_ids = [None] * count, new_ids = [None] * count
     cdef object merge, left, right, found
@@ -266,7 +269,7 @@ cdef class MergeTable:
             _push(word.heap, size, <uint64_t>self.keys[rank] << 32 | <uint64_t>left)
 
     cdef void _merge(self, Word* word) noexcept nogil:
-        """`BPE._merge_with_heap` on a word whose ids and lengths are set: merges in place,
+        """`MergeTable.merge_with_heap` on a word whose ids and lengths are set: merges in place,
         leaving merged-away symbols with length 0."""
         cdef Py_ssize_t count = word.count
         cdef Py_ssize_t size = 0
@@ -319,8 +322,8 @@ cdef class MergeTable:
                 self._merge(word)
 
     def merge(self, list ids, list lengths) -> tuple:
-        """The merged symbols (ids, byte lengths) of initial symbols, as `BPE._merge_with_heap`
-        gives them with no dropout and no unused pieces."""
+        """The merged symbols (ids, byte lengths) of initial symbols, as `merge_with_heap` gives
+        them with no dropout and no unused pieces."""
         cdef Word word
         cdef Py_ssize_t i
         _allocate(&word, len(ids))
@@ -662,9 +665,8 @@ cdef class MergeTable:
         self.token_strings = vocab_r
 
     def piece_tokens(self, str piece) -> object:
-        """`BPE.tokenize_utf8` of a model that `piece_tokens` may stand in for (no
-        ignore_merges: see `BPE.piece_columns`), without its Python calls: None for an empty
-        piece, else `utf8_tokens` with the strings of `set_token_strings`."""
+        """`BPE.tokenize_utf8` of a model without ignore_merges, without its Python calls: None
+        for an empty piece, else `utf8_tokens` with the strings of `set_token_strings`."""
         if not piece or self.token_strings is None:
             return None
         return self.utf8_tokens(piece, self.token_strings)
@@ -696,7 +698,7 @@ cdef class MergeTable:
             _release(&word)
 
     cdef void _build_joinable(self):
-        """Every two adjacent chars inside a token (`BPE._joinable_pairs`), as char << 32 | next."""
+        """Every two adjacent chars inside a token, as char << 32 | next."""
         cdef Py_ssize_t pairs = 0
         cdef str token
         cdef Py_UCS4 previous, char
@@ -713,8 +715,8 @@ cdef class MergeTable:
                 first = False
 
     def cuts(self, str ends, str starts) -> list:
-        """`BPE.cuts`: every i where no token holds ends[i - 1] followed by starts[i] and both
-        are single-char tokens."""
+        """Every i where no token holds ends[i - 1] followed by starts[i] and both are
+        single-char tokens."""
         cdef list found = []
         cdef Py_ssize_t i, count
         cdef Py_UCS4 left, right

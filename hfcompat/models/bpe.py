@@ -4,23 +4,24 @@ A pre-token becomes one symbol per char (decorated with the continuing-subword p
 end-of-word suffix, with byte fallback or unk for chars outside the vocab), then adjacent symbols
 are merged by the merge table: always the pair of lowest rank, the leftmost one on ties.
 
+The merge loop lives in a `MergeTable`: the one below (the reference), or its compiled twin
+`_bpe.MergeTable` with the same methods. `BPE` chooses one for the backend in use when it builds
+its kernel (`merge_table`), and merges every word without dropout or unused pieces with it.
+
+`MergeTable.merge_with_heap` is the reference algorithm (HF's `Word::merge_all`): a min-priority
+queue (a heap) of (rank, position) over a linked list of symbols, O(n log n), with HF's dropout and
+stale-entry rules. Short words take minbpe's loop instead (`MergeTable.merge_by_scan`: the lowest
+pair, the leftmost on ties, until none merges), which gives the same result whenever no stale
+heap entry can pass HF's validity check.
+
 A long word splits first at its cuts: places between two chars of the vocab that no vocab token
 spans. A merge there would make a token holding both chars, so none happens, and the segments
-merge alone with the same result; they are cached, so a long unspaced run (Chinese, Japanese)
-costs a few cache lookups per char instead of a merge loop.
-
-`_merge_with_heap` is the reference algorithm (HF's `Word::merge_all`): a min-priority queue
-(a heap) of (rank, position) over a linked list of symbols, O(n log n), with HF's dropout and
-stale-entry rules. Short words take `_merge_by_scan` instead, a rank-scan over plain lists that gives the same
-result whenever no stale heap entry can pass HF's validity check (see `_scan_is_exact`).
+merge alone with the same result; the reference table caches them, so a long unspaced run
+(Chinese, Japanese) costs a few cache lookups per char instead of a merge loop.
 
 A model read from a SentencePiece .model runs the same loop in sentencepiece's variant
 (`merge_as_sentencepiece`): merges ordered by piece score, UNUSED pieces split back, and
 `sample` for sentencepiece's BPE-dropout.
-
-On the compiled backend (`hfcompat._backend`), `_bpe.pyx` runs `_merge_with_heap` over C arrays
-for every word without dropout or unused pieces (a plain word's symbols are found in C too) and
-`cuts`; this module stays the reference and runs the rest.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import heapq
 import math
 import random
 import struct
+from codecs import charmap_decode
 from functools import partial
 from itertools import accumulate, chain
 from typing import Any, Callable, Iterable, Mapping
@@ -37,6 +39,7 @@ from .. import _backend
 from ..errors import FormatError, TokenizationError
 from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.cache import Cache
+from ..pipeline.normalized import char_spans
 from .base import Columns, LoadPanic, ModelKernel, Token, VocabLookup, reference_kernel, token_columns
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
@@ -75,8 +78,11 @@ class BPE(VocabLookup):
     # char): char -> the id its merges were built with, outside the vocab (see `merge_through`).
     stand_ins: dict[str, int] = {}
     _stand_in_text: dict[int, str] = {}
-    # The compiled merge table (`_bpe.MergeTable`), built on first use; False when the ids do not fit it.
+    # The merge tables, each built on first use: the one in use (`merge_table`), the compiled one
+    # (`_bpe.MergeTable`; False when the ids do not fit it) and the reference (`MergeTable`).
     _table: Any = None
+    _compiled: Any = None
+    _reference: MergeTable | None = None
 
     def __init__(
         self,
@@ -112,13 +118,8 @@ class BPE(VocabLookup):
         self._rank_of: dict[tuple[int, int], int] | None = None  # built from the columns when first needed
         self._merge_strings: list[tuple[str, str]] = []
         self._build_merge_table(merges)
-        self._scan_is_exact = self._check_scan_is_exact()
         self.cache_capacity = cache_capacity
         self._cache = Cache(cache_capacity)  # word -> tokens
-        self._segment_cache = Cache(cache_capacity)  # segment of a long word -> (ids, byte lengths)
-        self._joinable: frozenset[str] | None = None  # built on the first long word
-        self._alphabet: frozenset[str] = frozenset()
-        self._cuts_are_exact = self._check_cuts_are_exact()
 
     # ----- construction ------------------------------------------------------------------
 
@@ -126,7 +127,8 @@ class BPE(VocabLookup):
         """Fill the rank -> (left id, right id, new id) columns of the merges."""
         merges = list(merges)
         if not self.continuing_subword_prefix:
-            columns = _merge_columns(self.vocab, merges)
+            core = _backend.bpe  # the compiled loop finds the columns of a 280k-merge file in milliseconds
+            columns = (merge_columns if core is None else core.merge_columns)(self.vocab, merges)
             if columns is not None:  # all known (the usual case): the columns in bulk
                 self._left_ids, self._right_ids, self._new_ids = columns
                 self._merge_strings.extend(merges)
@@ -157,79 +159,6 @@ class BPE(VocabLookup):
         if self._rank_of is None:
             self._rank_of = dict(zip(zip(self._left_ids, self._right_ids), range(len(self._new_ids))))
         return self._rank_of
-
-    def _check_scan_is_exact(self) -> bool:
-        """True when the rank-scan equals the heap: no stale heap entry can ever look valid.
-
-        HF accepts a popped (rank, pos) entry if the pair now at `pos` merges into the same id.
-        After the right neighbour of `pos` merged with a token `z`, that happens only if two tokens
-        share an id or the merge cut `z` to nothing (`z` is exactly the prefix's byte length).
-        """
-        if len(self.vocab_r) != len(self.vocab):
-            return False
-        cut = len(self.continuing_subword_prefix.encode()) if self.continuing_subword_prefix else 0
-        return cut == 0 or all(len(right.encode()) != cut for _, right in self._merge_strings)
-
-    def _check_cuts_are_exact(self) -> bool:
-        """True when every symbol of a known char holds that char, so that cutting is exact.
-
-        Decorations change a char's symbol by its place in the word; unk and byte-fallback
-        symbols do not hold their chars (and unknowns may fuse), and a shared id may stand for
-        another string, so those models never cut.
-        """
-        if self.continuing_subword_prefix or self.end_of_word_suffix or len(self.vocab_r) != len(self.vocab):
-            return False
-        special = {self.unk_token, *(f"<0x{byte:02X}>" for byte in range(256))}
-        special_ids = {self.vocab[token] for token in special if token in self.vocab}
-        return special_ids.isdisjoint(self._left_ids) and special_ids.isdisjoint(self._right_ids)
-
-    def _joinable_pairs(self) -> frozenset[str]:
-        """Every two adjacent chars inside a vocab token: the places a merge can join."""
-        if self._joinable is None:
-            self._alphabet = frozenset(token for token in self.vocab if len(token) == 1)
-            self._joinable = frozenset(token[i:i + 2] for token in self.vocab for i in range(len(token) - 1))
-        return self._joinable
-
-    def cuts(self, ends: str, starts: str) -> list[int] | None:
-        """Where no merge can join the units of a word, so that the runs between merge alone.
-
-        `ends[i]` and `starts[i]` are the chars that end and start unit i (for a word of chars,
-        both are the word). The cuts are every i where no vocab token holds ends[i - 1] followed
-        by starts[i], two vocab chars; None when this model's merges may join them anyway.
-        """
-        if not self._cuts_are_exact:
-            return None
-        table = self._compiled_table()
-        if table is not None:
-            return table.cuts(ends, starts)
-        joinable = self._joinable_pairs()
-        alphabet = self._alphabet
-        pairs = map(str.__add__, ends, starts[1:])
-        if alphabet.issuperset(ends) and (starts is ends or alphabet.issuperset(starts)):
-            return [i for i, pair in enumerate(pairs, 1) if pair not in joinable]
-        return [i for i, pair in enumerate(pairs, 1)
-                if pair not in joinable and pair[0] in alphabet and pair[1] in alphabet]
-
-    def _segments(self, word: str) -> list[str]:
-        """`word` split at every cut (a pair of vocab chars that no token holds together)."""
-        starts = self.cuts(word, word)
-        if not starts:
-            return [word]
-        return [word[start:end] for start, end in zip([0, *starts], [*starts, len(word)])]
-
-    def _tokenize_segments(self, word: str) -> list[Token]:
-        """The tokens of a long word, merged segment by segment (each segment cached)."""
-        cache = self._segment_cache
-        ids: list[int] = []
-        lengths: list[int] = []
-        for segment in self._segments(word):
-            found = cache.get(segment)
-            if found is None:
-                found = self._merge_word(segment, None)
-                cache.offer(segment, found)
-            ids += found[0]
-            lengths += found[1]
-        return self._tokens(ids, lengths)
 
     # ----- tokenization ------------------------------------------------------------------
 
@@ -263,19 +192,18 @@ class BPE(VocabLookup):
         cached = self._cache.get(sequence)
         if cached is not None:
             return list(cached)
-        if len(sequence) > SEGMENT_MIN_LENGTH and self._cuts_are_exact:
-            return self._tokenize_segments(sequence)
         tokens = self._tokenize_word(sequence, None)
         if len(sequence) < CACHE_MAX_LENGTH:
             self._cache.offer(sequence, tokens)
             return list(tokens)
         return tokens
 
-    def tokenize_utf8(self, piece: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
-        """A byte-level piece's tokens in C: ids, strings and char spans within `piece` (what
-        `tokenize` gives for its byte-level chars, mapped back to the piece's chars); None when
-        only the Python path applies (the pure backend, dropout, decorations, unknown bytes)."""
-        table = self._fast_table()
+    def tokenize_utf8(self, piece: str) -> Columns | None:
+        """A byte-level piece's tokens by the merge table: ids, strings and char spans within
+        `piece` (what `tokenize` gives for its byte-level chars, mapped back to the piece's
+        chars); None where only `tokenize` applies (dropout, unused pieces, decorations, a byte
+        whose char is no token)."""
+        table = self._plain_table()
         if table is None or not piece:
             return None
         whole = self._whole_token(piece)
@@ -284,17 +212,18 @@ class BPE(VocabLookup):
         return table.utf8_tokens(piece, self.vocab_r)
 
     def kernel(self) -> ModelKernel:
-        """The compiled merge table's forms where it applies (`_fast_table`: the compiled backend,
-        no dropout, unused pieces or decorations), the reference's `tokenize` for the rest."""
+        """The merge table of the backend in use (chosen here, see `merge_table`) read as a
+        word's columns, ids and UTF-8 forms when the model is plain (no dropout, unused pieces or
+        decorations); `tokenize`, which merges with the same table, for the rest."""
+        table = self._table = self._backend_table()
         reference = reference_kernel(self.tokenize, sample=self.sample, deterministic=not self.dropout,
                                      overrun=self.spans_may_overrun)
-        table = self._fast_table()
-        if table is None:
+        if self._plain_table() is None:
             return reference
-        whole_pieces = self.ignore_merges and self.whole_ids is not None  # looked up whole only in Python
+        whole_pieces = self.ignore_merges and self.whole_ids is not None  # looked up whole only in `_whole_token`
         return ModelKernel(
             self._complete_columns, fast_columns=self.columns, ids=self.ids,
-            # without ignore_merges nothing else decides: the table's method, without a Python call
+            # without ignore_merges nothing else decides: the table's method, without a call of this model's
             utf8_columns=self.tokenize_utf8 if self.ignore_merges else table.piece_tokens,
             utf8_ids=self.utf8_ids,
             scanned_ids=None if whole_pieces else self._scanned_ids,
@@ -302,15 +231,15 @@ class BPE(VocabLookup):
             sample=self.sample, deterministic=reference.deterministic, overrun=reference.overrun)
 
     def _complete_columns(self, word: str) -> Columns:
-        """`columns`, or the reference's where the compiled form leaves the word to it."""
+        """`columns`, or `tokenize`'s where the table leaves the word to it."""
         found = self.columns(word)
         return found if found is not None else token_columns(word, self.tokenize)
 
-    def columns(self, word: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
-        """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
-        only `tokenize` applies (the pure backend, dropout, decorations, an unknown char that
-        byte fallback does not cover)."""
-        table = self._fast_table()
+    def columns(self, word: str) -> Columns | None:
+        """`tokenize` as a tokenizer's columns (ids, strings, char spans) by the merge table;
+        None where only `tokenize` applies (dropout, unused pieces, decorations, an unknown char
+        that byte fallback does not cover)."""
+        table = self._plain_table()
         if table is None or not word:
             return None
         whole = self._whole_word(word)
@@ -321,7 +250,7 @@ class BPE(VocabLookup):
     def ids(self, word: str) -> list[int] | None:
         """The ids of `columns` alone, without building token strings or spans (what
         sentencepiece's `encode` returns); None where `columns` is None."""
-        table = self._fast_table()
+        table = self._plain_table()
         if table is None or not word:
             return None
         whole = self._whole_word(word)
@@ -337,36 +266,35 @@ class BPE(VocabLookup):
 
     def utf8_ids(self, piece: str) -> list[int] | None:
         """`tokenize_utf8`'s ids alone (tiktoken's path, which needs no strings or spans)."""
-        table = self._fast_table()
+        table = self._plain_table()
         if table is None or not piece:
             return None
         whole = self._whole_token(piece)
         return [whole] if whole is not None else table.utf8_ids(piece)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the compiled merge table (a C object): a copy builds its own."""
-        return {**self.__dict__, "_table": None}
+        """Pickled without its merge tables (the compiled one is a C object): a copy builds its own."""
+        return {**self.__dict__, "_table": None, "_compiled": None, "_reference": None}
 
     def build_compiled(self, whole_pieces: bool = False) -> None:
-        """Build the compiled tables now, not on the first text: the merge table and, with
-        `whole_pieces` (tiktoken's lookup of a whole piece), the whole-token table. Loading a
-        file does, as tokenizers and tiktoken build their own when they load. Nothing on the
-        pure-Python backend."""
-        table = self._fast_table()
-        if table is not None and whole_pieces and self.ignore_merges and self.whole_ids is None:
+        """Build the merge table of the backend in use now, not on the first text, and, with
+        `whole_pieces` (tiktoken's lookup of a whole piece), its whole-token table. Loading a
+        file does, as tokenizers and tiktoken build their own when they load."""
+        table = self.merge_table()
+        if whole_pieces and self.ignore_merges and self.whole_ids is None:
             table.build_whole()
 
     def _scanned_ids(self, text: str, scanner: Any) -> list[int]:
-        """tiktoken's `encode_ordinary` of a whole text whose pattern `scanner` (a compiled
-        `Scanner`) knows: split, looked up whole and merged in C, the merges without the GIL."""
-        return self._fast_table().encode_utf8_spans(text.encode("utf-8"), scanner.utf8_ends(text), self.ignore_merges)
+        """tiktoken's `encode_ordinary` of a whole text whose pattern `scanner` knows: split,
+        looked up whole and merged by the table (the compiled one merges without the GIL)."""
+        return self.merge_table().encode_utf8_spans(text.encode("utf-8"), scanner.utf8_ends(text), self.ignore_merges)
 
     def _scanned_ids_batch(self, texts: list[str], scanner: Any) -> list[list[int]]:
-        """`_scanned_ids` of many texts in one C call, the merges of all of them in one release
-        of the GIL (threads then contend for it once per batch, not once per text)."""
+        """`_scanned_ids` of many texts in one call (the compiled table merges all of them in
+        one release of the GIL: threads then contend for it once per batch, not once per text)."""
         ends, counts = scanner.utf8_ends_batch(texts)
         data = "".join(texts).encode("utf-8")
-        return self._fast_table().encode_utf8_spans(data, ends, self.ignore_merges, counts)
+        return self.merge_table().encode_utf8_spans(data, ends, self.ignore_merges, counts)
 
     def _whole_token(self, piece: str) -> int | None:
         """With `ignore_merges`, the id of the token that is the whole byte-level piece, if any
@@ -376,51 +304,73 @@ class BPE(VocabLookup):
         token_id = self.vocab.get(bytes_to_chars(piece.encode("utf-8")))
         return token_id if token_id is not None and self._may_be_whole(token_id) else None
 
-    def _fast_table(self) -> Any:
-        """The compiled table when a plain word may skip the Python path entirely: no dropout, no
-        unused pieces, no decorations."""
+    def _plain_table(self) -> Any:
+        """The merge table when a plain word may skip `tokenize` entirely: no dropout, no unused
+        pieces, no decorations."""
         if self.dropout or self.unused_ids or self.continuing_subword_prefix or self.end_of_word_suffix:
             return None
-        return self._compiled_table()
+        return self._table or self.merge_table()
 
     def _tokenize_word(self, word: str, dropout: float | None) -> list[Token]:
         """Build the symbols of `word`, merge them and return the tokens."""
         return self._tokens(*self._merge_word(word, dropout))
 
     def _merge_word(self, word: str, dropout: float | None) -> tuple[list[int], list[int]]:
-        """The merged symbols of `word`: token ids and their byte lengths."""
-        table = self._compiled_table() if dropout is None and not self.unused_ids else None
-        if table is not None:
-            if not self.continuing_subword_prefix and not self.end_of_word_suffix:
-                found = table.tokenize_word(word)
-                if found is not None:
-                    return found
-            return table.merge(*self._symbols(word))
-        ids, lengths = self._symbols(word)
-        if len(ids) > 1 or self.unused_ids:
-            if dropout is None and self._scan_is_exact and len(ids) <= SCAN_MAX_SYMBOLS:
-                self._merge_by_scan(ids, lengths)
-            else:
+        """The merged symbols of `word`: token ids and their byte lengths (dropout and unused
+        pieces in `_merge_with_heap`, the rest by the merge table)."""
+        if dropout is not None or self.unused_ids:
+            ids, lengths = self._symbols(word)
+            if len(ids) > 1 or self.unused_ids:
                 ids, lengths = self._merge_with_heap(ids, lengths, dropout)
-        return ids, lengths
+            return ids, lengths
+        table = self._table or self.merge_table()
+        if not self.continuing_subword_prefix and not self.end_of_word_suffix:
+            found = table.tokenize_word(word)
+            if found is not None:
+                return found
+        return table.merge(*self._symbols(word))
 
-    def _compiled_table(self) -> Any:
-        """This model's compiled merge table on the compiled backend (built on first use); None
-        on the pure-Python backend or when the model's ids do not fit the table's 31 bits."""
-        core = _backend.bpe
-        if core is None or self._table is False:
-            return None
+    def merge_table(self) -> Any:
+        """The merge table in use: the one `kernel` chose last for the backend in use, or, before
+        any, the one of the backend in use now (see `_backend_table`)."""
         if self._table is None:
-            try:
-                self._table = core.MergeTable(self._left_ids, self._right_ids, self._new_ids, self._levels, self.vocab)
-                self._table.set_byte_alphabet(BYTE_CHARS)
-                self._table.set_token_strings(self.vocab_r)
-                if self.byte_fallback:
-                    self._table.set_byte_fallback(self._byte_ids)
-            except OverflowError:
-                self._table = False
-                return None
+            self._table = self._backend_table()
         return self._table
+
+    def _backend_table(self) -> Any:
+        """The compiled merge table on the compiled backend when the ids fit its 31 bits, else
+        the reference `MergeTable`."""
+        core = _backend.bpe
+        return (self._compiled_table(core) if core is not None else None) or self.reference_table()
+
+    def _compiled_table(self, core: Any) -> Any:
+        """This model's table of the compiled module `core` (built on first use); None when the
+        model's ids do not fit its 31 bits."""
+        if self._compiled is None:
+            try:
+                self._compiled = self._set_up(core.MergeTable(self._left_ids, self._right_ids, self._new_ids,
+                                                              self._levels, self.vocab))
+            except OverflowError:
+                self._compiled = False
+        return self._compiled or None
+
+    def reference_table(self) -> MergeTable:
+        """This model's reference merge table (built on first use): the merge loop of dropout,
+        traces and unused pieces on either backend, and the table in use on the pure one."""
+        if self._reference is None:
+            self._reference = self._set_up(MergeTable(self._left_ids, self._right_ids, self._new_ids,
+                                                      self._levels, self.vocab))
+            self._reference.segment_cache = Cache(self.cache_capacity)
+        return self._reference
+
+    def _set_up(self, table: Any) -> Any:
+        """`table` told the byte-level alphabet, the token strings and (with byte fallback) the
+        <0xHH> tokens."""
+        table.set_byte_alphabet(BYTE_CHARS)
+        table.set_token_strings(self.vocab_r)
+        if self.byte_fallback:
+            table.set_byte_fallback(self._byte_ids)
+        return table
 
     def _tokens(self, ids: list[int], lengths: list[int]) -> list[Token]:
         """Tokens of merged symbols, with byte offsets from their lengths."""
@@ -488,131 +438,15 @@ class BPE(VocabLookup):
             raise TokenizationError(f"Unk token `{self.unk_token}` not found in the vocabulary")
         return unk_id
 
-    def _merge_by_scan(self, ids: list[int], lengths: list[int]) -> None:
-        """Merge in place: repeatedly the lowest-rank adjacent pair, the leftmost on ties."""
-        get_rank = self._ranks.get
-        new_ids = self._new_ids
-        ranks = [get_rank(pair, NO_MERGE) for pair in zip(ids, ids[1:])]
-        while ranks:
-            best = min(ranks)
-            if best == NO_MERGE:
-                return
-            i = ranks.index(best)
-            new_id = ids[i] = new_ids[best]
-            lengths[i] += lengths[i + 1]
-            del ids[i + 1], lengths[i + 1], ranks[i]
-            if i:
-                ranks[i - 1] = get_rank((ids[i - 1], new_id), NO_MERGE)
-            if i < len(ranks):
-                ranks[i] = get_rank((new_id, ids[i + 1]), NO_MERGE)
-
     def _merge_with_heap(self, ids: list[int], lengths: list[int], dropout: float | None,
                          trace: list[tuple[int, int]] | None = None,
                          skip: Callable[[], bool] | None = None) -> tuple[list[int], list[int]]:
-        """HF's merge loop: a priority queue of (rank, left position) over a linked list of symbols.
-
-        A popped entry is stale (skipped) when its left symbol was merged away, has no right
-        neighbour, or the pair now there merges into a different id. With dropout, each popped
-        entry is set aside with probability `dropout`, and put back once a merge is accepted.
-
-        In sentencepiece's order (`merge_as_sentencepiece`, or whenever `skip` is given) the
-        queue holds (level, left position), an entry stands for the pair now at its position if
-        that pair has the entry's level, and `skip()` (BPE-dropout) drops a valid pair for good:
-        it stays declined until one of its symbols grows.
-
-        Entries are the ints `key << 32 | position`, which order like the pairs. The queue is a
-        sorted list read from `head` (the seeds, then every pushed entry not below its last one)
-        plus a heap of the other pushed entries; a pop takes the smaller of the two heads. That is
-        the order of one heap, with far fewer sifts.
-
-        `trace`, when given, receives (rank, position of the left symbol) of each merge applied.
-        """
-        ranks, new_ids = self._ranks, self._new_ids
-        levels = self._levels
-        if levels is None and skip is not None:
-            levels = list(range(len(new_ids)))
+        """HF's merge loop on the reference table (`MergeTable.merge_with_heap`: dropout, a
+        `trace` of the merges applied, sentencepiece's BPE-dropout `skip`), then this model's
+        unused pieces split back (`_split_unused`)."""
         unused = self.unused_ids
-        parts: dict[int, tuple[int, int]] = {}  # unused piece -> the pair it was last queued from
-        push, pop = heapq.heappush, heapq.heappop
-        count = len(ids)
-        next_of = [*range(1, count), -1]
-        prev_of = list(range(-1, count - 1))
-        declined = [0] * count  # byte length of the pair at each position that `skip` dropped
-        seeds = [(rank, pos) for pos, pair in enumerate(zip(ids, ids[1:])) if (rank := ranks.get(pair)) is not None]
-        if unused:
-            parts.update((new_ids[rank], (ids[pos], ids[pos + 1])) for rank, pos in seeds
-                         if new_ids[rank] in unused)
-        queue = sorted((rank if levels is None else levels[rank]) << 32 | pos for rank, pos in seeds)
-        head = 0
-        heap: list[int] = []
-        set_aside: list[int] = []
-
-        def enqueue(left: int, right: int) -> None:
-            """Queue the pair of symbols `left` and `right` if it has a merge."""
-            rank = ranks.get((ids[left], ids[right]))
-            if rank is not None:
-                if unused and new_ids[rank] in unused:
-                    parts[new_ids[rank]] = (ids[left], ids[right])
-                entry = (rank if levels is None else levels[rank]) << 32 | left
-                if entry >= queue[-1]:
-                    queue.append(entry)
-                else:
-                    push(heap, entry)
-
-        while True:
-            if heap and (head == len(queue) or heap[0] < queue[head]):
-                entry = pop(heap)
-            elif head < len(queue):
-                entry = queue[head]
-                head += 1
-            else:
-                break
-            if dropout is not None:
-                if random.random() < dropout:
-                    set_aside.append(entry)
-                    continue
-                for kept in set_aside:
-                    push(heap, kept)
-                set_aside.clear()
-            pos = entry & POSITION_MASK
-            right = next_of[pos]
-            if right == -1 or not lengths[pos]:
-                continue
-            current = ranks.get((ids[pos], ids[right]))
-            if current is None:
-                continue
-            if levels is None:
-                applied = entry >> 32
-                new_id = new_ids[applied]
-                if new_ids[current] != new_id:
-                    continue
-            else:
-                applied = current
-                size = lengths[pos] + lengths[right]
-                if levels[current] != entry >> 32 or declined[pos] == size:
-                    continue
-                if skip is not None and skip():
-                    declined[pos] = size
-                    continue
-                new_id = new_ids[current]
-            if trace is not None:
-                trace.append((applied, pos))
-            ids[pos] = new_id
-            lengths[pos] += lengths[right]
-            lengths[right] = 0
-            after = next_of[pos] = next_of[right]
-            if after != -1:
-                prev_of[after] = pos
-            before = prev_of[pos]
-            if before != -1:
-                enqueue(before, pos)
-            if after != -1:
-                enqueue(pos, after)
-        kept_ids = [token_id for token_id, length in zip(ids, lengths) if length]
-        kept_lengths = [length for length in lengths if length]
-        if unused:
-            return self._split_unused(kept_ids, kept_lengths, parts)
-        return kept_ids, kept_lengths
+        ids, lengths, parts = self.reference_table().merge_with_heap(ids, lengths, dropout, trace, skip, unused)
+        return self._split_unused(ids, lengths, parts) if unused else (ids, lengths)
 
     def merge_pieces(self, pieces: list[str]) -> list[int] | None:
         """The ids the merge loop makes of these initial symbols (no dropout, no whole-word
@@ -622,10 +456,9 @@ class BPE(VocabLookup):
         if None in ids:
             return None
         lengths = [_utf8_len(piece) for piece in pieces]
-        table = self._compiled_table() if not self.unused_ids else None
-        if table is not None:
-            return table.merge(ids, lengths)[0]
-        return self._merge_with_heap(ids, lengths, None)[0]
+        if self.unused_ids:
+            return self._merge_with_heap(ids, lengths, None)[0]
+        return self.merge_table().merge(ids, lengths)[0]
 
     def merge_as_sentencepiece(self, levels: list[int], unused_ids: frozenset[int],
                                whole_ids: frozenset[int] | None = None) -> None:
@@ -635,11 +468,9 @@ class BPE(VocabLookup):
         ignore_merges, only `whole_ids` (the user-defined symbols) are looked up whole."""
         self._levels = levels
         self.whole_ids = whole_ids
-        self._table = None  # rebuilt in sentencepiece's order
+        self._table = self._compiled = self._reference = None  # rebuilt in sentencepiece's order
         self.unused_ids = frozenset(unused_ids)
-        if self.unused_ids:
-            self._scan_is_exact = False  # the scan does not split unused pieces back
-            self._cuts_are_exact = False  # an unused char becomes unk, which fuses across a cut
+        self.kernel_version += 1
         self.clear_cache()
 
     def merge_through(self, chars: Iterable[str]) -> None:
@@ -722,15 +553,17 @@ class BPE(VocabLookup):
     # ----- cache -------------------------------------------------------------------------
 
     def clear_cache(self) -> None:
-        """Forget every cached word."""
+        """Forget every cached word (and the reference table's segments)."""
         self._cache.clear()
-        self._segment_cache.clear()
+        if self._reference is not None:
+            self._reference.segment_cache.clear()
 
     def resize_cache(self, capacity: int) -> None:
         """Set how many words the cache may hold (0 disables it), dropping what is cached."""
         self.cache_capacity = capacity
         self._cache = Cache(capacity)
-        self._segment_cache = Cache(capacity)
+        if self._reference is not None:
+            self._reference.segment_cache = Cache(capacity)
 
     @property
     def merges(self) -> list[tuple[str, str]]:
@@ -791,12 +624,12 @@ class BPE(VocabLookup):
                 f"byte_fallback={self.byte_fallback}, ignore_merges={self.ignore_merges})")
 
 
-def _merge_columns(vocab: dict[str, int], merges: list[tuple[str, str]]
-                   ) -> tuple[list[int], list[int], list[int]] | None:
-    """The ids of each merge's left token, right token and their join; None when one is not in
-    the vocab (the caller then names it)."""
-    if _backend.bpe is not None:
-        return _backend.bpe.merge_columns(vocab, merges)
+def merge_columns(vocab: dict[str, int], merges: list[tuple[str, str]]
+                  ) -> tuple[list[int], list[int], list[int]] | None:
+    """The ids of each merge's left token, right token and their join; None when a merge is not
+    two strings or one of the three is not in the vocab (the caller then names it)."""
+    if not _all_string_pairs(merges):
+        return None
     get = vocab.get
     left_ids = list(map(get, [left for left, _ in merges]))
     right_ids = list(map(get, [right for _, right in merges]))
@@ -804,6 +637,373 @@ def _merge_columns(vocab: dict[str, int], merges: list[tuple[str, str]]
     if None in left_ids or None in right_ids or None in merged_ids:
         return None
     return left_ids, right_ids, merged_ids
+
+
+class MergeTable:
+    """A BPE model's merges and single-char tokens, and its merge loop: the reference twin of
+    `_bpe.MergeTable`, with the same methods.
+
+    Merging is minbpe's loop (`merge_by_scan`) where it gives what HF's heap gives, else the heap
+    (`merge_with_heap`). A run of single-char tokens longer than SEGMENT_MIN_LENGTH merges segment
+    by segment between its `cuts`, each segment cached, when no merge can cross a cut (the compiled
+    loop has no need to). Symbols are counted in chars while they merge (a byte-level char is one
+    byte), and turned into byte lengths or char spans at the end.
+    """
+
+    def __init__(self, left_ids: list[int], right_ids: list[int], new_ids: list[int],
+                 levels: list[int] | None, vocab: dict[str, int]) -> None:
+        """Tables from the merge columns of a `BPE` (rank -> left id, right id, new id), its
+        `_levels` (None: HF's order) and the vocab; a repeated pair keeps its last rank."""
+        self.new_ids = new_ids
+        self.levels = levels
+        self.vocab = vocab
+        self.ranks = dict(zip(zip(left_ids, right_ids), range(len(new_ids))))
+        # (left id, right id) -> the key that orders its merge (the rank, or its sentencepiece
+        # level), and -> the id it makes
+        self.keys = self.ranks if levels is None else {pair: levels[rank] for pair, rank in self.ranks.items()}
+        self.joins = {pair: new_ids[rank] for pair, rank in self.ranks.items()}
+        self.chars = {token: token_id for token, token_id in vocab.items() if len(token) == 1}
+        # A stale heap entry passes HF's check (the pair now at its place makes the same id) only
+        # when two tokens share an id or a merge adds nothing to its left token (a right token
+        # that is the continuing prefix, cut away whole); sentencepiece's levels admit none.
+        self.scan_is_exact = levels is not None or (
+            len(set(vocab.values())) == len(vocab) and all(map(int.__ne__, new_ids, left_ids)))
+        self.alphabet: str | None = None  # the chars of bytes 0..255 (set_byte_alphabet)
+        self.fallback_ids: list[int | None] | None = None  # byte -> its <0xHH> token's id (set_byte_fallback)
+        self.token_strings: Any = None  # id -> token string (set_token_strings)
+        self.segment_cache = Cache(DEFAULT_CACHE_CAPACITY)  # segment -> (ids, chars per token)
+        self._joinable: frozenset[str] | None = None  # every two adjacent chars of a token (cuts)
+        self._segmentable: bool | None = None
+
+    def merge(self, ids: list[int], lengths: list[int]) -> tuple[list[int], list[int]]:
+        """The merged symbols (ids, byte lengths) of initial symbols, as `merge_with_heap` gives
+        them with no dropout and no unused pieces."""
+        return self._merged(ids[:], lengths[:])
+
+    def _merged(self, ids: list[int], lengths: list[int]) -> tuple[list[int], list[int]]:
+        """`merge` of lists it may change."""
+        if len(ids) < 2:
+            return ids, lengths
+        if self.scan_is_exact and len(ids) <= SCAN_MAX_SYMBOLS:
+            self.merge_by_scan(ids, lengths)
+            return ids, lengths
+        merged_ids, merged_lengths, _ = self.merge_with_heap(ids, lengths)
+        return merged_ids, merged_lengths
+
+    def merge_by_scan(self, ids: list[int], lengths: list[int]) -> None:
+        """minbpe's loop, in place: merge the adjacent pair of lowest key, the leftmost on ties,
+        until no pair merges."""
+        get_key, joins = self.keys.get, self.joins
+        keys = [get_key(pair, NO_MERGE) for pair in zip(ids, ids[1:])]
+        while keys:
+            best = min(keys)
+            if best == NO_MERGE:
+                return
+            i = keys.index(best)
+            new_id = ids[i] = joins[ids[i], ids[i + 1]]
+            lengths[i] += lengths[i + 1]
+            del ids[i + 1], lengths[i + 1], keys[i]
+            if i:
+                keys[i - 1] = get_key((ids[i - 1], new_id), NO_MERGE)
+            if i < len(keys):
+                keys[i] = get_key((new_id, ids[i + 1]), NO_MERGE)
+
+    def merge_with_heap(self, ids: list[int], lengths: list[int], dropout: float | None = None,
+                        trace: list[tuple[int, int]] | None = None, skip: Callable[[], bool] | None = None,
+                        unused: frozenset[int] = frozenset()
+                        ) -> tuple[list[int], list[int], dict[int, tuple[int, int]]]:
+        """HF's merge loop: a priority queue of (rank, left position) over a linked list of
+        symbols; the merged ids and byte lengths, and per piece of `unused` that a merge made,
+        the pair it was last queued from (for `BPE._split_unused`).
+
+        A popped entry is stale (skipped) when its left symbol was merged away, has no right
+        neighbour, or the pair now there merges into a different id. With dropout, each popped
+        entry is set aside with probability `dropout`, and put back once a merge is accepted.
+
+        In sentencepiece's order (`levels`, or whenever `skip` is given) the queue holds (level,
+        left position), an entry stands for the pair now at its position if that pair has the
+        entry's level, and `skip()` (BPE-dropout) drops a valid pair for good: it stays declined
+        until one of its symbols grows.
+
+        Entries are the ints `key << 32 | position`, which order like the pairs. The queue is a
+        sorted list read from `head` (the seeds, then every pushed entry not below its last one)
+        plus a heap of the other pushed entries; a pop takes the smaller of the two heads. That is
+        the order of one heap, with far fewer sifts.
+
+        `trace`, when given, receives (rank, position of the left symbol) of each merge applied.
+        """
+        ranks, new_ids = self.ranks, self.new_ids
+        levels = self.levels
+        if levels is None and skip is not None:
+            levels = list(range(len(new_ids)))
+        parts: dict[int, tuple[int, int]] = {}
+        push, pop = heapq.heappush, heapq.heappop
+        count = len(ids)
+        next_of = [*range(1, count), -1]
+        prev_of = list(range(-1, count - 1))
+        declined = [0] * count  # byte length of the pair at each position that `skip` dropped
+        seeds = [(rank, pos) for pos, pair in enumerate(zip(ids, ids[1:])) if (rank := ranks.get(pair)) is not None]
+        if unused:
+            parts.update((new_ids[rank], (ids[pos], ids[pos + 1])) for rank, pos in seeds
+                         if new_ids[rank] in unused)
+        queue = sorted((rank if levels is None else levels[rank]) << 32 | pos for rank, pos in seeds)
+        head = 0
+        heap: list[int] = []
+        set_aside: list[int] = []
+
+        def enqueue(left: int, right: int) -> None:
+            """Queue the pair of symbols `left` and `right` if it has a merge."""
+            rank = ranks.get((ids[left], ids[right]))
+            if rank is not None:
+                if unused and new_ids[rank] in unused:
+                    parts[new_ids[rank]] = (ids[left], ids[right])
+                entry = (rank if levels is None else levels[rank]) << 32 | left
+                if entry >= queue[-1]:
+                    queue.append(entry)
+                else:
+                    push(heap, entry)
+
+        while True:
+            if heap and (head == len(queue) or heap[0] < queue[head]):
+                entry = pop(heap)
+            elif head < len(queue):
+                entry = queue[head]
+                head += 1
+            else:
+                break
+            if dropout is not None:
+                if random.random() < dropout:
+                    set_aside.append(entry)
+                    continue
+                for kept in set_aside:
+                    push(heap, kept)
+                set_aside.clear()
+            pos = entry & POSITION_MASK
+            right = next_of[pos]
+            if right == -1 or not lengths[pos]:
+                continue
+            current = ranks.get((ids[pos], ids[right]))
+            if current is None:
+                continue
+            if levels is None:
+                applied = entry >> 32
+                new_id = new_ids[applied]
+                if new_ids[current] != new_id:
+                    continue
+            else:
+                applied = current
+                size = lengths[pos] + lengths[right]
+                if levels[current] != entry >> 32 or declined[pos] == size:
+                    continue
+                if skip is not None and skip():
+                    declined[pos] = size
+                    continue
+                new_id = new_ids[current]
+            if trace is not None:
+                trace.append((applied, pos))
+            ids[pos] = new_id
+            lengths[pos] += lengths[right]
+            lengths[right] = 0
+            after = next_of[pos] = next_of[right]
+            if after != -1:
+                prev_of[after] = pos
+            before = prev_of[pos]
+            if before != -1:
+                enqueue(before, pos)
+            if after != -1:
+                enqueue(pos, after)
+        kept_ids = [token_id for token_id, length in zip(ids, lengths) if length]
+        kept_lengths = [length for length in lengths if length]
+        return kept_ids, kept_lengths, parts
+
+    # ----- runs of single-char tokens, cut into segments ----------------------------------
+
+    def _merged_run(self, text: str) -> tuple[list[int], list[int]]:
+        """The merged symbols of `text`, one single-char token per char to begin with: ids and
+        how many chars each holds, segment by segment when the text is long. KeyError when a
+        char is not a token."""
+        if len(text) <= SEGMENT_MIN_LENGTH or not self.segmentable():
+            chars = self.chars
+            ids = [chars[char] for char in text]
+            return self._merged(ids, [1] * len(ids))
+        cache = self.segment_cache
+        ids, counts = [], []
+        for segment in self.segments(text):
+            found = cache.get(segment)
+            if found is None:
+                chars = self.chars
+                found = self._merged([chars[char] for char in segment], [1] * len(segment))
+                cache.offer(segment, found)
+            ids += found[0]
+            counts += found[1]
+        return ids, counts
+
+    def segmentable(self) -> bool:
+        """Whether every merged token spells the chars it holds (ids are unique and each merge
+        makes its two tokens joined), so that no merge crosses a cut."""
+        if self._segmentable is None:
+            strings = {token_id: token for token, token_id in self.vocab.items()}
+            lefts, rights = [left for left, _ in self.joins], [right for _, right in self.joins]
+            self._segmentable = (len(strings) == len(self.vocab) and strings.keys() >= {*lefts, *rights}
+                                 and list(map(strings.get, self.joins.values()))
+                                 == list(map(str.__add__, map(strings.get, lefts), map(strings.get, rights))))
+        return self._segmentable
+
+    def segments(self, text: str) -> list[str]:
+        """`text` split at every cut (a pair of single-char tokens that no token holds together)."""
+        starts = self.cuts(text, text)
+        if not starts:
+            return [text]
+        return [text[start:end] for start, end in zip([0, *starts], [*starts, len(text)])]
+
+    def cuts(self, ends: str, starts: str) -> list[int]:
+        """Every i where no token holds ends[i - 1] followed by starts[i] and both are
+        single-char tokens."""
+        if self._joinable is None:
+            self._joinable = frozenset(token[i:i + 2] for token in self.vocab for i in range(len(token) - 1))
+        joinable, chars = self._joinable, self.chars
+        return [i for i, pair in enumerate(map(str.__add__, ends, starts[1:]), 1)
+                if pair not in joinable and pair[0] in chars and pair[1] in chars]
+
+    # ----- words --------------------------------------------------------------------------
+
+    def tokenize_word(self, text: str) -> tuple[list[int], list[int]] | None:
+        """The merged symbols (ids, byte lengths) of an undecorated word, one symbol per char;
+        None when a char is not a token (`BPE._symbols_with_unknowns` decides then)."""
+        try:
+            ids, counts = self._merged_run(text)
+        except KeyError:
+            return None
+        if text.isascii():
+            return ids, counts
+        byte_ends = [0, *accumulate(_char_lengths(text))]
+        char_ends = [0, *accumulate(counts)]
+        return ids, [byte_ends[end] - byte_ends[start] for start, end in zip(char_ends, char_ends[1:])]
+
+    def set_byte_fallback(self, byte_ids: list[int | None]) -> None:
+        """Learn the id of each byte's <0xHH> token (None: missing), for `columns` of a model
+        with byte fallback: an unknown char then becomes its bytes' tokens."""
+        self.fallback_ids = list(byte_ids)
+
+    def columns(self, text: str, vocab_r: Any) -> Columns | None:
+        """An undecorated word's tokens as a tokenizer's columns: ids, strings (from `vocab_r`)
+        and char spans (a token that cuts a char covers all of it). A char that is not a token
+        becomes its bytes' <0xHH> tokens (each 1 byte long, as HF counts them) with byte
+        fallback; None when a char has neither (`BPE.tokenize` decides: unk, fused or not)."""
+        found = self._spelled(text)
+        if found is None:
+            return None
+        ids, counts, char_of = found
+        ends = list(accumulate(counts))
+        if char_of is None:
+            spans = list(zip([0, *ends], ends))
+        else:
+            spans = [(char_of[end - count], char_of[end - 1] + 1) for count, end in zip(counts, ends)]
+        return ids, [vocab_r[token_id] for token_id in ids], spans
+
+    def ids(self, text: str) -> list[int] | None:
+        """The ids of `columns` alone; None where `columns` is None."""
+        found = self._spelled(text)
+        return None if found is None else found[0]
+
+    def _spelled(self, text: str) -> tuple[list[int], list[int], list[int] | None] | None:
+        """The merged symbols of a word (ids, how many symbols each holds) and, when a char fell
+        back to its bytes, the char of each initial symbol (else the symbols are the chars)."""
+        try:
+            return (*self._merged_run(text), None)
+        except KeyError:
+            pass
+        if self.fallback_ids is None:
+            return None
+        ids: list[int] = []
+        char_of: list[int] = []
+        for index, char in enumerate(text):
+            token_id = self.chars.get(char)
+            spelled = [token_id] if token_id is not None else \
+                [self.fallback_ids[byte] for byte in char.encode("utf-8", "surrogatepass")]
+            if None in spelled:
+                return None
+            ids += spelled
+            char_of += [index] * len(spelled)
+        return (*self._merged(ids, [1] * len(ids)), char_of)
+
+    # ----- byte-level pieces --------------------------------------------------------------
+
+    def set_byte_alphabet(self, alphabet: str) -> None:
+        """Learn the char that stands for each byte (the 256 chars of the byte-level alphabet, in
+        byte order), for `utf8_ids` and `utf8_tokens`."""
+        if len(alphabet) != 256:
+            raise ValueError("a byte-level alphabet has 256 chars")
+        self.alphabet = alphabet
+
+    def _byte_chars(self, data: bytes) -> str:
+        """`data` in the byte-level alphabet, one char per byte."""
+        if self.alphabet is None:
+            raise ValueError("set_byte_alphabet first")
+        return charmap_decode(data, "strict", self.alphabet)[0]
+
+    def utf8_ids(self, piece: str) -> list[int] | None:
+        """The ids of `piece` as byte-level BPE gives them (its UTF-8 bytes, one symbol each,
+        merged); None when a byte's char is not a token."""
+        chars = self._byte_chars(piece.encode("utf-8"))
+        try:
+            return self._merged_run(chars)[0]
+        except KeyError:
+            return None
+
+    def utf8_tokens(self, piece: str, vocab_r: Any) -> Columns | None:
+        """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`
+        (a token that cuts a char covers all of it); None when a byte's char is not a token."""
+        chars = self._byte_chars(piece.encode("utf-8"))
+        try:
+            ids, counts = self._merged_run(chars)
+        except KeyError:
+            return None
+        ends = list(accumulate(counts))
+        return ids, [vocab_r[token_id] for token_id in ids], char_spans(piece, list(zip([0, *ends], ends)))
+
+    def set_token_strings(self, vocab_r: Any) -> None:
+        """Keep the model's id -> token string map, for `piece_tokens`."""
+        self.token_strings = vocab_r
+
+    def piece_tokens(self, piece: str) -> Columns | None:
+        """`BPE.tokenize_utf8` of a model without ignore_merges: None for an empty piece, else
+        `utf8_tokens` with the strings of `set_token_strings`."""
+        if not piece or self.token_strings is None:
+            return None
+        return self.utf8_tokens(piece, self.token_strings)
+
+    def encode_utf8_spans(self, data: bytes, ends: bytes, whole: bool, counts: bytes | None = None) -> Any:
+        """tiktoken's `encode_ordinary` after the split: the ids of each piece of `data` (UTF-8
+        bytes cut at `ends`, packed Py_ssize_t from `Scanner.utf8_ends`), a piece that is a whole
+        token given as that token when `whole`, any other one merged. With `counts` (pieces per
+        text, packed, from `Scanner.utf8_ends_batch`), a list of ids per text. None when a byte's
+        char is not a token."""
+        text = self._byte_chars(data)
+        if not self.chars.keys() >= set(text):
+            return None
+        ids: list[int] = []
+        marks: list[int] = []  # how many ids after each piece
+        start = 0
+        for stop in memoryview(ends).cast("n"):
+            piece = text[start:stop]
+            token_id = self.vocab.get(piece) if whole and len(piece) > 1 else None
+            ids += self._merged_run(piece)[0] if token_id is None else [token_id]
+            marks.append(len(ids))
+            start = stop
+        if counts is None:
+            return ids
+        per_text = []
+        piece = done = 0
+        for count in memoryview(counts).cast("n"):
+            piece += count
+            end = marks[piece - 1] if piece else 0
+            per_text.append(ids[done:end])
+            done = end
+        return per_text
+
+    def build_whole(self) -> None:
+        """Nothing to build: `encode_utf8_spans` looks a whole piece up in the vocab."""
 
 
 def _merged_token(left: str, right: str, cut: int, rank: int) -> str:

@@ -159,3 +159,17 @@ def test_word_model_fuses_unknown_words_as_sentencepiece(backend: str, tmp_path:
     assert fused > 0  # the texts do hold runs of unknown words
     with pytest.raises(hfcompat.UnsupportedConversion, match="WordLevel"):
         hfcompat.convert(path, tmp_path / "tokenizer.json")
+
+
+def _equal_scores(proto: Any) -> None:
+    """BPE pieces of one score that compete for the same char ("qz" and "zq"), scored above the rest."""
+    for text in ("qz", "zq", "zk", "kz"):
+        proto.pieces.add(piece=text, score=10.0, type=NORMAL)
+
+
+def test_equal_scores_merge_leftmost_as_sentencepiece(backend: str, tmp_path: Path) -> None:
+    """Merges of equal piece scores: sentencepiece takes the leftmost pair, whatever their order
+    in the file (both orders of each pair are probed)."""
+    path = edited("bpe", False, _equal_scores, tmp_path)
+    lines = ["qzq", "zqz", "kzk", "zkz", "qzkzq zqzk"]
+    assert assert_runs_as_sentencepiece(path, lines) == len(lines)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import struct
 import inspect
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +16,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hfcompat.models import bpe
 from hfcompat.pipeline import pieces
+from hfcompat.pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from hfcompat.pipeline.cache import Cache
 
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
 PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
-          "hfcompat.models._wordpiece": "hfcompat.models.wordpiece"}
+          "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
+          "hfcompat.models._bpe": "hfcompat.models.bpe"}
 # Compiled modules whose entry points are still methods of classes the reference spells otherwise
 # (issue 31, part 3): listed so that a new compiled module cannot arrive unnoticed.
-NOT_YET_PAIRED = {"hfcompat.models._bpe", "hfcompat.models._unigram",
+NOT_YET_PAIRED = {"hfcompat.models._unigram",
                   "hfcompat.normalizers._charsmap", "hfcompat.trainers._bpe_trainer",
                   "hfcompat.trainers._unigram_trainer", "hfcompat.pre_tokenizers._scan"}
 
@@ -128,4 +133,71 @@ def test_piece_ids_equals_its_twin(words: list[str], mark: str, capacity: int) -
     for module in (compiled, pieces):
         cache: dict[str, list[int]] = {}
         results.append((module.piece_ids(words, cache, ids_of, mark, capacity, 4), cache))
+    assert results[0] == results[1]
+
+
+BPE_TEXT = "abcé日"  # the chars of the words; é and 日 stand for bytes too, in the byte-level pieces
+BPE_CHARS = "abc" + bytes_to_chars("é日".encode())  # single-char tokens to choose from
+
+
+@st.composite
+def merge_tables(draw: st.DrawFn) -> tuple[dict[str, int], list[tuple[str, str]], list[int] | None, bool]:
+    """A small random vocab grown by random merges (some tokens sharing an id, some bytes'
+    <0xHH> tokens), its merges, sentencepiece's levels or HF's order, and whether byte fallback
+    is on."""
+    tokens = draw(st.lists(st.sampled_from(BPE_CHARS), min_size=1, max_size=len(BPE_CHARS), unique=True))
+    merges = []
+    for _ in range(draw(st.integers(0, 20))):
+        left, right = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
+        merges.append((left, right))
+        if left + right not in tokens:
+            tokens.append(left + right)
+    tokens += [f"<0x{byte:02X}>" for byte in draw(st.sets(st.sampled_from(list("é日".encode()))))]
+    vocab = {token: index for index, token in enumerate(tokens)}
+    for source, target in draw(st.lists(st.tuples(st.sampled_from(tokens), st.sampled_from(tokens)), max_size=2)):
+        vocab[source] = vocab[target]
+    levels = sorted(draw(st.lists(st.integers(0, 5), min_size=len(merges), max_size=len(merges))))
+    return vocab, merges, draw(st.sampled_from([None, levels])), draw(st.booleans())
+
+
+def packed(sizes: list[int]) -> bytes:
+    """Numbers as the packed Py_ssize_t of a compiled scanner."""
+    return struct.pack(f"{len(sizes)}n", *sizes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(table=merge_tables(), words=st.lists(st.text(alphabet=BPE_TEXT, max_size=20), min_size=1, max_size=5),
+       cut=st.lists(st.integers(0, 6), max_size=12))
+def test_merge_table_equals_its_twin(table: tuple[dict[str, int], list[tuple[str, str]], list[int] | None, bool],
+                                     words: list[str], cut: list[int]) -> None:
+    """Random vocabs, merges (HF's order or sentencepiece's levels, ids shared or not), byte
+    fallback or not, and words: both tables give the same merged symbols, ids, columns, tokens
+    of byte-level pieces, whole-text ids and cuts."""
+    compiled = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
+    vocab, merges, levels, byte_fallback = table
+    vocab_r = {token_id: token for token, token_id in vocab.items()}
+    columns = compiled.merge_columns(vocab, merges)
+    assert columns == bpe.merge_columns(vocab, merges) and columns is not None
+    tables = []
+    for module in (compiled, bpe):
+        made = module.MergeTable(*columns, levels, vocab)
+        made.set_byte_alphabet(BYTE_CHARS)
+        made.set_token_strings(vocab_r)
+        if byte_fallback:
+            made.set_byte_fallback([vocab.get(f"<0x{byte:02X}>") for byte in range(256)])
+        tables.append(made)
+    data = "".join(words).encode()
+    ends = list(accumulate(cut, initial=0))[1:]
+    ends = [min(end, len(data)) for end in ends] + [len(data)]
+    results = []
+    for made in tables:
+        found = []
+        for word in words:
+            symbols = [vocab[char] for char in bytes_to_chars(word.encode()) if char in vocab]
+            found += [made.merge(symbols, [1] * len(symbols)), made.tokenize_word(word), made.columns(word, vocab_r),
+                      made.ids(word), made.utf8_ids(word), made.utf8_tokens(word, vocab_r), made.piece_tokens(word),
+                      made.cuts(word, word[::-1])]
+        found += [made.encode_utf8_spans(data, packed(ends), whole, counts)
+                  for whole in (False, True) for counts in (None, packed([1, len(ends) - 1]))]
+        results.append(found)
     assert results[0] == results[1]

@@ -1,4 +1,4 @@
-"""A byte-level piece the cache misses goes straight to the compiled merge table (the kernel's
+"""A byte-level piece the cache misses goes straight to the merge table (the kernel's
 `utf8_columns`) and is offered to the piece cache by the compiled loop (`_pieces.direct_entry`):
 both hold to their references (the model's `tokenize` on the piece's byte-level chars, `Cache.offer`)."""
 
@@ -35,18 +35,18 @@ def oracle_model():
 @settings(max_examples=300, deadline=None)
 @given(piece=st.text(max_size=12))
 def test_utf8_columns_equal_the_reference(gpt2, oracle_model, piece: str) -> None:
-    """The compiled stand-in gives the reference's columns (None for an empty piece, which the
-    plan never asks for); its ids and tokens are tokenizers' BPE model's on the piece's
-    byte-level chars."""
+    """The compiled stand-in gives its twin's columns and the reference's (None for an empty
+    piece, which the plan never asks for); its ids and tokens are tokenizers' BPE model's on the
+    piece's byte-level chars."""
     piece = piece.encode("utf-8", "replace").decode("utf-8")
     model = gpt2.model
     with _backend.use(_backend.COMPILED):
         columns = model.kernel().utf8_columns(piece)
-    if not piece:
-        assert columns is None
-        return
     with _backend.use(_backend.PYTHON):
-        assert model.kernel().utf8_columns is None  # the plan reads the reference's columns
+        assert model.kernel().utf8_columns(piece) == columns  # the twin table's
+        if not piece:
+            assert columns is None
+            return
         assert columns == utf8_token_columns(piece, reference_kernel(model.tokenize).columns)
     oracle = oracle_model.tokenize(bytes_to_chars(piece.encode("utf-8")))
     assert columns[:2] == ([token.id for token in oracle], [token.value for token in oracle])
