@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 
 from hfcompat.errors import TokenizationError
 from hfcompat.models import unigram
+from hfcompat.normalizers import charsmap
+from hfcompat.normalizers.charsmap_builder import build_charsmap
+from hfcompat.normalizers.normalization_rules import precompiled_charsmap
 from hfcompat.pipeline import pieces
 from hfcompat.pipeline.cache import Cache
 
@@ -23,11 +26,11 @@ SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
 PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
           "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
-          "hfcompat.models._unigram": "hfcompat.models.unigram"}
+          "hfcompat.models._unigram": "hfcompat.models.unigram",
+          "hfcompat.normalizers._charsmap": "hfcompat.normalizers.charsmap"}
 # Compiled modules whose entry points are still methods of classes the reference spells otherwise
 # (issue 31, part 3): listed so that a new compiled module cannot arrive unnoticed.
-NOT_YET_PAIRED = {"hfcompat.models._bpe",
-                  "hfcompat.normalizers._charsmap", "hfcompat.trainers._bpe_trainer",
+NOT_YET_PAIRED = {"hfcompat.models._bpe", "hfcompat.trainers._bpe_trainer",
                   "hfcompat.trainers._unigram_trainer", "hfcompat.pre_tokenizers._scan"}
 
 
@@ -177,3 +180,47 @@ def test_viterbi_twins_round_sums_to_float32(float32: bool, path: list[tuple[int
     vocab = [("a", -0.10000000149011612), ("b", -0.20000000298023224), ("ab", -0.30000001192092896)]
     arguments = ({"a": 0, "b": 1, "ab": 2}, vocab, frozenset(), -10.0, None, float32)
     assert compiled.Viterbi(*arguments).best_path("ab") == unigram.Viterbi(*arguments).best_path("ab") == path
+
+
+# Chars of one to four UTF-8 bytes, so that keys begin and continue with every width.
+RULE_CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\0") | st.sampled_from("aé日𝔸")
+RULES = st.dictionaries(st.text(RULE_CHARS, min_size=1, max_size=4), st.text(RULE_CHARS, max_size=3),
+                        min_size=1, max_size=40)
+
+
+def assert_charsmap_twins_agree(blob: bytes, texts: list[str]) -> None:
+    """The compiled walks of a charsmap and their twins: the same key chars, keys of one char or
+    less (in any order), per-char rules (shortest and longest), and rewrites, normalized text
+    and expansion of each text."""
+    compiled = pytest.importorskip("hfcompat.normalizers._charsmap", reason="the compiled core is not built")
+    parsed = charsmap.CharsMap.from_bytes(blob)
+    walk = (parsed._units, parsed._root, charsmap._UTF8_WIDTHS)
+    assert compiled.key_chars(*walk) == charsmap.key_chars(*walk)
+    assert sorted(compiled.char_keys(*walk)) == sorted(charsmap.char_keys(*walk))
+    rewriters = [module.Rewriter(parsed._units, parsed._root, parsed._leaf_replacement, parsed._pool)
+                 for module in (compiled, charsmap)]
+    codes = sorted({ord(char) for text in texts for char in text})
+    for shortest in (True, False):
+        assert rewriters[0].char_rules(codes, shortest) == rewriters[1].char_rules(codes, shortest)
+    for text in texts:
+        assert rewriters[0].rewrites(text) == rewriters[1].rewrites(text), text
+        assert rewriters[0].normalized(text) == rewriters[1].normalized(text), text
+        assert rewriters[0].expansion(text) == rewriters[1].expansion(text), text
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=RULES, texts=st.lists(st.text(RULE_CHARS | st.sampled_from("\0\ud800"), max_size=12), max_size=4),
+       data=st.data())
+def test_charsmap_walks_equal_their_twins(rules: dict[str, str], texts: list[str], data: st.DataObject) -> None:
+    """A charsmap built from random rules, on random texts (NULs and lone surrogates too) and on
+    texts made of its keys."""
+    keys = data.draw(st.lists(st.sampled_from(sorted(rules)), max_size=6))
+    assert_charsmap_twins_agree(build_charsmap(rules), [*texts, "".join(keys), "x".join(keys)])
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts=st.lists(st.text(max_size=30) | st.sampled_from(["ｱｲｳ　ＡＢＣ①", "ﾊﾟﾋﾟ", "Å\u030a", "…‥", "a  b"]),
+                      max_size=4))
+def test_nmt_nfkc_walks_equal_their_twins(texts: list[str]) -> None:
+    """SentencePiece's default rules (nmt_nfkc), on random Unicode and on text they rewrite."""
+    assert_charsmap_twins_agree(precompiled_charsmap("nmt_nfkc"), texts)
