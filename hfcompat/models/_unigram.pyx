@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of the Unigram Viterbi (`Unigram._best_path` in `unigram.py`, the reference).
+"""The compiled twin of the Unigram Viterbi (`Viterbi` in `unigram.py`, the reference, with the
+same methods).
 
 `Viterbi` holds a model's matchable pieces in a C char trie and finds the best segmentation over C
 arrays with the reference's rules: a proposal replaces the best path ending at the same place only
@@ -15,6 +16,8 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport isinf
 
 include "_char_trie.pxi"
+
+__all__ = ["Viterbi"]  # the entry point with a twin (CharTrie comes from the shared include)
 
 
 cdef struct Cell:
@@ -108,7 +111,7 @@ cdef class Viterbi:
         return -1
 
     cdef void _reset(self, Cell* cells, Py_ssize_t start, Py_ssize_t frontier) noexcept nogil:
-        """`Unigram._reset_scores`: the scores from `start` to `frontier` made relative to start's."""
+        """`_reset_scores` in unigram.py: the scores from `start` to `frontier` made relative to start's."""
         cdef double offset = cells[start].best
         cdef Py_ssize_t i
         for i in range(start, frontier + 1):
@@ -116,7 +119,7 @@ cdef class Viterbi:
                 cells[i].best = <double>(<float>(cells[i].best - offset))
 
     cdef Outcome _search(self, Cell* cells, Py_ssize_t length) noexcept nogil:
-        """Fill the best score, origin and last id of every end position (`Unigram._best_path`)."""
+        """Fill the best score, origin and last id of every end position (`Viterbi.best_path`)."""
         cdef Py_ssize_t start, end, node, frontier = 0
         cdef int32_t token_id
         cdef double base, candidate, total
@@ -163,7 +166,7 @@ cdef class Viterbi:
         return FOUND
 
     def starts(self, str text) -> list:
-        """`Unigram.starts`: per char start, the (end, id) of every piece match there, shortest
+        """Per char start, the (end, id) of every piece match there, shortest
         first, then the unk id where no single-char piece starts (and the model has one)."""
         cdef Py_ssize_t length = len(text)
         cdef Py_ssize_t start, end, node
@@ -188,7 +191,7 @@ cdef class Viterbi:
             PyMem_Free(cells)
 
     cdef Py_ssize_t _backtrack(self, Cell* cells, Py_ssize_t length, Span* spans) noexcept nogil:
-        """`Unigram._backtrack` into a C array: follow the origins back from the end, fusing runs
+        """`Viterbi._backtrack` into a C array: follow the origins back from the end, fusing runs
         of unk spans; of the n spans returned (the last one first), span k ends where span k - 1
         starts (span 0 at `length`)."""
         cdef Py_ssize_t count = 0
@@ -221,7 +224,7 @@ cdef class Viterbi:
             PyMem_Free(cells)
 
     def best_path(self, str text) -> object:
-        """The best (char start, char end, id) spans of `text`, as `Unigram._best_path` gives
+        """The best (char start, char end, id) spans of `text`, as the reference gives
         them; None where the reference raises or may raise (it then runs, and decides)."""
         cdef Py_ssize_t count, k, length = len(text)
         cdef Span* spans = self._best_spans(text, &count)

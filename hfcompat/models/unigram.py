@@ -15,7 +15,9 @@ from __future__ import annotations
 import math
 import random
 import struct
+from array import array
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from .. import _backend
@@ -23,7 +25,7 @@ from ..errors import FormatError, TokenizationError
 from ..pipeline.cache import Cache
 from ..pipeline.fields import USIZE_MAX, as_bool, as_uint
 from ..pipeline.json_numbers import serde_json_f64
-from .base import Columns, Model, ModelKernel, Token, reference_kernel, token_columns
+from .base import Columns, Model, ModelKernel, Token, token_columns
 from .lattice import Lattice
 
 try:
@@ -71,61 +73,37 @@ class Unigram(Model):
         # Rounds each path score to float32 as sentencepiece does (None: float64, as HF). Not
         # part of tokenizer.json either (see `sum_in_float32`).
         self._round: Callable[[float], float] | None = None
-        self._python_trie: dict[str, list] | None = self._eager_trie()
         # (id, name) of the `<0xHH>` piece of each byte value, None where the vocabulary lacks it
         self._byte_pieces = [self._piece_id(f"<0x{byte:02X}>") for byte in range(256)]
-        self._max_piece_chars = max(map(len, self.token_to_ids), default=0)
         self._cache = Cache(CACHE_CAPACITY)  # pre-token -> tokens
-        # The compiled Viterbi (`_unigram.Viterbi`), built on first use; False when the ids do not fit it.
-        self._viterbi: Any = None
+        # The reference Viterbi and the compiled one (`_unigram.Viterbi`), each built on first use
+        # (`viterbi` picks one); the compiled one is False when the ids do not fit it.
+        self._reference: Viterbi | None = None
+        self._compiled: Any = None
 
     def without_matching(self, reserved_ids: frozenset[int]) -> None:
         """Never match these ids in text (they stay in the vocabulary, for ids and decoding)."""
         self.reserved_ids = frozenset(reserved_ids)
-        self._python_trie = self._eager_trie()
-        self._viterbi = None
-        self._cache.clear()
+        self._forget_viterbis()
 
     def sum_in_float32(self, unk_score: float) -> None:
         """Add path scores in float32 with this unknown-char score, as sentencepiece's Viterbi does."""
         self._round = _to_float32
         self.unk_score = _to_float32(unk_score)
-        self._viterbi = None
+        self._forget_viterbis()
+
+    def _forget_viterbis(self) -> None:
+        """Drop the Viterbis and the cached tokens built before a change of the matching rules
+        (and a tokenizer's encode plan, which holds a Viterbi)."""
+        self._reference = None
+        self._compiled = None
         self._cache.clear()
+        self.kernel_version += 1
 
     def _piece_id(self, piece: str) -> tuple[int, str] | None:
         """(id, piece) if `piece` is in the vocabulary, else None."""
         token_id = self.token_to_ids.get(piece)
         return None if token_id is None else (token_id, piece)
-
-    def _eager_trie(self) -> dict[str, list] | None:
-        """The Python char trie, built now on the pure-Python backend (as part of loading); None
-        on the compiled one, whose Viterbi has its own trie: `_trie` builds it if a Python path
-        ever needs it (most of a 30k vocabulary's load time)."""
-        return self._build_trie() if _backend.unigram is None else None
-
-    @property
-    def _trie(self) -> dict[str, list]:
-        """The char trie the Python paths walk (built on first use on the compiled backend)."""
-        if self._python_trie is None:
-            self._python_trie = self._build_trie()
-        return self._python_trie
-
-    def _build_trie(self) -> dict[str, list]:
-        """A char trie of every piece: each node is `[children, (id, score) or None]`."""
-        root: dict[str, list] = {}
-        for piece, token_id in self.token_to_ids.items():
-            if token_id in self.reserved_ids:
-                continue
-            children, node = root, None
-            for char in piece:
-                node = children.get(char)
-                if node is None:  # not setdefault: it would build a node for every char of every piece
-                    node = children[char] = [{}, None]
-                children = node[0]
-            if node is not None:
-                node[1] = (token_id, self.vocab[token_id][1])
-        return root
 
     def tokenize(self, sequence: str) -> list[Token]:
         """Segment one pre-token; offsets are UTF-8 byte offsets within it."""
@@ -138,131 +116,55 @@ class Unigram(Model):
         return tokens
 
     def kernel(self) -> ModelKernel:
-        """The compiled Viterbi's columns and ids where it applies, the reference's `tokenize`
-        for the rest."""
-        if not self._compiled_viterbi():
-            return reference_kernel(self.tokenize, sample=self.sample)
-        return ModelKernel(self._complete_columns, fast_columns=self.columns, ids=self.ids, sample=self.sample)
+        """The Viterbi of the backend in use (see `viterbi`), read as a word's columns and ids."""
+        viterbi = self.viterbi()
+        return ModelKernel(partial(self.viterbi_columns, viterbi=viterbi),
+                           ids=partial(viterbi.ids, byte_fallback=self.byte_fallback), sample=self.sample)
 
-    def _complete_columns(self, sequence: str) -> Columns:
-        """`columns`, or the reference's where the compiled Viterbi leaves the word to it."""
-        found = self.columns(sequence)
+    def viterbi_columns(self, sequence: str, viterbi: Any) -> Columns:
+        """A word's ids, token strings and char spans by `viterbi` (a `Viterbi`); `tokenize`'s
+        where an unknown span is spelled in bytes or the compiled Viterbi leaves the word to it."""
+        found = viterbi.columns(sequence, self.byte_fallback)
         return found if found is not None else token_columns(sequence, self.tokenize)
-
-    def columns(self, sequence: str) -> tuple[list[int], list[str], list[tuple[int, int]]] | None:
-        """`tokenize` as a tokenizer's columns (ids, strings, char spans), all in C; None where
-        only `tokenize` applies (the pure backend, byte fallback)."""
-        viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
-        return viterbi.columns(sequence, self.byte_fallback) if viterbi else None
-
-    def ids(self, sequence: str) -> list[int] | None:
-        """The ids of `columns` alone, without building token strings or spans (what
-        sentencepiece's `encode` returns); None where `columns` is None."""
-        viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
-        return viterbi.ids(sequence, self.byte_fallback) if viterbi else None
 
     def encode(self, sequence: str) -> list[str]:
         """The best segmentation as strings, adjacent unknowns fused (HF's `Unigram::encode`)."""
         return [sequence[start:end] for start, end, _ in self._segment(sequence)]
 
     def _segment(self, text: str) -> list[tuple[int, int, int]]:
-        """`_best_path`, run by the compiled Viterbi on the compiled backend (the reference
-        runs where that one declines: an error to raise, a float32 overflow)."""
-        if _backend.unigram is not None:
-            viterbi = self._viterbi or self._compiled_viterbi()
-            spans = viterbi.best_path(text) if viterbi else None
-            if spans is not None:
-                return spans
-        return self._best_path(text)
+        """The best path by the Viterbi of the backend in use; the reference's where the compiled
+        one declines (it would raise, or a float32 sum overflows), which then decides."""
+        spans = self.viterbi().best_path(text)
+        return spans if spans is not None else self.reference_viterbi.best_path(text)
 
     def build_compiled(self) -> None:
-        """Build the compiled Viterbi now, not on the first text (loading a file does); nothing
-        on the pure-Python backend."""
-        self._compiled_viterbi()
+        """Build the Viterbi of the backend in use now, not on the first text (loading a file does)."""
+        self.viterbi()
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the compiled Viterbi (a C object): a copy builds its own."""
-        return {**self.__dict__, "_viterbi": None}
+        return {**self.__dict__, "_compiled": None}
 
-    def _compiled_viterbi(self) -> Any:
-        """This model's compiled Viterbi on the compiled backend (built on first use); None on
-        the pure-Python backend or when the model's ids do not fit its 31 bits."""
+    def viterbi(self) -> Any:
+        """The Viterbi of the backend in use, built on first use: the compiled one
+        (`_unigram.Viterbi`) on the compiled backend when the model's ids fit its 31 bits, else
+        the reference (`Viterbi`). The one place that reads the backend."""
         core = _backend.unigram
-        if core is None or self._viterbi is False:
-            return None
-        if self._viterbi is None:
+        if core is not None and self._compiled is None:
             try:
-                self._viterbi = core.Viterbi(self.token_to_ids, self.vocab, self.reserved_ids, self.unk_score,
-                                             self.unk_id, self._round is not None)
+                self._compiled = core.Viterbi(self.token_to_ids, self.vocab, self.reserved_ids, self.unk_score,
+                                              self.unk_id, self._round is not None)
             except OverflowError:
-                self._viterbi = False
-                return None
-        return self._viterbi
+                self._compiled = False
+        return self._compiled if core is not None and self._compiled else self.reference_viterbi
 
-    def _best_path(self, text: str) -> list[tuple[int, int, int]]:
-        """Viterbi: the best (char start, char end, id) spans, adjacent unk spans fused.
-
-        Every char start proposes each piece that begins there (a trie walk, as in
-        `starts`, inlined for speed), and an unknown char where no single-char piece does.
-        A proposal replaces the best path ending at the same place only when strictly
-        better, so ties keep the path whose last piece starts leftmost (is longest).
-        """
-        length = len(text)
-        trie = self._trie
-        longest = self._max_piece_chars
-        unk_id, unk_score, rounding = self.unk_id, self.unk_score, self._round
-        best = [0.0] * (length + 1)  # best path score ending at each char position
-        origin = [-1] * (length + 1)  # start of that path's last piece (-1: none yet)
-        last_id = [0] * (length + 1)  # id of that last piece
-        frontier = 0  # the furthest end a piece (or unk) has reached
-        for start in range(length):
-            base = best[start]
-            if rounding is not None and not -SCORE_RESET <= base <= SCORE_RESET:
-                _reset_scores(best, origin, start, frontier)
-                base = 0.0
-            has_single_char = False
-            children, end = trie, start
-            for char in text[start : start + longest]:
-                node = children.get(char)
-                if node is None:
-                    break
-                end += 1
-                frontier = max(frontier, end)
-                children, entry = node
-                if entry is not None:
-                    candidate = base + entry[1]
-                    if rounding is not None:
-                        candidate = rounding(candidate)
-                    if origin[end] < 0 or candidate > best[end]:
-                        best[end], origin[end], last_id[end] = candidate, start, entry[0]
-                    if end == start + 1:
-                        has_single_char = True
-            if not has_single_char:
-                end = start + 1
-                frontier = max(frontier, end)
-                candidate = base + unk_score
-                if rounding is not None:
-                    candidate = rounding(candidate)
-                if origin[end] < 0 or candidate > best[end]:
-                    if unk_id is None:
-                        raise TokenizationError(MISSING_UNK_ID)
-                    best[end], origin[end], last_id[end] = candidate, start, unk_id
-        return self._backtrack(origin, last_id)
-
-    def _backtrack(self, origin: list[int], last_id: list[int]) -> list[tuple[int, int, int]]:
-        """Follow `origin` back from the end into spans, fusing runs of unk-id spans."""
-        unk_id = self.unk_id
-        path: list[tuple[int, int, int]] = []
-        end = len(origin) - 1
-        while end > 0:
-            start, token_id = origin[end], last_id[end]
-            if token_id == unk_id and path and path[-1][2] == unk_id:
-                path[-1] = (start, path[-1][1], unk_id)
-            else:
-                path.append((start, end, token_id))
-            end = start
-        path.reverse()
-        return path
+    @property
+    def reference_viterbi(self) -> Viterbi:
+        """The pure-Python Viterbi (built on first use: its trie is most of a load's time)."""
+        if self._reference is None:
+            self._reference = Viterbi(self.token_to_ids, self.vocab, self.reserved_ids, self.unk_score,
+                                      self.unk_id, self._round is not None)
+        return self._reference
 
     def _tokens(self, text: str, spans: list[tuple[int, int, int]]) -> list[Token]:
         """Tokens with byte offsets; an unk span is looked up, else spelled in bytes, else unk."""
@@ -298,36 +200,18 @@ class Unigram(Model):
 
     def starts(self, text: str) -> list[list[tuple[int, int]]]:
         """Per char start, the (end, id) of every piece match there, shortest first, then unk
-        where no single-char piece starts (the candidates Viterbi and training weigh); on the
-        compiled backend its Viterbi's C trie finds them (no Python trie is built)."""
-        viterbi = self._compiled_viterbi() if _backend.unigram is not None else None
-        if viterbi:
-            return viterbi.starts(text)
-        longest, unk_id, trie = self._max_piece_chars, self.unk_id, self._trie
-        starts = []
-        for start in range(len(text)):
-            group = []
-            children, end = trie, start
-            for char in text[start : start + longest]:
-                node = children.get(char)
-                if node is None:
-                    break
-                end += 1
-                children, entry = node
-                if entry is not None:
-                    group.append((end, entry[0]))
-            if (not group or group[0][0] != start + 1) and unk_id is not None:
-                group.append((start + 1, unk_id))
-            starts.append(group)
+        where no single-char piece starts (the candidates Viterbi and training weigh)."""
+        starts: list[list[tuple[int, int]]] = self.viterbi().starts(text)
         return starts
 
     def spans(self, text: str) -> list[tuple[int, int, int, float]]:
         """Every (start, end, id, score) piece match in chars, start-major, plus unk where no single-char piece starts."""
         found = []
         for start, group in enumerate(self.starts(text)):
-            single_char = self._trie.get(text[start])
+            single_char = self.token_to_ids.get(text[start])
+            matchable = single_char is not None and single_char not in self.reserved_ids
             for end, token_id in group:
-                unknown = token_id == self.unk_id and end == start + 1 and (single_char is None or single_char[1] is None)
+                unknown = token_id == self.unk_id and end == start + 1 and not matchable
                 found.append((start, end, token_id, self.unk_score if unknown else self.vocab[token_id][1]))
         return found
 
@@ -427,7 +311,169 @@ class Unigram(Model):
         return cls(_read_pieces(data["vocab"]), unk_id, byte_fallback)
 
 
+class Viterbi:
+    """A Unigram model's matchable pieces (a char trie of nested dicts) and its unknown-char
+    rule, and its Viterbi: the reference twin of `_unigram.Viterbi`, with the same methods.
+
+    Each method answers every text: where the compiled one returns None because this one
+    raises (an unknown char wins and there is no unk id, or a float32 sum overflows where
+    struct.pack raises), this one raises; `columns` and `ids` leave a word whose unknown span
+    needs byte fallback to the model (None), as the compiled ones do.
+    """
+
+    def __init__(self, token_to_ids: dict[str, int], vocab: list[tuple[str, float]], reserved_ids: frozenset[int],
+                 unk_score: float, unk_id: int | None, float32: bool):
+        self.token_to_ids = token_to_ids
+        self.reserved_ids = reserved_ids
+        self.unk_score = unk_score
+        self.unk_id = unk_id
+        self.float32 = float32
+        self.trie = _build_trie(token_to_ids, vocab, reserved_ids)
+        self.longest = max(map(len, token_to_ids), default=0)  # chars of the longest piece
+
+    def starts(self, text: str) -> list[list[tuple[int, int]]]:
+        """Per char start, the (end, id) of every piece match there, shortest first, then the
+        unk id where no single-char piece starts (and the model has one)."""
+        longest, unk_id, trie = self.longest, self.unk_id, self.trie
+        starts = []
+        for start in range(len(text)):
+            group = []
+            children, end = trie, start
+            for char in text[start : start + longest]:
+                node = children.get(char)
+                if node is None:
+                    break
+                end += 1
+                children, entry = node
+                if entry is not None:
+                    group.append((end, entry[0]))
+            if (not group or group[0][0] != start + 1) and unk_id is not None:
+                group.append((start + 1, unk_id))
+            starts.append(group)
+        return starts
+
+    def best_path(self, text: str) -> list[tuple[int, int, int]]:
+        """The best (char start, char end, id) spans, adjacent unk spans fused.
+
+        Every char start proposes each piece that begins there (a trie walk, as in `starts`,
+        inlined for speed), and an unknown char where no single-char piece does. A proposal
+        replaces the best path ending at the same place only when strictly better, so ties keep
+        the path whose last piece starts leftmost (is longest).
+        """
+        length = len(text)
+        trie = self.trie
+        longest = self.longest
+        unk_id, unk_score, float32 = self.unk_id, self.unk_score, self.float32
+        rounded = array("f", (0.0,))  # a sum stored here reads back rounded to float32
+        best = [0.0] * (length + 1)  # best path score ending at each char position
+        origin = [-1] * (length + 1)  # start of that path's last piece (-1: none yet)
+        last_id = [0] * (length + 1)  # id of that last piece
+        frontier = 0  # the furthest end a piece (or unk) has reached
+        for start in range(length):
+            base = best[start]
+            if float32 and not -SCORE_RESET <= base <= SCORE_RESET:
+                _reset_scores(best, origin, start, frontier)
+                base = 0.0
+            has_single_char = False
+            children, end = trie, start
+            for char in text[start : start + longest]:
+                node = children.get(char)
+                if node is None:
+                    break
+                end += 1
+                children, entry = node
+                if entry is not None:
+                    candidate = base + entry[1]
+                    if float32:
+                        rounded[0] = candidate
+                        # past the float32 range, struct decides (it raises on some Python versions)
+                        candidate = rounded[0] if -_FLOAT32_MAX <= rounded[0] <= _FLOAT32_MAX else _to_float32(candidate)
+                    if origin[end] < 0 or candidate > best[end]:
+                        best[end], origin[end], last_id[end] = candidate, start, entry[0]
+                    if end == start + 1:
+                        has_single_char = True
+            if end > frontier:
+                frontier = end
+            if not has_single_char:
+                end = start + 1
+                if end > frontier:
+                    frontier = end
+                candidate = base + unk_score
+                if float32:
+                    candidate = _to_float32(candidate)
+                if origin[end] < 0 or candidate > best[end]:
+                    if unk_id is None:
+                        raise TokenizationError(MISSING_UNK_ID)
+                    best[end], origin[end], last_id[end] = candidate, start, unk_id
+        return self._backtrack(origin, last_id)
+
+    def _backtrack(self, origin: list[int], last_id: list[int]) -> list[tuple[int, int, int]]:
+        """Follow `origin` back from the end into spans, fusing runs of unk-id spans."""
+        unk_id = self.unk_id
+        path: list[tuple[int, int, int]] = []
+        end = len(origin) - 1
+        while end > 0:
+            start, token_id = origin[end], last_id[end]
+            if token_id == unk_id and path and path[-1][2] == unk_id:
+                path[-1] = (start, path[-1][1], unk_id)
+            else:
+                path.append((start, end, token_id))
+            end = start
+        path.reverse()
+        return path
+
+    def columns(self, text: str, byte_fallback: bool) -> Columns | None:
+        """`best_path` as a tokenizer's columns: ids, token strings (the chars each token covers)
+        and char spans, an unknown span looked up whole as `Unigram._tokens` does; None where an
+        unknown span would need byte fallback (the model spells it)."""
+        spans = self.best_path(text)
+        ids = self._span_ids(text, spans, byte_fallback)
+        if ids is None:
+            return None
+        return ids, [text[start:end] for start, end, _ in spans], [(start, end) for start, end, _ in spans]
+
+    def ids(self, text: str, byte_fallback: bool) -> list[int] | None:
+        """The ids of `columns` alone; None where `columns` is None."""
+        return self._span_ids(text, self.best_path(text), byte_fallback)
+
+    def _span_ids(self, text: str, spans: list[tuple[int, int, int]], byte_fallback: bool) -> list[int] | None:
+        """The ids of the spans, an unknown span looked up whole (the unk id where it is not a
+        matchable piece); None where such a span needs byte fallback."""
+        ids = [span[2] for span in spans]
+        unk_id = self.unk_id
+        if unk_id is None or unk_id not in ids:
+            return ids
+        for index, (start, end, token_id) in enumerate(spans):
+            if token_id == unk_id:
+                found = self.token_to_ids.get(text[start:end])
+                if found is None or found in self.reserved_ids:
+                    if byte_fallback:
+                        return None
+                    found = unk_id
+                ids[index] = found
+        return ids
+
+
+def _build_trie(token_to_ids: dict[str, int], vocab: list[tuple[str, float]],
+                reserved_ids: frozenset[int]) -> dict[str, list]:
+    """A char trie of every piece not reserved: each node is `[children, (id, score) or None]`."""
+    root: dict[str, list] = {}
+    for piece, token_id in token_to_ids.items():
+        if token_id in reserved_ids:
+            continue
+        children, node = root, None
+        for char in piece:
+            node = children.get(char)
+            if node is None:  # not setdefault: it would build a node for every char of every piece
+                node = children[char] = [{}, None]
+            children = node[0]
+        if node is not None:
+            node[1] = (token_id, vocab[token_id][1])
+    return root
+
+
 _FLOAT32 = struct.Struct("f")
+_FLOAT32_MAX = 3.4028234663852886e38  # the largest finite float32
 
 
 def _reset_scores(best: list[float], origin: list[int], start: int, frontier: int) -> None:

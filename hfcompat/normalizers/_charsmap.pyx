@@ -1,17 +1,19 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twins of `_key_chars` and `longest_rule_rewrites` in `charsmap.py` (the reference):
-the walk of every key of a charsmap's trie that SentencePiece's normalizer does once per charsmap
+"""The compiled twins of `key_chars`, `char_keys` and `Rewriter` in `charsmap.py` (the reference,
+with the same names and methods): the walk of every key of a charsmap's trie that SentencePiece's normalizer does once per charsmap
 before its first text (0.2 s in Python for nmt_nfkc, the most of a fresh .model tokenizer's first
 encode), and `Rewriter`, SentencePiece's longest-key walk over each text.
 
 `key_chars` walks the trie depth-first over C arrays (the edges grouped by parent base, as
-`CharsMap._edges` groups them); it returns None for a trie deeper than `MAX_DEPTH` bytes or with
+`charsmap._edges` groups them); it returns None for a trie deeper than `MAX_DEPTH` bytes or with
 more paths than edges (a malformed blob), and the reference then walks it.
 """
 
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint32_t
+
+__all__ = ["key_chars", "char_keys", "Rewriter"]  # the entry points with a twin
 
 MAX_DEPTH = 1024
 cdef Py_ssize_t _MAX_DEPTH = MAX_DEPTH
@@ -27,7 +29,7 @@ cdef inline Py_ssize_t _offset(uint32_t unit) noexcept nogil:
 @cython.final
 cdef class _Edges:
     """The trie's edges grouped by parent base in C (compressed rows): the children of base b
-    are child[first[b]:first[b + 1]] (`CharsMap._edges` in C)."""
+    are child[first[b]:first[b + 1]] (`charsmap._edges` in C)."""
 
     cdef uint32_t* units
     cdef Py_ssize_t* first
@@ -58,7 +60,7 @@ cdef class _Edges:
                 self.edges += 1
         for base in range(self.bases):
             self.first[base + 1] += self.first[base]
-        for index in range(self.count):  # fill each row in index order, as `CharsMap._edges` does
+        for index in range(self.count):  # fill each row in index order, as `charsmap._edges` does
             label = self.units[index] & LABEL_MASK
             if 0 < label < 256:
                 base = index ^ label
@@ -126,7 +128,7 @@ cdef class _Walk:
 
 
 def key_chars(list units, Py_ssize_t root, bytes widths) -> object:
-    """(alone, leading, second, longest) as `_key_chars` finds them: the chars that are a whole
+    """(alone, leading, second, longest) as the reference `key_chars` finds them: the chars that are a whole
     key, the first and second chars of longer keys, the bytes of the longest key; None when the
     trie is too deep or not a tree (the reference then walks it). `widths` holds the UTF-8 length
     each byte starts (0: none), as `charsmap._utf8_width` gives it."""
@@ -173,7 +175,7 @@ def key_chars(list units, Py_ssize_t root, bytes widths) -> object:
 
 def char_keys(list units, Py_ssize_t root, bytes widths) -> object:
     """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included, as
-    `CharsMap._char_keys` finds them (in another order); None for a trie that is not a tree."""
+    the reference `char_keys` finds them (in another order); None for a trie that is not a tree."""
     cdef _Walk walk = _Walk(units, widths)
     cdef _Edges trie = walk.trie
     cdef list keys = []
@@ -274,7 +276,7 @@ cdef class Rewriter:
 
     cdef Py_ssize_t _prefix_leaf(self, const unsigned char* data, Py_ssize_t size, bint shortest) noexcept nogil:
         """The leaf unit of the shortest (or the longest) key that prefixes data[:size], ending
-        at any byte; -1 when none does (`CharsMap._walk` in C)."""
+        at any byte; -1 when none does (`charsmap._prefix_walk` in C)."""
         cdef Py_ssize_t pos = self.root, i, leaf = -1
         cdef bint ends
         for i in range(size):

@@ -17,10 +17,9 @@ import re
 import struct
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import repeat
-from types import ModuleType
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import regex
 
@@ -114,6 +113,57 @@ def _fail(message: str) -> FormatError:
     return FormatError(message, field=FIELD)
 
 
+def _walks() -> Any:
+    """The module whose walks of a charsmap run on the backend in use: the compiled `_charsmap`,
+    or this one (its twins `key_chars`, `char_keys` and `Rewriter`)."""
+    return _backend.charsmap or sys.modules[__name__]
+
+
+def _edges(units: list[int]) -> dict[int, list[tuple[int, int]]]:
+    """Node base -> [(byte, child unit index)] for every edge of the trie.
+
+    A unit labelled b at index i is the child by byte b of the node whose children start
+    at i ^ b: inverting that once finds the edges without probing 255 bytes per node.
+    """
+    children: dict[int, list[tuple[int, int]]] = {}
+    for index, unit in enumerate(units):
+        label = unit & _LABEL_MASK
+        if 0 < label < 256:
+            children.setdefault(index ^ label, []).append((label, index))
+    return children
+
+
+def _prefix_walk(units: list[int], root: int, replacement: Callable[[int], str], data: bytes, start: int,
+                 first_only: bool) -> list[Match]:
+    """Common-prefix search of data[start:]: (replacement, bytes consumed) per rule found, the
+    replacement read by `replacement` from the leaf unit's index.
+
+    The walk stops at a NUL byte (no key holds one) and where the trie has no edge; an
+    index past the array, which only a malformed blob produces, also ends it.
+    """
+    size = len(units)
+    if not size:
+        return []
+    found: list[Match] = []
+    pos = root
+    for i in range(start, len(data)):
+        byte = data[i]
+        if not byte:
+            break
+        pos ^= byte
+        if pos >= size:
+            break
+        unit = units[pos]
+        if unit & _LABEL_MASK != byte:
+            break
+        pos ^= _offset(unit)
+        if unit & _LEAF_BIT:
+            found.append((replacement(pos), i + 1 - start))
+            if first_only:
+                break
+    return found
+
+
 class _CharTable(dict):
     """ord(char) -> what HF's Precompiled makes of that char alone (itself if no rule applies).
 
@@ -157,7 +207,7 @@ class CharsMap:
     """A parsed precompiled charsmap: prefix search over its normalization rules."""
 
     __slots__ = ("_blob", "_units", "_pool", "_root", "_replacements", "_chars", "_clusters",
-                 "_scanner", "_windows", "_rewriter", "_rule_scanner")
+                 "_scanner", "_windows", "_rewriters", "_rule_scanner")
 
     def __init__(self, blob: bytes, units: list[int], pool: bytes):
         self._blob = blob
@@ -169,7 +219,7 @@ class CharsMap:
         self._clusters: dict[str, str | None] = {}
         self._scanner: _Scanner | None = None
         self._windows: dict[tuple[str, bool], _WindowResult] = {}
-        self._rewriter: Any = None
+        self._rewriters: dict[str, Any] = {}  # backend name -> this map's rewriter on that backend
         self._rule_scanner: _LongestRuleScanner | None = None  # sentencepiece_scanner's, kept here
 
     @classmethod
@@ -198,8 +248,8 @@ class CharsMap:
         return cls(blob, units, pool)
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        """Pickled without the compiled rewriter (a C object): a copy builds its own."""
-        return None, {**{name: getattr(self, name) for name in self.__slots__}, "_rewriter": None,
+        """Pickled without its rewriters (the compiled one is a C object): a copy builds its own."""
+        return None, {**{name: getattr(self, name) for name in self.__slots__}, "_rewriters": {},
                       "_rule_scanner": None}
 
     def to_bytes(self) -> bytes:
@@ -220,42 +270,22 @@ class CharsMap:
     def __repr__(self) -> str:
         return f"CharsMap({len(self._blob)} bytes, {len(self._units)} units)"
 
-    def rewriter(self, compiled: ModuleType) -> Any:
-        """The compiled `longest_rule_rewrites` of this map (`compiled` is `_charsmap`), built once."""
-        if self._rewriter is None:
-            self._rewriter = compiled.Rewriter(self._units, self._root, self._leaf_replacement, self._pool)
-        return self._rewriter
+    def rewriter(self) -> Any:
+        """This map's `Rewriter` of the backend in use (the compiled `_charsmap.Rewriter` or its
+        twin below), built once per backend."""
+        try:
+            return self._rewriters[_backend.backend]
+        except KeyError:
+            kind = _walks().Rewriter
+            rewriter = self._rewriters[_backend.backend] = kind(self._units, self._root, self._leaf_replacement,
+                                                                self._pool)
+            return rewriter
 
     # ----- prefix search ------------------------------------------------------------------
 
     def _walk(self, data: bytes, start: int, first_only: bool) -> list[Match]:
-        """Common-prefix search of data[start:]: (replacement, bytes consumed) per rule found.
-
-        The walk stops at a NUL byte (no key holds one) and where the trie has no edge; an
-        index past the array, which only a malformed blob produces, also ends it.
-        """
-        units = self._units
-        size = len(units)
-        if not size:
-            return []
-        found: list[Match] = []
-        pos = self._root
-        for i in range(start, len(data)):
-            byte = data[i]
-            if not byte:
-                break
-            pos ^= byte
-            if pos >= size:
-                break
-            unit = units[pos]
-            if unit & _LABEL_MASK != byte:
-                break
-            pos ^= _offset(unit)
-            if unit & _LEAF_BIT:
-                found.append((self._leaf_replacement(pos), i + 1 - start))
-                if first_only:
-                    break
-        return found
+        """Common-prefix search of data[start:] (see `_prefix_walk`)."""
+        return _prefix_walk(self._units, self._root, self._leaf_replacement, data, start, first_only)
 
     def _leaf_replacement(self, pos: int) -> str:
         """The replacement held by the leaf unit at `pos`."""
@@ -294,18 +324,8 @@ class CharsMap:
 
     def char_rules(self, codes: Iterable[int], shortest: bool) -> dict[int, str]:
         """code point -> the replacement of the shortest (HF's) or longest (SentencePiece's) rule
-        whose key prefixes that char alone, for each of `codes` no rule misses (walked in C by
-        `_charsmap.Rewriter.char_rules` on the compiled backend)."""
-        compiled = _backend.charsmap
-        if compiled is not None:
-            return self.rewriter(compiled).char_rules(codes, shortest)
-        search = self.shortest_match if shortest else self.longest_match
-        found = {}
-        for code in codes:
-            match = search(chr(code).encode("utf-8", "surrogatepass"))
-            if match is not None:
-                found[code] = match[0]
-        return found
+        whose key prefixes that char alone, for each of `codes` no rule misses."""
+        return self.rewriter().char_rules(codes, shortest)
 
     def continues(self, data: bytes) -> bool:
         """True when some key is longer than `data` and begins with it."""
@@ -319,43 +339,11 @@ class CharsMap:
             pos ^= _offset(units[pos])
         return any(pos ^ label < size and units[pos ^ label] & _LABEL_MASK == label for label in range(1, 256))
 
-    def _edges(self) -> dict[int, list[tuple[int, int]]]:
-        """Node base -> [(byte, child unit index)] for every edge of the trie.
-
-        A unit labelled b at index i is the child by byte b of the node whose children start
-        at i ^ b: inverting that once finds the edges without probing 255 bytes per node.
-        """
-        children: dict[int, list[tuple[int, int]]] = {}
-        for index, unit in enumerate(self._units):
-            label = unit & _LABEL_MASK
-            if 0 < label < 256:
-                children.setdefault(index ^ label, []).append((label, index))
-        return children
-
     def _char_keys(self) -> list[bytes]:
-        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included (on
-        the compiled backend `_charsmap.char_keys` walks them over C arrays)."""
-        compiled = _backend.charsmap
-        found_in_c = None if compiled is None else compiled.char_keys(self._units, self._root, _UTF8_WIDTHS)
-        if found_in_c is not None:
-            return found_in_c
-        units = self._units
-        children = self._edges()
-        keys: list[bytes] = []
-        stack = [(b"", self._root)]
-        while stack:
-            key, base = stack.pop()
-            for label, index in children.get(base, ()):
-                child_key = key + bytes((label,))
-                width = _utf8_width(child_key[0])
-                if width == 0 or width == 4:
-                    continue
-                unit = units[index]
-                if unit & _LEAF_BIT:
-                    keys.append(child_key)
-                if len(child_key) < width:
-                    stack.append((child_key, index ^ _offset(unit)))
-        return keys
+        """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included (the
+        reference's where the compiled walk declines)."""
+        found = _walks().char_keys(self._units, self._root, _UTF8_WIDTHS)
+        return found if found is not None else char_keys(self._units, self._root, _UTF8_WIDTHS)
 
     # ----- HF's lookups, cached -----------------------------------------------------------
 
@@ -647,39 +635,62 @@ UNBOUNDED = sys.maxsize
 
 
 def _key_chars(charsmap: CharsMap) -> _KeyChars:
-    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes).
+    """`key_chars` of the charsmap's trie (the reference's where the compiled walk declines)."""
+    arguments = (charsmap._units, charsmap._root, _UTF8_WIDTHS)
+    return _KeyChars(*(_walks().key_chars(*arguments) or key_chars(*arguments)))
 
-    On the compiled backend `_charsmap.key_chars` walks it over C arrays (None: it declined).
-    """
-    compiled = _backend.charsmap
-    found_in_c = None if compiled is None else compiled.key_chars(charsmap._units, charsmap._root, _UTF8_WIDTHS)
-    if found_in_c is not None:
-        return _KeyChars(*found_in_c)
-    units = charsmap._units
-    children = charsmap._edges()
-    found = _KeyChars(set(), set(), set(), 0)
-    stack = [(b"", charsmap._root, 0)]  # key so far, node, byte length of its first char
+
+def key_chars(units: list[int], root: int, widths: bytes) -> tuple[set[int], set[int], set[int], int]:
+    """Walk every key of the trie and sort its first two chars (chars of 1 to 4 bytes): the
+    chars that are a whole key, the first and second chars of longer keys, and the bytes of
+    the longest key. `widths` holds the UTF-8 length each byte starts (0: none)."""
+    children = _edges(units)
+    alone: set[int] = set()
+    leading: set[int] = set()
+    second: set[int] = set()
+    longest = 0
+    stack = [(b"", root, 0)]  # key so far, node, byte length of its first char
     deeper: list[tuple[int, int]] = []  # (node, key bytes so far) past the first two chars
     while stack:
         key, base, first = stack.pop()
         for label, index in children.get(base, ()):
             child = key + bytes((label,))
-            found.longest = max(found.longest, len(child))
-            width = first or _utf8_width(child[0])
+            longest = max(longest, len(child))
+            width = first or widths[child[0]]
             unit = units[index]
             if width and len(child) == width and unit & _LEAF_BIT:
-                _add_char(found.alone, child)
-            if width and len(child) > width and len(child) == width + _utf8_width(child[width]):
-                _add_char(found.leading, child[:width])
-                _add_char(found.second, child[width:])
+                _add_char(alone, child)
+            if width and len(child) > width and len(child) == width + widths[child[width]]:
+                _add_char(leading, child[:width])
+                _add_char(second, child[width:])
             if len(child) < _TWO_CHARS_BYTES:
                 stack.append((child, index ^ _offset(unit), width))
             else:
                 deeper.append((index ^ _offset(unit), len(child)))
     heights = _heights(children, units, [node for node, _ in deeper])
     for node, depth in deeper:
-        found.longest = max(found.longest, depth + heights[node])
-    return found
+        longest = max(longest, depth + heights[node])
+    return alone, leading, second, longest
+
+
+def char_keys(units: list[int], root: int, widths: bytes) -> list[bytes]:
+    """Every key no longer than one UTF-8 char of 1 to 3 bytes, partial chars included."""
+    children = _edges(units)
+    keys: list[bytes] = []
+    stack = [(b"", root)]
+    while stack:
+        key, base = stack.pop()
+        for label, index in children.get(base, ()):
+            child_key = key + bytes((label,))
+            width = widths[child_key[0]]
+            if width == 0 or width == 4:
+                continue
+            unit = units[index]
+            if unit & _LEAF_BIT:
+                keys.append(child_key)
+            if len(child_key) < width:
+                stack.append((child_key, index ^ _offset(unit)))
+    return keys
 
 
 def _heights(children: dict[int, list[tuple[int, int]]], units: list[int], nodes: list[int]) -> dict[int, int]:
@@ -790,18 +801,53 @@ def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString, protected:
     """Apply the charsmap as SentencePiece does, in place (see `longest_rule_rewrites`); the
     chars a rule puts in share the span of the chars it covers."""
     text = ns.normalized
-    compiled = _backend.charsmap
-    if compiled is not None and text and not charsmap.is_identity and not protected:
-        if not _sentencepiece_scanner(charsmap).rule_chars.isdisjoint(text):
-            expanded = charsmap.rewriter(compiled).expansion(text)  # the loop below, in C
-            if expanded is not None and expanded[1] is None:
-                ns.map_chars(expanded[0])
-            elif expanded is not None:
-                ns.expand_from(*expanded)
+    if not text or charsmap.is_identity:
         return
-    rewrites = longest_rule_rewrites(charsmap, text, protected)
+    if protected:
+        expanded = _expansion(text, longest_rule_rewrites(charsmap, text, protected))
+    elif _sentencepiece_scanner(charsmap).rule_chars.isdisjoint(text):
+        return
+    else:
+        expanded = charsmap.rewriter().expansion(text)
+    if expanded is None:
+        return
+    new, sources = expanded
+    if sources is None:
+        ns.map_chars(new)
+    else:
+        ns.expand_from(new, sources)
+
+
+def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str, ...] = ()) -> str:
+    """`text` with the charsmap applied as SentencePiece applies it (no alignments kept)."""
+    if not text or charsmap.is_identity:
+        return text
+    if protected:
+        return _rewritten(text, longest_rule_rewrites(charsmap, text, protected))
+    scanner = _sentencepiece_scanner(charsmap)
+    if scanner.ascii_rules is not None and text.isascii():
+        return text.encode("ascii").translate(*scanner.ascii_rules).decode("ascii")
+    return charsmap.rewriter().normalized(text)
+
+
+def _rewritten(text: str, rewrites: list[tuple[int, int, str]]) -> str:
+    """`text` with these rewrites (start, chars covered, replacement) applied."""
+    pieces: list[str] = []
+    done = 0
+    for start, chars, replacement in rewrites:
+        pieces += (text[done:start], replacement)
+        done = start + chars
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _expansion(text: str, rewrites: list[tuple[int, int, str]]) -> tuple[str, list[int] | None] | None:
+    """`text` with these rewrites applied and, for each of its chars, the index of the char of
+    `text` it stands for (a replacement's chars stand for the first char they replace), or None
+    in place of that list when every rewrite puts one char for one; None for no rewrite."""
     if not rewrites:
-        return
+        return None
+    if all(chars == 1 and len(replacement) == 1 for _, chars, replacement in rewrites):
+        return _rewritten(text, rewrites), None
     pieces: list[str] = []
     sources: list[int] = []
     done = 0
@@ -812,25 +858,7 @@ def sentencepiece_normalize(charsmap: CharsMap, ns: NormalizedString, protected:
         done = start + chars
     pieces.append(text[done:])
     sources += range(done, len(text))
-    ns.expand_from("".join(pieces), sources)
-
-
-def sentencepiece_normalized(charsmap: CharsMap, text: str, protected: tuple[str, ...] = ()) -> str:
-    """`text` with the charsmap applied as SentencePiece applies it (no alignments kept)."""
-    if text and not charsmap.is_identity and not protected:
-        scanner = _sentencepiece_scanner(charsmap)
-        if scanner.ascii_rules is not None and text.isascii():
-            return text.encode("ascii").translate(*scanner.ascii_rules).decode("ascii")
-        if _backend.charsmap is not None:
-            return charsmap.rewriter(_backend.charsmap).normalized(text)
-        if scanner.second_chars.isdisjoint(text):
-            return text.translate(scanner.one_char_rules) if not scanner.rule_chars.isdisjoint(text) else text
-    pieces: list[str] = []
-    done = 0
-    for start, chars, replacement in longest_rule_rewrites(charsmap, text, protected):
-        pieces += (text[done:start], replacement)
-        done = start + chars
-    return "".join(pieces) + text[done:] if pieces else text
+    return "".join(pieces), sources
 
 
 WINDOW_CACHE = 100_000  # windows remembered by one longest_rule_rewrites call before it starts over
@@ -847,12 +875,18 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
     """
     if not text or charsmap.is_identity:
         return []
-    scanner = _sentencepiece_scanner(charsmap)
     symbol_starts = _protected_starts(protected, text)
+    if not symbol_starts:
+        return charsmap.rewriter().rewrites(text)
+    return _rewrites(_sentencepiece_scanner(charsmap), charsmap.prefix_matches, text, symbol_starts)
+
+
+def _rewrites(scanner: _LongestRuleScanner, prefix_matches: Callable[[bytes], list[Match]], text: str,
+              symbol_starts: dict[int, str]) -> list[tuple[int, int, str]]:
+    """`longest_rule_rewrites` of a charsmap known by its scanner and its `prefix_matches`,
+    the protected strings found at `symbol_starts`."""
     if not symbol_starts and scanner.rule_chars.isdisjoint(text):
         return []
-    if not symbol_starts and _backend.charsmap is not None:
-        return charsmap.rewriter(_backend.charsmap).rewrites(text)
     longest = scanner.longest
     rewrites = []
     done = 0
@@ -868,7 +902,7 @@ def longest_rule_rewrites(charsmap: CharsMap, text: str,
         if window not in found_in:
             if len(found_in) > WINDOW_CACHE:
                 found_in.clear()
-            found_in[window] = _longest_on_boundary(charsmap, window)
+            found_in[window] = _longest_on_boundary(prefix_matches, window)
         found = found_in[window]
         if found is None:
             done = start + 1
@@ -893,24 +927,80 @@ def _protected_pattern(protected: tuple[str, ...]) -> "re.Pattern[str]":
     return re.compile(f"(?=({alternatives}))")
 
 
-def _longest_on_boundary(charsmap: CharsMap, window: str) -> tuple[str, int] | None:
-    """The longest rule prefixing `window` whose key ends between chars: (replacement, chars)."""
+def _longest_on_boundary(prefix_matches: Callable[[bytes], list[Match]], window: str) -> tuple[str, int] | None:
+    """The longest rule prefixing `window` whose key ends between chars: (replacement, chars),
+    found among what `prefix_matches` (a charsmap's) gives."""
     data = window.encode("utf-8", "surrogatepass")
     ends = {0: 0}
     position = 0
     for count, char in enumerate(window, 1):
         position += len(char.encode("utf-8", "surrogatepass"))
         ends[position] = count
-    for replacement, length in reversed(charsmap.prefix_matches(data)):
+    for replacement, length in reversed(prefix_matches(data)):
         if length in ends:
             return replacement, ends[length]
     return None
 
 
+class Rewriter:
+    """SentencePiece's longest-key walk over each text (`longest_rule_rewrites` without
+    protected strings) and the per-char rule lookups of a charsmap's units: the reference twin
+    of `_charsmap.Rewriter`, with the same methods. It walks the trie only from the chars where
+    the map's `_LongestRuleScanner` says a rule may apply."""
+
+    def __init__(self, units: list[int], root: int, replacement: Callable[[int], str], pool: bytes):
+        """A charsmap's units and the root node; `replacement` gives the text a leaf unit
+        stands for (raising FormatError where the blob is damaged), read from `pool`."""
+        self.units = units
+        self.pool = pool
+        self._prefix_matches = partial(_prefix_walk, units, root, replacement, start=0, first_only=False)
+        self._first_match = partial(_prefix_walk, units, root, replacement, start=0, first_only=True)
+        self._scanner: _LongestRuleScanner | None = None
+
+    def char_rules(self, codes: Iterable[int], shortest: bool) -> dict[int, str]:
+        """code point -> the replacement of the shortest (HF's Precompiled) or the longest
+        (SentencePiece) key that prefixes the char's UTF-8 alone, for each of `codes`; a char
+        no key prefixes is left out."""
+        search = self._first_match if shortest else self._prefix_matches
+        found = {}
+        for code in codes:
+            matches = search(chr(code).encode("utf-8", "surrogatepass"))
+            if matches:
+                found[code] = matches[-1][0]
+        return found
+
+    def normalized(self, text: str) -> str:
+        """`text` with every rewrite of `rewrites` applied (SentencePiece's normalized string)."""
+        if not self.units:
+            return text
+        scanner = self._rule_scanner()
+        if scanner.second_chars.isdisjoint(text):  # every rule that applies is a one-char key
+            return text.translate(scanner.one_char_rules) if not scanner.rule_chars.isdisjoint(text) else text
+        return _rewritten(text, self.rewrites(text))
+
+    def expansion(self, text: str) -> tuple[str, list[int] | None] | None:
+        """`text` rewritten (as `normalized` gives it) and the source of each of its chars, as
+        `_expansion` gives them; None when nothing is rewritten."""
+        return _expansion(text, self.rewrites(text))
+
+    def rewrites(self, text: str) -> list[tuple[int, int, str]]:
+        """Where SentencePiece's normalizer rewrites `text`: (start, chars covered, replacement)."""
+        if not self.units:
+            return []
+        return _rewrites(self._rule_scanner(), self._prefix_matches, text, {})
+
+    def _rule_scanner(self) -> _LongestRuleScanner:
+        """The scanner of the charsmap these units and pool make (the one equal maps share)."""
+        if self._scanner is None:
+            blob = struct.pack(f"<I{len(self.units)}I", 4 * len(self.units), *self.units) + self.pool
+            self._scanner = _sentencepiece_scanner(CharsMap(blob, self.units, self.pool))
+        return self._scanner
+
+
 def charsmap_rules(charsmap: CharsMap) -> dict[str, str]:
     """Every rule of a charsmap, {source: replacement} (keys that are not UTF-8 left out)."""
     units = charsmap._units
-    children = charsmap._edges()
+    children = _edges(units)
     rules: dict[str, str] = {}
     stack = [(b"", charsmap._root)]
     while stack:

@@ -214,7 +214,7 @@ def unigram_steps(model: Unigram, word: str, candidates: int = CANDIDATES) -> li
     """The best segmentation with its score, then the next best segmentations of the lattice."""
     if not word:
         return []
-    spans = model._best_path(word)
+    spans = model.reference_viterbi.best_path(word)
     best = [word[start:end] for start, end, _ in spans]
     score = sum(_span_score(model, start, end, token_id) for start, end, token_id in spans)
     steps = [Step("path", f"best path, score {score:.6f} (sum of piece log-probabilities)", best, score=score)]

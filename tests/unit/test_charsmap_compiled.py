@@ -1,5 +1,5 @@
 """The compiled walks of a charsmap (hfcompat/normalizers/_charsmap.pyx) against the pure-Python
-reference (`_key_chars`, `longest_rule_rewrites`, `CharsMap.char_rules`), on built charsmaps of random rules and on
+reference (`_key_chars`, `longest_rule_rewrites`, `CharsMap.char_rules` on the pure backend), on built charsmaps of random rules and on
 SentencePiece's own rule sets."""
 
 from __future__ import annotations
@@ -70,17 +70,23 @@ def test_a_key_deeper_than_the_c_walk_is_left_to_the_reference() -> None:
     assert expected[3] == _charsmap.MAX_DEPTH + 5
 
 
+def compiled_rewriter(charsmap: CharsMap) -> _charsmap.Rewriter:
+    """The map's compiled rewriter (the one the compiled backend uses)."""
+    with _backend.use(_backend.COMPILED):
+        return charsmap.rewriter()
+
+
 def assert_same_rewrites(charsmap: CharsMap, text: str) -> None:
     """SentencePiece's longest-key rewrites of `text`: the compiled walk gives the reference's,
     and `normalized` the text they make."""
     with _backend.use(_backend.PYTHON):
         expected = longest_rule_rewrites(charsmap, text)
-    assert charsmap.rewriter(_charsmap).rewrites(text) == expected
+    assert compiled_rewriter(charsmap).rewrites(text) == expected
     rewritten, done = "", 0
     for start, chars, replacement in expected:
         rewritten += text[done:start] + replacement
         done = start + chars
-    assert charsmap.rewriter(_charsmap).normalized(text) == rewritten + text[done:]
+    assert compiled_rewriter(charsmap).normalized(text) == rewritten + text[done:]
     with _backend.use(_backend.COMPILED):
         assert longest_rule_rewrites(charsmap, text) == expected
     assert_same_expansion(charsmap, text, expected)
@@ -94,12 +100,12 @@ def assert_same_expansion(charsmap: CharsMap, text: str, rewrites: list[tuple[in
         sources += [*range(done, start), *[start] * len(replacement)]
         done = start + chars
     sources += range(done, len(text))
-    expansion = charsmap.rewriter(_charsmap).expansion(text)
+    expansion = compiled_rewriter(charsmap).expansion(text)
     if not rewrites:
         assert expansion is None
     else:
         one_for_one = all(chars == 1 and len(replacement) == 1 for _, chars, replacement in rewrites)
-        assert expansion == (charsmap.rewriter(_charsmap).normalized(text), None if one_for_one else sources)
+        assert expansion == (compiled_rewriter(charsmap).normalized(text), None if one_for_one else sources)
     aligned = {}
     for backend in (_backend.PYTHON, _backend.COMPILED):
         with _backend.use(backend):
@@ -137,7 +143,7 @@ def assert_same_char_rules(charsmap: CharsMap, codes: list[int]) -> None:
         search = charsmap.shortest_match if shortest else charsmap.longest_match
         assert expected == {code: search(chr(code).encode("utf-8", "surrogatepass"))[0] for code in codes
                             if search(chr(code).encode("utf-8", "surrogatepass")) is not None}
-        assert charsmap.rewriter(_charsmap).char_rules(codes, shortest) == expected
+        assert compiled_rewriter(charsmap).char_rules(codes, shortest) == expected
         with _backend.use(_backend.COMPILED):
             assert charsmap.char_rules(codes, shortest) == expected
 

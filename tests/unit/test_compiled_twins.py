@@ -16,7 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hfcompat.models import bpe
+from hfcompat.errors import TokenizationError
+from hfcompat.models import bpe, unigram
+from hfcompat.normalizers import charsmap
+from hfcompat.normalizers.charsmap_builder import build_charsmap
+from hfcompat.normalizers.normalization_rules import precompiled_charsmap
 from hfcompat.pipeline import pieces
 from hfcompat.pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from hfcompat.pipeline.cache import Cache
@@ -25,11 +29,12 @@ SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
 PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
           "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
-          "hfcompat.models._bpe": "hfcompat.models.bpe"}
+          "hfcompat.models._bpe": "hfcompat.models.bpe",
+          "hfcompat.models._unigram": "hfcompat.models.unigram",
+          "hfcompat.normalizers._charsmap": "hfcompat.normalizers.charsmap"}
 # Compiled modules whose entry points are still methods of classes the reference spells otherwise
 # (issue 31, part 3): listed so that a new compiled module cannot arrive unnoticed.
-NOT_YET_PAIRED = {"hfcompat.models._unigram",
-                  "hfcompat.normalizers._charsmap", "hfcompat.trainers._bpe_trainer",
+NOT_YET_PAIRED = {"hfcompat.trainers._bpe_trainer",
                   "hfcompat.trainers._unigram_trainer", "hfcompat.pre_tokenizers._scan"}
 
 
@@ -201,3 +206,92 @@ def test_merge_table_equals_its_twin(table: tuple[dict[str, int], list[tuple[str
                   for whole in (False, True) for counts in (None, packed([1, len(ends) - 1]))]
         results.append(found)
     assert results[0] == results[1]
+
+
+UNIGRAM_CHARS = "ab▁é"
+# Few distinct scores make ties common; float32 values are what a .model holds.
+UNIGRAM_SCORES = st.sampled_from([-1.0, -2.0, -0.5, -3.0]) | st.floats(-30.0, 0.0, width=32)
+
+
+@settings(max_examples=300, deadline=None)
+@given(vocab=st.lists(st.tuples(st.text(UNIGRAM_CHARS, min_size=1, max_size=3), UNIGRAM_SCORES),
+                        min_size=1, max_size=20),
+       words=st.lists(st.text(UNIGRAM_CHARS + "x", max_size=12), max_size=6), data=st.data())
+def test_viterbi_equals_its_twin(vocab: list[tuple[str, float]], words: list[str], data: st.DataObject) -> None:
+    """Random vocabularies, scores, reserved ids, unk ids and words (pieces in a row, chars no
+    piece has):
+    the same candidates, best path, columns and ids, with and without byte fallback, summed in
+    float64 and in float32; where the compiled Viterbi declines (None), the twin raises."""
+    compiled = pytest.importorskip("hfcompat.models._unigram", reason="the compiled core is not built")
+    token_to_ids = {piece: index for index, (piece, _) in enumerate(vocab)}
+    ids = st.integers(0, len(vocab) - 1)
+    joined = st.lists(st.sampled_from([piece for piece, _ in vocab] + ["x"]), max_size=8).map("".join)
+    words = [*words, *data.draw(st.lists(joined, min_size=1, max_size=6))]  # pieces in a row: ties
+    arguments = (token_to_ids, vocab, data.draw(st.frozensets(ids, max_size=3)), data.draw(UNIGRAM_SCORES) - 10.0,
+                 data.draw(st.none() | ids), data.draw(st.booleans()))
+    viterbis = compiled.Viterbi(*arguments), unigram.Viterbi(*arguments)
+    for word in words:
+        assert viterbis[0].starts(word) == viterbis[1].starts(word), word
+        found = viterbis[0].best_path(word)
+        if found is None:
+            with pytest.raises(TokenizationError):
+                viterbis[1].best_path(word)
+            continue
+        assert found == viterbis[1].best_path(word), word
+        for byte_fallback in (False, True):
+            assert viterbis[0].columns(word, byte_fallback) == viterbis[1].columns(word, byte_fallback), word
+            assert viterbis[0].ids(word, byte_fallback) == viterbis[1].ids(word, byte_fallback), word
+
+
+@pytest.mark.parametrize("float32, path", [(False, [(0, 1, 0), (1, 2, 1)]), (True, [(0, 2, 2)])])
+def test_viterbi_twins_round_sums_to_float32(float32: bool, path: list[tuple[int, int, int]]) -> None:
+    """"a" + "b" beats "ab" in float64 by less than a float32 can tell: summed in float32 the two
+    paths tie, and the tie keeps the longer piece (both Viterbis)."""
+    compiled = pytest.importorskip("hfcompat.models._unigram", reason="the compiled core is not built")
+    vocab = [("a", -0.10000000149011612), ("b", -0.20000000298023224), ("ab", -0.30000001192092896)]
+    arguments = ({"a": 0, "b": 1, "ab": 2}, vocab, frozenset(), -10.0, None, float32)
+    assert compiled.Viterbi(*arguments).best_path("ab") == unigram.Viterbi(*arguments).best_path("ab") == path
+
+
+# Chars of one to four UTF-8 bytes, so that keys begin and continue with every width.
+RULE_CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\0") | st.sampled_from("aé日𝔸")
+RULES = st.dictionaries(st.text(RULE_CHARS, min_size=1, max_size=4), st.text(RULE_CHARS, max_size=3),
+                        min_size=1, max_size=40)
+
+
+def assert_charsmap_twins_agree(blob: bytes, texts: list[str]) -> None:
+    """The compiled walks of a charsmap and their twins: the same key chars, keys of one char or
+    less (in any order), per-char rules (shortest and longest), and rewrites, normalized text
+    and expansion of each text."""
+    compiled = pytest.importorskip("hfcompat.normalizers._charsmap", reason="the compiled core is not built")
+    parsed = charsmap.CharsMap.from_bytes(blob)
+    walk = (parsed._units, parsed._root, charsmap._UTF8_WIDTHS)
+    assert compiled.key_chars(*walk) == charsmap.key_chars(*walk)
+    assert sorted(compiled.char_keys(*walk)) == sorted(charsmap.char_keys(*walk))
+    rewriters = [module.Rewriter(parsed._units, parsed._root, parsed._leaf_replacement, parsed._pool)
+                 for module in (compiled, charsmap)]
+    codes = sorted({ord(char) for text in texts for char in text})
+    for shortest in (True, False):
+        assert rewriters[0].char_rules(codes, shortest) == rewriters[1].char_rules(codes, shortest)
+    for text in texts:
+        assert rewriters[0].rewrites(text) == rewriters[1].rewrites(text), text
+        assert rewriters[0].normalized(text) == rewriters[1].normalized(text), text
+        assert rewriters[0].expansion(text) == rewriters[1].expansion(text), text
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=RULES, texts=st.lists(st.text(RULE_CHARS | st.sampled_from("\0\ud800"), max_size=12), max_size=4),
+       data=st.data())
+def test_charsmap_walks_equal_their_twins(rules: dict[str, str], texts: list[str], data: st.DataObject) -> None:
+    """A charsmap built from random rules, on random texts (NULs and lone surrogates too) and on
+    texts made of its keys."""
+    keys = data.draw(st.lists(st.sampled_from(sorted(rules)), max_size=6))
+    assert_charsmap_twins_agree(build_charsmap(rules), [*texts, "".join(keys), "x".join(keys)])
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts=st.lists(st.text(max_size=30) | st.sampled_from(["ｱｲｳ　ＡＢＣ①", "ﾊﾟﾋﾟ", "Å\u030a", "…‥", "a  b"]),
+                      max_size=4))
+def test_nmt_nfkc_walks_equal_their_twins(texts: list[str]) -> None:
+    """SentencePiece's default rules (nmt_nfkc), on random Unicode and on text they rewrite."""
+    assert_charsmap_twins_agree(precompiled_charsmap("nmt_nfkc"), texts)

@@ -1,5 +1,5 @@
-"""The compiled Unigram Viterbi (hfcompat/models/_unigram.pyx) against the pure-Python reference
-(`Unigram._best_path`), on random vocabularies and words, summing in float64 (HF) and in float32
+"""The compiled Unigram Viterbi (hfcompat/models/_unigram.pyx) against its pure-Python twin
+(`unigram.Viterbi`), on random vocabularies and words, summing in float64 (HF) and in float32
 (sentencepiece), with reserved pieces, ties and missing unk ids."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def models(draw: st.DrawFn) -> Unigram:
 def reference_spans(model: Unigram, word: str) -> list[tuple[int, int, int]] | None:
     """The reference's spans of `word`, or None where it raises TokenizationError (no unk id)."""
     try:
-        return model._best_path(word)
+        return model.reference_viterbi.best_path(word)
     except TokenizationError:
         return None
 
@@ -71,7 +71,7 @@ def assert_twins_agree(model: Any, words: list[str], compiled: Callable[[str], o
 def test_best_path_equals_the_reference(model: Unigram, words: list[str]) -> None:
     """Random models and words: the compiled spans are the reference's, tokens and offsets too."""
     with _backend.use(_backend.COMPILED):
-        viterbi = model._compiled_viterbi()
+        viterbi = model.viterbi()
     assert_twins_agree(model, words, viterbi.best_path, lambda word: reference_spans(model, word))
 
 
@@ -80,7 +80,7 @@ def test_best_path_equals_the_reference(model: Unigram, words: list[str]) -> Non
 def test_long_words_agree(model: Unigram, word: str) -> None:
     """Long words: many positions, long float32 sums."""
     with _backend.use(_backend.COMPILED):
-        assert model._compiled_viterbi().best_path(word) == reference_spans(model, word)
+        assert model.viterbi().best_path(word) == reference_spans(model, word)
 
 
 def test_float32_sums_near_the_limit_are_reset_not_overflowed() -> None:
@@ -89,8 +89,8 @@ def test_float32_sums_near_the_limit_are_reset_not_overflowed() -> None:
     model = Unigram([("<unk>", 0.0), ("a", -3e38)], 0)
     model.sum_in_float32(-1e30)
     with _backend.use(_backend.COMPILED):
-        assert model._compiled_viterbi().best_path("aa") == [(0, 1, 1), (1, 2, 1)]
-    assert model._best_path("aa") == [(0, 1, 1), (1, 2, 1)]
+        assert model.viterbi().best_path("aa") == [(0, 1, 1), (1, 2, 1)]
+    assert model.reference_viterbi.best_path("aa") == [(0, 1, 1), (1, 2, 1)]
     assert tokens_on(model, "aa", _backend.COMPILED) == tokens_on(model, "aa", _backend.PYTHON)
 
 
@@ -99,7 +99,7 @@ def test_ids_beyond_31_bits_stay_in_python() -> None:
     model = Unigram([("a", -1.0)])
     model.unk_id = 2 ** 31
     with _backend.use(_backend.COMPILED):
-        assert model._compiled_viterbi() is None
+        assert model.viterbi() is model.reference_viterbi
         assert [token.value for token in model.tokenize("aa")] == ["a", "a"]
 
 
@@ -116,7 +116,7 @@ def python_columns(model: Unigram, word: str) -> object:
     """The reference's tokens of `word` as a tokenizer's columns (char spans), or the error it raises."""
     with _backend.use(_backend.PYTHON):
         try:
-            tokens = model._tokens(word, model._best_path(word))
+            tokens = model._tokens(word, model.reference_viterbi.best_path(word))
         except TokenizationError as error:
             return repr(error)
     return [t.id for t in tokens], [t.value for t in tokens], char_spans(word, [t.offsets for t in tokens])
@@ -125,12 +125,48 @@ def python_columns(model: Unigram, word: str) -> object:
 @settings(max_examples=300, deadline=None)
 @given(model=models(), words=WORDS)
 def test_columns_equal_the_reference(model: Unigram, words: list[str]) -> None:
-    """Random models and words (unknown spans among them): the columns built in C are the
-    reference's ids, strings and char spans (and `ids` their ids); None only where the reference
-    may raise or spell an unknown span in bytes."""
+    """Random models and words (unknown spans among them): the compiled Viterbi's columns are
+    its twin's, which are the reference tokens' ids, strings and char spans (and `ids` their
+    ids); the compiled ones are None only where the twin raises, and both are None only where
+    an unknown span is spelled in bytes."""
     with _backend.use(_backend.COMPILED):
-        for word in words:
-            found = model.columns(word)
-            expected = python_columns(model, word)
-            assert found == expected or (found is None and (isinstance(expected, str) or model.byte_fallback)), word
-            assert model.ids(word) == (None if found is None else found[0]), word
+        compiled = model.viterbi()
+    twin = model.reference_viterbi
+    for word in words:
+        expected = python_columns(model, word)
+        found = compiled.columns(word, model.byte_fallback)
+        assert compiled.ids(word, model.byte_fallback) == (None if found is None else found[0]), word
+        if isinstance(expected, str):  # the reference raises: the twin too, the compiled one declines
+            assert found is None, word
+            with pytest.raises(TokenizationError):
+                twin.columns(word, model.byte_fallback)
+            continue
+        assert twin.columns(word, model.byte_fallback) == found, word
+        assert twin.ids(word, model.byte_fallback) == (None if found is None else found[0]), word
+        assert found == expected or (found is None and model.byte_fallback), word
+
+
+@settings(max_examples=200, deadline=None)
+@given(model=models(), words=WORDS)
+def test_kernels_equal_the_reference_tokens(model: Unigram, words: list[str]) -> None:
+    """Random models and words: the compiled kernel's columns and ids are the pure one's, which
+    are the reference tokens' (byte-fallback tokens included); where the reference raises, both
+    columns raise and the ids raise or are None (the Encoding path then raises)."""
+    kernels = {}
+    for backend in (_backend.COMPILED, _backend.PYTHON):
+        with _backend.use(backend):
+            kernels[backend] = model.kernel()
+    for word in words:
+        answers = []
+        for kernel in kernels.values():
+            try:
+                answers.append(kernel.columns(word))
+            except TokenizationError as error:
+                answers.append(repr(error))
+        assert answers[0] == answers[1] == python_columns(model, word), word
+        for kernel in kernels.values():
+            try:
+                ids = kernel.ids(word)
+            except TokenizationError:
+                ids = None
+            assert ids is None or ids == answers[0][0], word
