@@ -12,6 +12,13 @@ from typing import Any, Callable, Mapping
 _ABSENT = object()
 
 
+def imported(where: tuple[str, str], package: str) -> Any:
+    """The value `where` names, (module relative to `package`, name in it), its module imported
+    on first use (a format's reader or writer, a package's component)."""
+    module, name = where
+    return getattr(importlib.import_module(module, package), name)
+
+
 def lazy_names(package: str, modules: Mapping[str, str]) -> Callable[[str], Any]:
     """The module `__getattr__` of `package`: each name of `modules` is read from the module of
     the package named beside it, imported on first use; the value is then kept in the package."""
@@ -24,7 +31,7 @@ def lazy_names(package: str, modules: Mapping[str, str]) -> Callable[[str], Any]
         module = modules.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{module}"), name)
+        value = imported((f".{module}", name), package)
         setattr(sys.modules[package], name, value)
         return value
 

@@ -10,10 +10,10 @@ directories and the classic vocab files); `load` picks the reader by what a path
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any, Callable
 
+from .._lazy import imported
 from ..errors import FormatError
 from ..tokenizer import EXTENSIONS, Tokenizer
 from .convert import convert
@@ -35,8 +35,7 @@ WRITERS = {
 
 def writer(kind: str) -> Callable[..., Any]:
     """The function of WRITERS named `kind`, its module imported on first use."""
-    module, name = WRITERS[kind]
-    return getattr(importlib.import_module(module, __package__), name)
+    return imported(WRITERS[kind], __package__)
 
 
 def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from .._lazy import imported
 from ..errors import FormatError
 from .detect import DIRECTORY, detect_format
 
@@ -32,8 +32,7 @@ READERS = {
 
 def reader(kind: str) -> Callable[..., Any]:
     """The function of READERS named `kind`, its module imported on first use."""
-    module, name = READERS[kind]
-    return getattr(importlib.import_module(module, __package__), name)
+    return imported(READERS[kind], __package__)
 
 
 def load(path: str | Path, **options: Any) -> Tokenizer:
