@@ -14,18 +14,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hfcompat import _backend
 from hfcompat.pipeline import pieces
+from hfcompat.pipeline.bytelevel import BYTE_CHARS
 from hfcompat.pipeline.cache import Cache
+from hfcompat.pre_tokenizers import scanned_patterns as scanned
+from hfcompat.pre_tokenizers.tiktoken_pattern import CL100K_PATTERN
 
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
 PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
-          "hfcompat.models._wordpiece": "hfcompat.models.wordpiece"}
+          "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
+          "hfcompat.pre_tokenizers._scan": "hfcompat.pre_tokenizers.scanned_patterns"}
 # Compiled modules whose entry points are still methods of classes the reference spells otherwise
 # (issue 31, part 3): listed so that a new compiled module cannot arrive unnoticed.
 NOT_YET_PAIRED = {"hfcompat.models._bpe", "hfcompat.models._unigram",
                   "hfcompat.normalizers._charsmap", "hfcompat.trainers._bpe_trainer",
-                  "hfcompat.trainers._unigram_trainer", "hfcompat.pre_tokenizers._scan"}
+                  "hfcompat.trainers._unigram_trainer"}
 
 
 def public_functions(module: Any) -> dict[str, Any]:
@@ -129,3 +134,43 @@ def test_piece_ids_equals_its_twin(words: list[str], mark: str, capacity: int) -
         cache: dict[str, list[int]] = {}
         results.append((module.piece_ids(words, cache, ids_of, mark, capacity, 4), cache))
     assert results[0] == results[1]
+
+
+SCANNED = {"gpt2": (scanned.ONIGURUMA, scanned.GPT2_PATTERN), "llama3": (scanned.ONIGURUMA, scanned.LLAMA3_PATTERN),
+           "cl100k": (scanned.TIKTOKEN, CL100K_PATTERN)}
+# What the scan rules tell apart: contraction letters in both cases ("ſ" and "K" fold), apostrophes,
+# the blank, other whitespace and line ends, digits, marks, chars Oniguruma's tables do not know,
+# astral chars and a lone surrogate (which byte_pieces refuses).
+SCAN_CHARS = "sStTdDlLvVrReEmM'' \t\n\r\x0b\x85\xa0\u3000ſKİı09²٣.,!-日é\u0301\u0870🙂\U00031350\ud800"
+SCAN_TEXTS = st.text(st.sampled_from(SCAN_CHARS), max_size=20) | st.text(st.characters(), max_size=20)
+ALPHABETS = st.sampled_from([BYTE_CHARS, BYTE_CHARS[:255], BYTE_CHARS[:255] + "🙂"])
+
+
+def outcome(call: Any) -> Any:
+    """What `call()` returns, or the type and arguments of what it raises."""
+    try:
+        return call()
+    except (ValueError, UnicodeError) as error:
+        return type(error), error.args
+
+
+def scanned_everything(scanner: Any, texts: list[str], alphabet: str) -> list[Any]:
+    """What each method of a scanner gives for each text, and for all of them at once."""
+    found: list[Any] = [(scanner.split(text), scanner.findall(text), scanner.utf8_ends(text),
+                         outcome(lambda: scanner.byte_pieces(text, alphabet))) for text in texts]  # noqa: B023
+    return [*found, scanner.utf8_ends_batch(texts)]
+
+
+@pytest.mark.parametrize("name", sorted(SCANNED))
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(SCAN_TEXTS, max_size=3), alphabet=ALPHABETS)
+def test_scanner_equals_its_twin(name: str, texts: list[str], alphabet: str) -> None:
+    """Random Unicode text under GPT-2's, Llama 3's and cl100k's patterns: the same pieces, starts,
+    UTF-8 ends and byte-level pieces (or the same error) from the compiled Scanner and its twin."""
+    pytest.importorskip("hfcompat.pre_tokenizers._scan", reason="the compiled core is not built")
+    dialect, pattern = SCANNED[name]
+    with _backend.use(_backend.COMPILED):
+        compiled = scanned.scanner(pattern, dialect)
+    twin = scanned.reference_scanner(pattern, dialect)
+    assert type(compiled) is not type(twin)
+    assert scanned_everything(compiled, texts, alphabet) == scanned_everything(twin, texts, alphabet)
