@@ -5,6 +5,7 @@ loops."""
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import inspect
 from pathlib import Path
@@ -20,17 +21,18 @@ from hfcompat.pipeline.bytelevel import BYTE_CHARS
 from hfcompat.pipeline.cache import Cache
 from hfcompat.pre_tokenizers import scanned_patterns as scanned
 from hfcompat.pre_tokenizers.tiktoken_pattern import CL100K_PATTERN
+from hfcompat.trainers import bpe
 
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
 PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
           "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
-          "hfcompat.pre_tokenizers._scan": "hfcompat.pre_tokenizers.scanned_patterns"}
+          "hfcompat.pre_tokenizers._scan": "hfcompat.pre_tokenizers.scanned_patterns",
+          "hfcompat.trainers._bpe_trainer": "hfcompat.trainers.bpe"}
 # Compiled modules whose entry points are still methods of classes the reference spells otherwise
 # (issue 31, part 3): listed so that a new compiled module cannot arrive unnoticed.
 NOT_YET_PAIRED = {"hfcompat.models._bpe", "hfcompat.models._unigram",
-                  "hfcompat.normalizers._charsmap", "hfcompat.trainers._bpe_trainer",
-                  "hfcompat.trainers._unigram_trainer"}
+                  "hfcompat.normalizers._charsmap", "hfcompat.trainers._unigram_trainer"}
 
 
 def public_functions(module: Any) -> dict[str, Any]:
@@ -174,3 +176,38 @@ def test_scanner_equals_its_twin(name: str, texts: list[str], alphabet: str) -> 
     twin = scanned.reference_scanner(pattern, dialect)
     assert type(compiled) is not type(twin)
     assert scanned_everything(compiled, texts, alphabet) == scanned_everything(twin, texts, alphabet)
+
+
+@st.composite
+def bpe_corpora(draw: st.DrawFn) -> tuple[list[list[int]], list[int], list[list[int]] | None, int]:
+    """A small random corpus as `load` takes it: words of symbol ids (0-4), counts, char lengths
+    (or none) and a max token length."""
+    words = draw(st.lists(st.lists(st.integers(0, 4), max_size=10), max_size=8))
+    counts = draw(st.lists(st.integers(-3, 40), min_size=len(words), max_size=len(words)))
+    lengths = draw(st.none() | st.just([[draw(st.integers(1, 3)) for _ in word] for word in words]))
+    return words, counts, lengths, draw(st.integers(1, 8) | st.just(bpe.NO_LIMIT))
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpus=bpe_corpora(), min_frequency=st.integers(0, 5), vocab_size=st.integers(0, 30))
+def test_bpe_merge_loop_equals_its_twin(corpus: tuple[Any, ...], min_frequency: int, vocab_size: int) -> None:
+    """Small random corpora: `load` then `merge_hf` give the same merges, the same vocabulary and
+    as many progress steps, compiled and in Python."""
+    compiled = pytest.importorskip("hfcompat.trainers._bpe_trainer", reason="the compiled core is not built")
+    results = []
+    for module in (compiled, bpe):
+        words, counts, lengths, max_length = copy.deepcopy(corpus)
+        vocabulary = bpe.Vocabulary()
+        for char in "abcde":
+            vocabulary.add(char)
+        steps: list[None] = []
+
+        def new_token(left: int, right: int) -> int:
+            """The id of the merged token (added to the vocabulary)."""
+            return vocabulary.add(vocabulary.tokens[left] + vocabulary.tokens[right])  # noqa: B023
+        loaded = module.load(words, counts, lengths, max_length)
+        merges = module.merge_hf(loaded, min_frequency, vocab_size, vocabulary, new_token,
+                                 lambda: steps.append(None))  # noqa: B023
+        results.append((merges, vocabulary.tokens, len(steps)))
+    assert results[0] == results[1]
+
