@@ -661,7 +661,7 @@ class MergeTable:
         # (left id, right id) -> the key that orders its merge (the rank, or its sentencepiece
         # level), and -> the id it makes
         self.keys = self.ranks if levels is None else {pair: levels[rank] for pair, rank in self.ranks.items()}
-        self.joins = {pair: new_ids[rank] for pair, rank in self.ranks.items()}
+        self.joins = dict(zip(zip(left_ids, right_ids), new_ids))  # a repeated pair: its last rank's, as ranks
         self.chars = {token: token_id for token, token_id in vocab.items() if len(token) == 1}
         # A stale heap entry passes HF's check (the pair now at its place makes the same id) only
         # when two tokens share an id or a merge adds nothing to its left token (a right token
