@@ -32,6 +32,7 @@ import random
 import struct
 from codecs import charmap_decode
 from functools import partial
+from operator import itemgetter
 from itertools import accumulate, chain
 from typing import Any, Callable, Iterable, Mapping
 
@@ -842,8 +843,8 @@ class MergeTable:
         """Whether every merged token spells the chars it holds (ids are unique and each merge
         makes its two tokens joined), so that no merge crosses a cut."""
         if self._segmentable is None:
-            strings = {token_id: token for token, token_id in self.vocab.items()}
-            lefts, rights = [left for left, _ in self.joins], [right for _, right in self.joins]
+            strings = dict(zip(self.vocab.values(), self.vocab))  # C loops: 500k merges of a 262k vocab
+            lefts, rights = list(map(itemgetter(0), self.joins)), list(map(itemgetter(1), self.joins))
             self._segmentable = (len(strings) == len(self.vocab) and strings.keys() >= {*lefts, *rights}
                                  and list(map(strings.get, self.joins.values()))
                                  == list(map(str.__add__, map(strings.get, lefts), map(strings.get, rights))))
