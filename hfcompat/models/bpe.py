@@ -45,12 +45,7 @@ from .base import Columns, LoadPanic, ModelKernel, Token, VocabLookup, reference
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
-try:
-    from . import _bpe
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register_bpe(_bpe)
+_backend.load("bpe")  # the compiled twin, when it was built
 
 DEFAULT_CACHE_CAPACITY = 10_000
 # HF caches only pre-tokens shorter than this (HF counts bytes; the results are the same either way).

@@ -27,12 +27,7 @@ from .. import _backend
 from ..pipeline.oniguruma import compile_pattern, onig_view
 from .tiktoken_pattern import CL100K_PATTERN, R50K_PATTERN, to_oniguruma, to_python
 
-try:
-    from . import _scan
-except ImportError:  # not built: the patterns run as regexes
-    pass
-else:
-    _backend.register("scan", _scan)
+_backend.load("scan")  # the compiled twin, when it was built
 
 ONIGURUMA = "oniguruma"  # a tokenizer.json pattern (hfcompat runs Oniguruma's meaning with `regex`)
 TIKTOKEN = "tiktoken"  # a tiktoken pattern (fancy-regex's meaning)

@@ -30,12 +30,7 @@ from ..models.bpe import BPE
 from ..pipeline.added_vocabulary import AddedToken
 from .progress import progress_bar
 
-try:
-    from . import _bpe_trainer
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("bpe_trainer", _bpe_trainer)
+_backend.load("bpe_trainer")  # the compiled twin, when it was built
 
 TIE_BREAKS = ("hf", "first")
 NO_LIMIT = 1 << 62

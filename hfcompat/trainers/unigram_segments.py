@@ -20,12 +20,7 @@ from typing import Any, MutableSequence, Sequence
 from .. import _backend
 from ..models.lattice import Starts, span_marginals, span_viterbi
 
-try:
-    from . import _unigram_trainer
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("unigram_trainer", _unigram_trainer)
+_backend.load("unigram_trainer")  # the compiled twin, when it was built
 
 OFFSETS = "q"  # positions and span offsets (may pass 2**31 on a large chunk)
 SPANS = "i"  # span ends (within a segment) and seed ids
