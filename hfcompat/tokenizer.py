@@ -3,36 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
 import importlib
 import random
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from itertools import starmap
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence, Union
 
-from . import _backend
 from .decoders.utf8 import StreamDecoder, decode_text
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
 from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
-from .pipeline.cache import Cache
 from .pipeline.chat_template import apply_chat_template
-from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans, unaligned_offsets
+from .pipeline.normalized import NormalizedString
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
-from .models.base import Columns, token_columns
-from .pipeline.pieces import PieceEntry, TextColumns, word_entry
-from .plan import EncodePlan, build_plan
+from .encoder import CollectorPaused, TextEncoder
 from .processors import UNPROCESSED, SingleLayout, post_process
-from .specials import AddedTokens, Segments, SpecialSet, TiktokenSpecials
+from .specials import AddedTokens, SpecialSet, TiktokenSpecials
 
 TextInput = Union[str, Sequence[str]]
-# Words encoded once and reused: bounded like HF's model caches, and only for short words.
-WORD_CACHE_CAPACITY = 10_000
-WORD_CACHE_MAX_CHARS = 256
 
 EncodeInput = Union[TextInput, tuple[TextInput, TextInput]]
 
@@ -45,38 +36,8 @@ EXTENDED_BY = {"from_str": "hfcompat.formats", "from_file": "hfcompat.formats", 
                "save": "hfcompat.formats", "save_pretrained": "hfcompat.formats", "explain": "hfcompat.tools"}
 
 
-
-# Chars above which encoding one text pauses Python's cyclic garbage collector (see CollectorPaused).
-LONG_TEXT = 100_000
-
-
 # encode_ordinary_batch hands the texts to its threads in runs of this many.
 BATCH_RUN = 256
-
-
-class CollectorPaused:
-    """Pause the cyclic garbage collector while texts longer than LONG_TEXT chars in all are
-    encoded: the millions of small tuples they make hold no cycles, and collecting them again
-    and again took over half the time of a 1,000,000-char text (benchmarks/pathological.py).
-    A class, not a generator: it is entered once per text, and a generator's context manager
-    cost 2-3 us of a 35 us line."""
-
-    __slots__ = ("paused",)
-
-    def __init__(self, *texts: Any):
-        length = 0
-        for text in texts:
-            if isinstance(text, str):
-                length += len(text)
-        self.paused = length > LONG_TEXT and gc.isenabled()
-
-    def __enter__(self) -> None:
-        if self.paused:
-            gc.disable()
-
-    def __exit__(self, *_: Any) -> None:
-        if self.paused:
-            gc.enable()
 
 
 class Tokenizer:
@@ -90,10 +51,7 @@ class Tokenizer:
                  post_processor: Any = None, decoder: Any = None,
                  truncation: TruncationParams | None = None,
                  padding: PaddingParams | None = None):
-        self._word_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> (ids, tokens, char spans)
-        self._piece_cache: Cache = Cache(WORD_CACHE_CAPACITY)  # text -> PieceEntry
-        self._ids_cache: dict[str, list[int]] = {}  # piece -> its ids (encode_ids)
-        self._plan: EncodePlan | None = None  # built when first needed (`_encode_plan`)
+        self._encoder: TextEncoder | None = None  # built when first needed (`_text_encoder`)
         self.model = model
         self._normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -114,8 +72,8 @@ class Tokenizer:
     # ----- construction and files -------------------------------------------------------
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the encode plan (it holds the compiled tables): a copy builds its own."""
-        return {**self.__dict__, "_plan": None}
+        """Pickled without the text encoder (its plan holds the compiled tables): a copy builds its own."""
+        return {**self.__dict__, "_encoder": None}
 
     @classmethod
     def from_str(cls, json_text: str) -> "Tokenizer":
@@ -187,37 +145,33 @@ class Tokenizer:
 
     @property
     def model(self) -> Any:
-        """The model (setting it empties the word cache)."""
+        """The model (setting one builds a new text encoder, with empty caches)."""
         return self._model
 
     @model.setter
     def model(self, model: Any) -> None:
         self._model = model
-        self._plan = None
-        self._word_cache.clear()
-        self._piece_cache.clear()
-        self._ids_cache.clear()
+        self._encoder = None
 
     @property
     def pre_tokenizer(self) -> Any:
-        """The pre-tokenizer (setting it empties the piece cache)."""
+        """The pre-tokenizer (setting one builds a new text encoder)."""
         return self._pre_tokenizer
 
     @pre_tokenizer.setter
     def pre_tokenizer(self, pre_tokenizer: Any) -> None:
         self._pre_tokenizer = pre_tokenizer
-        self._plan = None
-        self._piece_cache.clear()
-        self._ids_cache.clear()
+        self._encoder = None
 
     @property
     def normalizer(self) -> Any:
-        """The normalizer (setting it refreshes the normalized forms of added tokens)."""
+        """The normalizer (setting one refreshes the normalized forms of added tokens and builds a new text encoder)."""
         return self._normalizer
 
     @normalizer.setter
     def normalizer(self, normalizer: Any) -> None:
         self._normalizer = normalizer
+        self._encoder = None
         self.added_vocabulary.refresh_normalized(self._normalize_text)
 
     def _normalize_text(self, text: str) -> str:
@@ -361,7 +315,7 @@ class Tokenizer:
                       disallowed_special: SpecialSet | None, padding: PaddingParams | None) -> Encoding:
         """One input of `encode` or `encode_batch`, post-processed (padded with `padding`). A
         single text takes the short way when it can: nothing truncates or pads, the post-processor
-        has a single layout and the text's pieces give its columns (`_text_columns`); they are
+        has a single layout and the text's pieces give its columns (`TextEncoder.text_columns`); they are
         laid out and packed at once. The others go on through the pipeline from where the short
         way stopped."""
         if pair is not None or is_pretokenized:
@@ -370,16 +324,17 @@ class Tokenizer:
             return self._post_process(encoding, second, add_special_tokens, padding)
         if not isinstance(sequence, str):
             raise TypeError("TextInputSequence must be str")
+        encoder = self._text_encoder()
         found = self.specials.segments(sequence, allowed_special, disallowed_special, self.encode_special_tokens)
         layout = self._single_layout(add_special_tokens) if found is None else None
         if layout is None:
-            encoding = self._encode_text(sequence, 0, None) if found is None else self._encode_segments(*found)
+            encoding = encoder.text_encoding(sequence, 0, None) if found is None else encoder.segments_encoding(*found)
         else:
-            normalized = self._normalized(sequence)
-            columns = None if normalized is None else self._text_columns(normalized)
+            normalized = encoder.normalized(sequence)
+            columns = None if normalized is None else encoder.text_columns(normalized)
             if columns is not None:
                 return layout.pack(*columns)
-            encoding = self._into_encoding(self._pretokenized(sequence, normalized), 0, None)
+            encoding = encoder.into_encoding(encoder.pretokenized(sequence, normalized), 0, None)
         return self._post_process(encoding, None, add_special_tokens, padding)
 
     def sample(self, text: str, alpha: float, nbest_size: int = -1, *, seed: int | None = None,
@@ -389,12 +344,39 @@ class Tokenizer:
         BPE-dropout (alpha = the chance to skip a merge) for BPE; `seed` makes it repeatable."""
         if not isinstance(text, str):
             raise TypeError("TextInputSequence must be str")
-        sampler = self._encode_plan().kernel.sample
+        encoder = self._text_encoder()
+        sampler = encoder.plan.kernel.sample
         if sampler is None:
             raise TypeError(f"a {type(self._model).__name__} model has no sampling (Unigram and BPE have)")
         rng = random.Random(seed)
-        encoding = self._encode_text(text, 0, None, partial(sampler, alpha=alpha, nbest_size=nbest_size, rng=rng))
+        encoding = encoder.text_encoding(text, 0, None, partial(sampler, alpha=alpha, nbest_size=nbest_size, rng=rng))
         return PackedEncoding.pack(self.post_process(encoding, None, add_special_tokens))
+
+    def _encode_sequence(self, sequence: TextInput, type_id: int, is_pretokenized: bool) -> Encoding:
+        """Encode one sequence (a text, or its words) without post-processing."""
+        encoder = self._text_encoder()
+        if not is_pretokenized:
+            if not isinstance(sequence, str):
+                raise TypeError("TextInputSequence must be str")
+            return encoder.text_encoding(sequence, type_id, None)
+        words = [encoder.text_encoding(word, type_id, i) for i, word in enumerate(sequence)]
+        return Encoding.merge(words, growing_offsets=False)
+
+    def _text_encoder(self) -> TextEncoder:
+        """The text encoder of the current components and backend (built again when they change)."""
+        encoder = self._encoder
+        if encoder is None or not encoder.current() or encoder.added is not self.added_vocabulary:
+            encoder = self._encoder = TextEncoder(self._normalizer, self._pre_tokenizer, self._model,
+                                                  self.added_vocabulary)
+        return encoder
+
+    def clear_cache(self) -> None:
+        """Forget every piece encoded so far (the model's cache too): the next pass runs cold."""
+        if self._encoder is not None:
+            self._encoder.clear()
+        clear = getattr(self._model, "clear_cache", None)
+        if clear is not None:
+            clear()
 
     def _single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
         """How the post-processor lays out a single sequence, when nothing truncates or pads it."""
@@ -404,181 +386,6 @@ class Tokenizer:
             return UNPROCESSED
         layout: SingleLayout | None = self.post_processor.single_layout(add_special_tokens)
         return layout
-
-    def _encode_segments(self, text: str, segments: Segments) -> Encoding:
-        """A text the policy cut into segments: a special token's id, or text that goes through
-        the pre-tokenizer and the model."""
-        pretokenized = PreTokenizedString(text)
-        whole = pretokenized.splits[0].normalized
-        splits = []
-        for start, stop, special_id in segments:
-            part = whole.slice(start, stop)
-            if special_id is None:
-                splits.append(Split(part))
-            else:
-                content = text[start:stop]
-                splits.append(Split(part, [Token(special_id, content, (0, len(content.encode())))]))
-        pretokenized.splits = splits
-        if self.pre_tokenizer is not None:
-            self.pre_tokenizer.pre_tokenize(pretokenized)
-        return self._into_encoding(pretokenized, 0, None)
-
-    def _encode_sequence(self, sequence: TextInput, type_id: int,
-                         is_pretokenized: bool) -> Encoding:
-        """Encode one sequence without post-processing."""
-        if not is_pretokenized:
-            if not isinstance(sequence, str):
-                raise TypeError("TextInputSequence must be str")
-            return self._encode_text(sequence, type_id, None)
-        words = [self._encode_text(word, type_id, i) for i, word in enumerate(sequence)]
-        return Encoding.merge(words, growing_offsets=False)
-
-    def _encode_text(self, text: str, type_id: int, word_index: int | None,
-                     tokenize: Callable[[str], list[Any]] | None = None) -> Encoding:
-        """Run added tokens, normalizer, pre-tokenizer and model over one text.
-
-        A text without added tokens takes `_piece_columns` (cached pieces) when the
-        pre-tokenizer allows it. `tokenize` replaces the model's own (a sampler), uncached.
-        """
-        normalized = self._normalized(text)
-        if normalized is not None and tokenize is None:
-            columns = self._text_columns(normalized)
-            if columns is not None:
-                return self._columns_encoding(*columns, type_id, word_index)
-        return self._into_encoding(self._pretokenized(text, normalized), type_id, word_index, tokenize)
-
-    def _normalized(self, text: str) -> NormalizedString | None:
-        """The normalized text; None when an added token may match in the raw text (the
-        pipeline then cuts it out before normalizing the rest)."""
-        if self.added_vocabulary.may_match(text, normalized=False):
-            return None
-        ns = NormalizedString(text)
-        if self._normalizer is not None:
-            self._normalizer.normalize(ns)
-        return ns
-
-    def _text_columns(self, ns: NormalizedString) -> TextColumns | None:
-        """A normalized text's columns from its pieces (`_piece_columns`); None when an added
-        token may match in it too."""
-        if self.added_vocabulary.may_match(ns.normalized, normalized=True):
-            return None
-        return self._piece_columns(ns)
-
-    def _pretokenized(self, text: str, ns: NormalizedString | None) -> PreTokenizedString:
-        """The text cut around its added tokens (normalized here unless `ns` is its normalized
-        form already), then pre-tokenized."""
-        added = self.added_vocabulary
-        if ns is None:
-            normalize = self._normalizer.normalize if self._normalizer is not None else None
-            pretokenized = added.extract_and_normalize(normalize, text)
-        else:
-            pretokenized = PreTokenizedString(text)
-            pretokenized.splits = [s for s in added.split_normalized(ns) if s.normalized.normalized]
-        if self.pre_tokenizer is not None:
-            self.pre_tokenizer.pre_tokenize(pretokenized)
-        return pretokenized
-
-    def _piece_columns(self, ns: NormalizedString) -> TextColumns | None:
-        """The ids, tokens, offsets and word indices that pre-tokenizing and `_into_encoding`
-        give for a normalized text, built from cached pieces; None when the plan has no pieces
-        (or an empty token's offsets would have to go through the text's alignments).
-
-        A piece's offsets are cached within the piece's text; the alignment of the normalized
-        text maps them to the input, as slicing and the pre-tokenizer's edits would.
-        """
-        plan = self._encode_plan()
-        if plan.find is None:
-            return None
-        alignments = None if ns.is_identity() else ns.alignments
-        columns: TextColumns | None = plan.loops.assemble(*plan.find(ns.normalized), self._piece_cache,
-                                                          self._piece_entry, alignments, plan.direct,
-                                                          WORD_CACHE_MAX_CHARS, plan.mark)
-        return columns
-
-    def _encode_plan(self) -> EncodePlan:
-        """The encode plan of the current components and backend (built again when they change)."""
-        plan = self._plan
-        if plan is None or plan.backend != _backend.backend or plan.version != self._model.kernel_version:
-            plan = self._plan = build_plan(self._model, self._pre_tokenizer)
-        return plan
-
-    @staticmethod
-    def _columns_encoding(ids: list[int], tokens: list[str], offsets: list[tuple[int, int]],
-                          words: list[int | None], type_id: int, word_index: int | None) -> Encoding:
-        """The Encoding of a text's columns (all its words one word when `word_index` is given)."""
-        n = len(ids)
-        if word_index is not None:
-            words = [word_index] * n
-        return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
-
-    def _piece_entry(self, piece: str) -> PieceEntry:
-        """The tokens of one piece pre-tokenized alone (cached when there is room): the model's
-        columns of a piece that is one word, else the pipeline's splits of the piece."""
-        plan = self._encode_plan()
-        if plan.word_columns is not None and plan.mark is None:
-            entry = word_entry(*plan.word_columns(piece))
-        else:
-            pretokenized = PreTokenizedString(piece)
-            self._pre_tokenizer.pre_tokenize(pretokenized)
-            encoding = self._into_encoding(pretokenized, 0, None)
-            entry = (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids,
-                     len(pretokenized.splits), any(starmap(int.__eq__, encoding.offsets)))
-        if len(piece) < WORD_CACHE_MAX_CHARS:
-            self._piece_cache.offer(piece, entry)
-        return entry
-
-    def _into_encoding(self, pretokenized: PreTokenizedString, type_id: int, word_index: int | None,
-                       tokenize: Callable[[str], list[Any]] | None = None) -> Encoding:
-        """Collect the tokens of all splits (running the model, or `tokenize`, where needed)
-        into an Encoding."""
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
-        words: list[int | None] = []
-        cached = self._word_cache.get
-        overrun = self._encode_plan().kernel.overrun
-        for index, split in enumerate(pretokenized.splits):
-            ns = split.normalized
-            if split.tokens is None and overrun:
-                word_ids, word_tokens, word_offsets = _overrun_columns(
-                    ns, (tokenize or self._model.tokenize)(ns.normalized), pretokenized.original)
-                ids += word_ids
-                tokens += word_tokens
-                offsets += word_offsets
-                words += [index if word_index is None else word_index] * len(word_ids)
-                continue
-            if split.tokens is None and tokenize is not None:
-                word_ids, word_tokens, spans = token_columns(ns.normalized, tokenize)
-            elif split.tokens is None:
-                word = cached(ns.normalized) or self._encode_word(ns.normalized)
-                word_ids, word_tokens, spans = word
-            else:
-                word_ids = [token[0] for token in split.tokens]
-                word_tokens = [token[1] for token in split.tokens]
-                spans = char_spans(ns.normalized, [token[2] for token in split.tokens])
-            if not word_ids:
-                continue
-            ids += word_ids
-            tokens += word_tokens
-            if ns.is_identity():
-                shift = ns.original_shift
-                offsets += [(shift + s, shift + e) for s, e in spans] if shift else spans
-            else:
-                offsets += ns.spans_to_original(spans)
-            words += [index if word_index is None else word_index] * len(word_ids)
-        n = len(ids)
-        return Encoding(ids, [type_id] * n, tokens, offsets, [0] * n, [1] * n, words, [], {})
-
-    def _encode_word(self, text: str) -> tuple[list[int], list[str], list[tuple[int, int]]]:
-        """The model's tokens of one split: ids, strings and char spans within the split."""
-        cached: Columns | None = self._word_cache.get(text)
-        if cached is not None:
-            return cached
-        plan = self._encode_plan()
-        result = plan.kernel.columns(text)
-        if len(text) < WORD_CACHE_MAX_CHARS and plan.kernel.deterministic:
-            self._word_cache.offer(text, result)
-        return result
 
     def explain(self, text: str, add_special_tokens: bool = True) -> Any:
         """Every stage of encoding `text`, the model's steps per word included (see tools/explain.py)."""
@@ -698,29 +505,10 @@ class Tokenizer:
                 return self.specials.encode_ids(self.model, text, allowed_special or frozenset(), disallowed)
         if not isinstance(text, str):
             raise TypeError("TextInputSequence must be str")
-        ids = self._plain_ids(text) if self.truncation is None and self.padding is None else None
+        ids = self._text_encoder().plain_ids(text) if self.truncation is None and self.padding is None else None
         if ids is not None and self.post_processor is not None:
             ids = self.post_processor.single_ids(ids, add_special_tokens)
         return ids if ids is not None else self.encode(text, add_special_tokens=add_special_tokens).ids
-
-    def _plain_ids(self, text: str) -> list[int] | None:
-        """The model's ids of a text through the normalizer's and pre-tokenizer's string forms;
-        None where only the Encoding path can tell: an added token may be in the text, the plan
-        has no ids path, or a piece has no ids that way (then `encode` runs)."""
-        plan = self._encode_plan()
-        added = self.added_vocabulary
-        if plan.ids_of is None or added.may_match(text, normalized=False):
-            return None
-        normalized = text if self._normalizer is None else self._normalizer.normalize_str(text)
-        if added.may_match(normalized, normalized=True):
-            return None
-        if plan.scanned_ids is not None:
-            return plan.scanned_ids(normalized)
-        if plan.find is None:
-            return None
-        ids: list[int] | None = plan.loops.piece_ids(plan.find(normalized)[0], self._ids_cache, plan.ids_of,
-                                                     plan.mark or "", WORD_CACHE_CAPACITY, WORD_CACHE_MAX_CHARS)
-        return ids
 
     def decode_single_token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token (a special token as its UTF-8)."""
@@ -739,22 +527,6 @@ class Tokenizer:
         """A decoder fed one id at a time that returns text once it forms whole chars."""
         mode = self._tiktoken_mode()
         return StreamDecoder(lambda token_id: mode.token_bytes(self.model, token_id))
-
-
-def _overrun_columns(ns: NormalizedString, model_tokens: list[Any], original: str
-                     ) -> tuple[list[int], list[str], list[tuple[int, int]]]:
-    """The ids, strings and original offsets of a split's tokens when the model's byte spans may
-    run past the split: those keep HF's unaligned form (`unaligned_offsets`), the others map
-    through the split's alignment."""
-    size = len(ns.normalized.encode("utf-8", "surrogatepass"))
-    offsets = []
-    for token in model_tokens:
-        start, end = token[2]
-        if end > size and start != end:
-            offsets.append(unaligned_offsets(original, start, end))
-        else:
-            offsets += ns.spans_to_original(char_spans(ns.normalized, [(start, end)]))
-    return [t[0] for t in model_tokens], [t[1] for t in model_tokens], offsets
 
 
 def _trainers() -> ModuleType:

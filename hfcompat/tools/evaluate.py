@@ -82,11 +82,8 @@ def unknown_id(model: Any) -> int | None:
 
 
 def _clear_caches(tokenizer: Any) -> None:
-    """Empty the word caches so that a pass measures cold encoding."""
-    word_cache = getattr(tokenizer, "_word_cache", None)
-    if word_cache is not None:
-        word_cache.clear()
-    clear = getattr(tokenizer.model, "clear_cache", None)
+    """Empty the caches of encoded pieces so that a pass measures cold encoding."""
+    clear = getattr(tokenizer, "clear_cache", None) or getattr(tokenizer.model, "clear_cache", None)
     if clear is not None:
         clear()
 

@@ -1,6 +1,6 @@
 """The cached-piece path of `Tokenizer.encode` and the readable pipeline, each against tokenizers.
 
-A text without added tokens goes through `Tokenizer._piece_columns` when the pre-tokenizer can
+A text without added tokens goes through `TextEncoder.text_columns` when the pre-tokenizer can
 give its pieces alone (its `piece_route`) (GPT-2, BERT, T5, RoBERTa here); the rest takes the readable pipeline.
 Every case encodes the same inputs with a tokenizer that takes the fast path and with one made
 to skip it, and compares both with the oracle, so neither path can hide behind the other.
@@ -38,7 +38,7 @@ EDGE_TEXTS = [
 
 def _readable_only(tokenizer: Any) -> Any:
     """The tokenizer with its cached-piece path switched off (every text takes the pipeline)."""
-    tokenizer._piece_columns = lambda ns: None
+    tokenizer._text_encoder().text_columns = lambda ns: None
     return tokenizer
 
 
@@ -62,8 +62,8 @@ def test_both_paths_match_tokenizers(shared: Path, corpora, multilingual, name: 
     oracle.no_truncation()
     compare(oracle, fast, texts, pairs=True, label=f"{name} fast path")
     compare(oracle, readable, texts, pairs=True, label=f"{name} readable path")
-    assert fast._piece_cache, "the fast path never ran"
-    assert not readable._piece_cache, "the readable-only tokenizer took the fast path"
+    assert fast._text_encoder().piece_cache, "the fast path never ran"
+    assert not readable._text_encoder().piece_cache, "the readable-only tokenizer took the fast path"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -103,7 +103,7 @@ PIECE_FORMS = [
 @pytest.mark.parametrize("ours, theirs, form", PIECE_FORMS, ids=lambda p: type(p).__name__)
 @given(text=random_texts)
 def test_a_piece_alone_is_the_one_word_its_form_says(ours: Any, theirs: Any, form: str, text: str) -> None:
-    """What `_piece_columns` assumes of a piece it tokenizes directly: tokenizers' pre-tokenizer
+    """What `TextEncoder.text_columns` assumes of a piece it tokenizes directly: tokenizers' pre-tokenizer
     makes of the piece alone one split, the piece itself or its byte-level chars, spanning it."""
     assert ours.piece_route().form is PieceForm(form)
     for piece in ours.word_pieces(text)[0]:

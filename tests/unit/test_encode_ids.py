@@ -92,7 +92,7 @@ def test_added_tokens_truncation_and_padding(backend: str, tmp_path: Path) -> No
     tokenizer = hfcompat.load(shared_file("refs/llama2/tokenizer.model"))
     tokenizer.add_special_tokens([AddedToken("<extra>", special=True)])
     text = "some text <extra> and more text"
-    assert tokenizer._plain_ids(text) is None
+    assert tokenizer._text_encoder().plain_ids(text) is None
     assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids
     assert tokenizer.encode_ids(text) == saved_as_json(tokenizer, tmp_path).encode(text).ids
     assert tokenizer.encode_ids(text).count(tokenizer.token_to_id("<extra>")) == 1
@@ -142,7 +142,7 @@ def test_the_string_path_runs(relative: str) -> None:
     pieces) and BERT (words) give a plain text's ids without the Encoding path."""
     tokenizer = hfcompat.load(shared_file(relative))
     tokenizer.no_truncation()
-    assert tokenizer._plain_ids("Hello world, 日本") is not None
+    assert tokenizer._text_encoder().plain_ids("Hello world, 日本") is not None
 
 
 def test_an_unknown_word_is_the_unknown_token() -> None:
@@ -150,6 +150,6 @@ def test_an_unknown_word_is_the_unknown_token() -> None:
     tokenizer = hfcompat.load(shared_file("refs/bert-base-uncased/vocab.txt"))
     oracle = official("refs/bert-base-uncased/vocab.txt")
     for text in ["Hello \u0f3a\u0f3b world", "a " + "x" * 120 + " b"]:
-        assert tokenizer._plain_ids(text) is not None
+        assert tokenizer._text_encoder().plain_ids(text) is not None
         assert tokenizer.encode_ids(text) == tokenizer.encode(text).ids == oracle(text, True)
         assert tokenizer.token_to_id("[UNK]") in tokenizer.encode_ids(text)

@@ -16,7 +16,7 @@ LAYERS = [
     ("hfcompat.normalizers", "hfcompat.pre_tokenizers"),
     ("hfcompat.models", "hfcompat.processors", "hfcompat.decoders"),
     ("hfcompat.trainers", "hfcompat.segmentation", "hfcompat.plan"),
-    ("hfcompat.specials", "hfcompat.tokenizer"),
+    ("hfcompat.specials", "hfcompat.encoder", "hfcompat.tokenizer"),
     ("hfcompat.formats",),
     ("hfcompat.tools", "hfcompat.compat"),
     ("hfcompat.cli", "hfcompat.__main__"),

@@ -66,13 +66,14 @@ def test_misses_are_offered_as_cache_offer_would(gpt2, capacity: int) -> None:
     the second time its piece is computed, a full cache emptied first."""
     texts = ["a b c", "a b", "b c d e", "a b c d e f", "f f f", "c a"]
     compiled = hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
-    compiled._piece_cache = Cache(capacity)
+    encoder = compiled._text_encoder()
+    encoder.piece_cache = Cache(capacity)
     expected = Cache(capacity)
     for text in texts:
         compiled.encode(text)
         pieces, _ = compiled.pre_tokenizer.word_pieces(text)
         for piece in pieces:
             if piece not in expected:
-                expected.offer(piece, compiled._piece_cache.get(piece))
-        assert dict(compiled._piece_cache) == dict(expected)
-        assert compiled._piece_cache._computed_once == expected._computed_once
+                expected.offer(piece, encoder.piece_cache.get(piece))
+        assert dict(encoder.piece_cache) == dict(expected)
+        assert encoder.piece_cache._computed_once == expected._computed_once
