@@ -374,9 +374,7 @@ class Tokenizer:
         """Forget every piece encoded so far (the model's cache too): the next pass runs cold."""
         if self._encoder is not None:
             self._encoder.clear()
-        clear = getattr(self._model, "clear_cache", None)
-        if clear is not None:
-            clear()
+        self._model.clear_cache()
 
     def _single_layout(self, add_special_tokens: bool) -> SingleLayout | None:
         """How the post-processor lays out a single sequence, when nothing truncates or pads it."""

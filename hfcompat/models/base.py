@@ -71,6 +71,9 @@ class Model(Protocol):
         """What this model offers an encode plan: its `tokenize`, read into columns."""
         return reference_kernel(self.tokenize)
 
+    def clear_cache(self) -> None:
+        """Forget the words the model cached (a model that caches none has nothing to forget)."""
+
 
 def reference_kernel(tokenize: Callable[[str], list[Token]], *, char_offsets: bool = False,
                      sample: Callable[..., list[Token]] | None = None, deterministic: bool = True,

@@ -55,7 +55,7 @@ def _evaluate_one(name: str, tokenizer: Any, texts: list[tuple[str, list[str]]],
     saved = tokenizer.encode_special_tokens, tokenizer.truncation, tokenizer.padding
     tokenizer.encode_special_tokens, tokenizer.truncation, tokenizer.padding = True, None, None
     try:
-        _clear_caches(tokenizer)
+        tokenizer.clear_cache()  # a cold pass
         start = time.perf_counter()
         shown = tqdm(texts, desc=name, unit=" texts", disable=None if progress else True, leave=False)
         encodings = [tokenizer.encode(text, add_special_tokens=False) for text, _ in shown]
@@ -81,16 +81,9 @@ def unknown_id(model: Any) -> int | None:
     return None if unk_token is None else model.token_to_id(unk_token)
 
 
-def _clear_caches(tokenizer: Any) -> None:
-    """Empty the caches of encoded pieces so that a pass measures cold encoding."""
-    clear = getattr(tokenizer, "clear_cache", None) or getattr(tokenizer.model, "clear_cache", None)
-    if clear is not None:
-        clear()
-
-
 def _peak_memory(tokenizer: Any, texts: list[str]) -> int:
     """Peak bytes Python allocates while encoding `texts` from empty caches (results kept)."""
-    _clear_caches(tokenizer)
+    tokenizer.clear_cache()  # a cold pass
     tracemalloc.start()
     try:
         kept = [tokenizer.encode(text, add_special_tokens=False) for text in texts]
