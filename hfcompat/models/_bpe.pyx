@@ -35,7 +35,7 @@ cdef enum:
 
 include "_hash_table.pxi"
 
-__all__ = ["MergeTable", "merge_columns"]  # the entry points with a twin
+__all__ = ["MergeTable", "merge_columns", "ranked_splits"]  # the entry points with a twin
 
 
 cdef inline Py_ssize_t _utf8_length(Py_UCS4 char) noexcept nogil:
@@ -180,6 +180,31 @@ def merge_columns(dict vocab, list merges) -> object:
             return None
         new_ids[rank] = found
     return left_ids, right_ids, new_ids
+
+
+def ranked_splits(dict scores) -> list:
+    """`bpe.ranked_splits`: every (left, right) cut of a piece whose parts are pieces, sorted, in
+    one C loop."""
+    cdef list ranked = []
+    cdef Py_ssize_t index = 0, cut, length
+    cdef str piece, left, right
+    cdef object score
+    cdef tuple item
+    for piece, score in scores.items():
+        length = len(piece)
+        for cut in range(1, length):
+            left = piece[:cut]
+            if left in scores:
+                right = piece[cut:]
+                if right in scores:
+                    ranked.append((-score, -length, index, cut, left, right))
+        index += 1
+    ranked.sort()
+    cdef list merges = [None] * len(ranked)
+    for index in range(len(ranked)):
+        item = <tuple>ranked[index]
+        merges[index] = (-item[0], item[4], item[5])
+    return merges
 
 
 @cython.final

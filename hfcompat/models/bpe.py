@@ -635,6 +635,28 @@ def merge_columns(vocab: dict[str, int], merges: list[tuple[str, str]]
     return left_ids, right_ids, merged_ids
 
 
+def ranked_splits(scores: dict[str, float]) -> list[tuple[float, str, str]]:
+    """SentencePiece's BPE as merges (score, left, right): two pieces merge when together they
+    spell a piece, the best-scored piece first (then the longer, the earlier, the shorter left
+    part). The reference twin of `_bpe.ranked_splits`."""
+    ranked = []
+    for index, (piece, score) in enumerate(scores.items()):
+        for cut in range(1, len(piece)):
+            left = piece[:cut]
+            if left in scores:
+                right = piece[cut:]
+                if right in scores:
+                    ranked.append((-score, -len(piece), index, cut, left, right))
+    ranked.sort()
+    return [(-negated, left, right) for negated, *_, left, right in ranked]
+
+
+def sentencepiece_merges(scores: dict[str, float]) -> list[tuple[float, str, str]]:
+    """`ranked_splits` of a SentencePiece model's piece scores, on the backend in use."""
+    core = _backend.bpe
+    return (ranked_splits if core is None else core.ranked_splits)(scores)
+
+
 class MergeTable:
     """A BPE model's merges and single-char tokens, and its merge loop: the reference twin of
     `_bpe.MergeTable`, with the same methods.

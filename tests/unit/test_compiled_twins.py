@@ -173,6 +173,15 @@ def merge_tables(draw: st.DrawFn) -> tuple[dict[str, int], list[tuple[str, str]]
     return vocab, merges, draw(st.sampled_from([None, levels])), draw(st.booleans())
 
 
+@settings(max_examples=300, deadline=None)
+@given(scores=st.dictionaries(st.text(alphabet="ab▁日", min_size=1, max_size=5),
+                              st.sampled_from([0.0, -1.0, -1.5, -2.0, 3.25]), max_size=30))
+def test_ranked_splits_equals_its_twin(scores: dict[str, float]) -> None:
+    """Random pieces with tied and distinct scores: the same merges in the same order."""
+    compiled = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
+    assert compiled.ranked_splits(scores) == bpe.ranked_splits(scores)
+
+
 def packed(sizes: list[int]) -> bytes:
     """Numbers as the packed Py_ssize_t of a compiled scanner."""
     return struct.pack(f"{len(sizes)}n", *sizes)

@@ -11,7 +11,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ...formats.sentencepiece import parse_model, tokenizer_from_proto
+from ...formats.sentencepiece import read_model, tokenizer_from_proto
 from ...formats.sentencepiece import schema as spm
 from ...normalizers.charsmap import CharsMap
 from ...normalizers.sentencepiece_spec import REPLACEMENT, SPACE, SpecNormalizer
@@ -72,9 +72,10 @@ class Engine:
     """A loaded model: encode, decode and look up pieces as sentencepiece's processor does."""
 
     def __init__(self, serialized: bytes):
-        self.proto = parse_model(serialized)
+        model = read_model(serialized)
+        self.proto = model.proto
         self.serialized = bytes(serialized)
-        self.tokenizer = tokenizer_from_proto(self.proto)
+        self.tokenizer = tokenizer_from_proto(model)
         self.model = self.tokenizer.model
         self.segmenter = Tokenizer(self.model, pre_tokenizer=self.tokenizer.pre_tokenizer)
         pieces = self.proto.pieces

@@ -38,7 +38,7 @@ from ...errors import FormatError
 from ...normalizers import Precompiled, flatten
 from ...normalizers.charsmap import rules_may_touch
 from ...normalizers.replace import EXTRA_SPACES
-from ...models.bpe import BPE
+from ...models.bpe import BPE, sentencepiece_merges
 from ...models.unigram import Unigram
 from ...models.wordlevel import WordLevel
 from ...tokenizer import Tokenizer
@@ -81,41 +81,42 @@ def read_sentencepiece(path: str | Path, *, add_bos: bool = False, add_eos: bool
     except FileNotFoundError:
         raise FormatError("no such file", path=str(path)) from None
     try:
-        return tokenizer_from_proto(parse_model(data), add_bos=add_bos, add_eos=add_eos)
+        return tokenizer_from_proto(read_model(data), add_bos=add_bos, add_eos=add_eos)
     except FormatError as error:
         raise error.at(path=str(path)) from None
 
 
 def parse_model(data: bytes) -> Any:
     """Parse and check a serialized ModelProto."""
+    return read_model(data).proto
+
+
+def read_model(data: bytes) -> "ReadableModel":
+    """Parse a serialized ModelProto, read its pieces once into plain objects and check them."""
     proto = spm.ModelProto()
     try:
         proto.ParseFromString(data)
     except (DecodeError, RuntimeError, ValueError) as error:
         raise FormatError(f"not a SentencePiece ModelProto: {error}") from None
-    check_model(proto)
-    return proto
+    model = readable(proto)
+    check_model(model)
+    return model
 
 
-def check_model(proto: Any) -> None:
+def check_model(model: "ReadableModel") -> None:
     """The checks sentencepiece makes when it loads a model."""
-    if not proto.pieces:
+    if not model.pieces:
         raise FormatError("the model has no pieces", field="pieces")
-    seen: set[str] = set()
     unknowns = byte_pieces = 0
-    byte_fallback = proto.trainer_spec.byte_fallback
-    for index, piece in enumerate(proto.pieces):
-        if not piece.piece:
-            raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
-        if not math.isfinite(piece.score):
-            raise FormatError(f"score {piece.score} is NaN or infinite, which sentencepiece refuses",
-                              field=f"pieces[{index}].score")
-        if piece.piece in seen:
-            raise FormatError(f"piece {piece.piece!r} is repeated", field=f"pieces[{index}].piece")
-        seen.add(piece.piece)
-        unknowns += piece.type == spm.UNKNOWN
-        if piece.type == spm.BYTE:
-            _check_byte_piece(_text(piece.piece), byte_fallback, f"pieces[{index}]")
+    byte_fallback = model.trainer_spec.byte_fallback
+    texts = [piece.piece for piece in model.pieces]
+    if len(set(texts)) != len(texts) or "" in texts or not all(map(math.isfinite, [p.score for p in model.pieces])):
+        _check_each_piece(model.pieces)
+    for index, piece in enumerate(model.pieces):
+        if piece.type == spm.UNKNOWN:
+            unknowns += 1
+        elif piece.type == spm.BYTE:
+            _check_byte_piece(piece.piece, byte_fallback, f"pieces[{index}]")
             byte_pieces += 1
     if unknowns > 1 or not (unknowns or byte_fallback):
         said = "unk is already defined" if unknowns else "unk is not defined"
@@ -124,9 +125,23 @@ def check_model(proto: Any) -> None:
     if byte_fallback and byte_pieces != 256:
         raise FormatError(f"{byte_pieces} byte pieces although byte_fallback is true (sentencepiece needs all 256)",
                           field="trainer_spec.byte_fallback")
-    model_type = proto.trainer_spec.model_type
+    model_type = model.trainer_spec.model_type
     if model_type not in spm.MODEL_TYPES.values():
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
+
+
+def _check_each_piece(pieces: list["Piece"]) -> None:
+    """Name the first piece that is empty, has a score that is not finite, or repeats one before."""
+    seen: set[str] = set()
+    for index, piece in enumerate(pieces):
+        if not piece.piece:
+            raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
+        if not math.isfinite(piece.score):
+            raise FormatError(f"score {piece.score} is NaN or infinite, which sentencepiece refuses",
+                              field=f"pieces[{index}].score")
+        if piece.piece in seen:
+            raise FormatError(f"piece {piece.piece!r} is repeated", field=f"pieces[{index}].piece")
+        seen.add(piece.piece)
 
 
 @dataclass
@@ -146,6 +161,7 @@ class ReadableModel:
     pieces: list[Piece]
     trainer_spec: Any
     normalizer_spec: Any
+    proto: Any  # the ModelProto they were read from
 
     @cached_property
     def mergeable_scores(self) -> dict[str, float]:
@@ -163,8 +179,8 @@ class ReadableModel:
 
     @cached_property
     def ranked_merges(self) -> list[tuple[float, str, str]]:
-        """sentencepiece's BPE as merges of the mergeable pieces and stand-in chars (`ranked_splits`)."""
-        return ranked_splits({**self.mergeable_scores, **dict.fromkeys(self.stand_in_chars, 0.0)})
+        """sentencepiece's BPE as merges of the mergeable pieces and stand-in chars (`models.bpe.ranked_splits`)."""
+        return sentencepiece_merges({**self.mergeable_scores, **dict.fromkeys(self.stand_in_chars, 0.0)})
 
 
 def readable(proto: Any) -> ReadableModel:
@@ -173,7 +189,7 @@ def readable(proto: Any) -> ReadableModel:
     if isinstance(proto, ReadableModel):
         return proto
     return ReadableModel([Piece(_text(p.piece), p.score, p.type) for p in proto.pieces],
-                         proto.trainer_spec, proto.normalizer_spec)
+                         proto.trainer_spec, proto.normalizer_spec, proto)
 
 
 def _text(piece: str | bytes) -> str:
@@ -242,7 +258,7 @@ def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = 
         # WORD: sentencepiece gives a run of unknown words one unk id: the model sees the whole text.
         tokenizer.pre_tokenizer = None
         model.fuse_unknown_words(SPACE)
-    tokenizer.source = SentencePieceSource(source, add_bos, add_eos)
+    tokenizer.source = SentencePieceSource(proto.proto, add_bos, add_eos)
     build_compiled(tokenizer)
     return tokenizer
 
@@ -460,22 +476,9 @@ def _bpe_model(proto: ReadableModel, unknown: int | None) -> BPE:
                ignore_merges=bool(_frozen(proto)))
 
 
-def ranked_splits(scores: dict[str, float]) -> list[tuple[float, str, str]]:
-    """SentencePiece's BPE as merges (score, left, right): two pieces merge when together they
-    spell a piece, the best-scored piece first (then the longer, the earlier, the shorter left part)."""
-    ranked = []
-    for index, (piece, score) in enumerate(scores.items()):
-        for cut in range(1, len(piece)):
-            left, right = piece[:cut], piece[cut:]
-            if left in scores and right in scores:
-                ranked.append((-score, -len(piece), index, cut, left, right))
-    ranked.sort()
-    return [(-negated, left, right) for negated, *_, left, right in ranked]
-
-
 def every_split_merges(scores: dict[str, float]) -> list[tuple[str, str]]:
-    """The (left, right) pairs of `ranked_splits`, in their order."""
-    return [(left, right) for _, left, right in ranked_splits(scores)]
+    """The (left, right) pairs of SentencePiece's BPE merges (`models.bpe.ranked_splits`), in their order."""
+    return [(left, right) for _, left, right in sentencepiece_merges(scores)]
 
 
-__all__ = ["pipeline_from_proto", "read_sentencepiece", "parse_model", "tokenizer_from_proto"]
+__all__ = ["pipeline_from_proto", "read_sentencepiece", "parse_model", "read_model", "tokenizer_from_proto"]
