@@ -677,9 +677,8 @@ class MergeTable:
         self.vocab = vocab
         self.ranks = dict(zip(zip(left_ids, right_ids), range(len(new_ids))))
         # (left id, right id) -> the key that orders its merge (the rank, or its sentencepiece
-        # level), and -> the id it makes
+        # level); the id it makes is new_ids[its rank]
         self.keys = self.ranks if levels is None else {pair: levels[rank] for pair, rank in self.ranks.items()}
-        self.joins = dict(zip(zip(left_ids, right_ids), new_ids))  # a repeated pair: its last rank's, as ranks
         self.chars = {token: token_id for token, token_id in vocab.items() if len(token) == 1}
         # A stale heap entry passes HF's check (the pair now at its place makes the same id) only
         # when two tokens share an id or a merge adds nothing to its left token (a right token
@@ -711,14 +710,14 @@ class MergeTable:
     def merge_by_scan(self, ids: list[int], lengths: list[int]) -> None:
         """minbpe's loop, in place: merge the adjacent pair of lowest key, the leftmost on ties,
         until no pair merges."""
-        get_key, joins = self.keys.get, self.joins
+        get_key, ranks, new_ids = self.keys.get, self.ranks, self.new_ids
         keys = [get_key(pair, NO_MERGE) for pair in zip(ids, ids[1:])]
         while keys:
             best = min(keys)
             if best == NO_MERGE:
                 return
             i = keys.index(best)
-            new_id = ids[i] = joins[ids[i], ids[i + 1]]
+            new_id = ids[i] = new_ids[ranks[ids[i], ids[i + 1]]]
             lengths[i] += lengths[i + 1]
             del ids[i + 1], lengths[i + 1], keys[i]
             if i:
@@ -861,9 +860,10 @@ class MergeTable:
         makes its two tokens joined), so that no merge crosses a cut."""
         if self._segmentable is None:
             strings = dict(zip(self.vocab.values(), self.vocab))  # C loops: 500k merges of a 262k vocab
-            lefts, rights = list(map(itemgetter(0), self.joins)), list(map(itemgetter(1), self.joins))
+            lefts, rights = list(map(itemgetter(0), self.ranks)), list(map(itemgetter(1), self.ranks))
+            joined = map(self.new_ids.__getitem__, self.ranks.values())  # a repeated pair: its last rank's
             self._segmentable = (len(strings) == len(self.vocab) and strings.keys() >= {*lefts, *rights}
-                                 and list(map(strings.get, self.joins.values()))
+                                 and list(map(strings.get, joined))
                                  == list(map(str.__add__, map(strings.get, lefts), map(strings.get, rights))))
         return self._segmentable
 
@@ -878,7 +878,11 @@ class MergeTable:
         """Every i where no token holds ends[i - 1] followed by starts[i] and both are
         single-char tokens."""
         if self._joinable is None:
-            self._joinable = frozenset(token[i:i + 2] for token in self.vocab for i in range(len(token) - 1))
+            # Every two adjacent chars of the tokens joined by NUL, in C loops: the pairs across a NUL
+            # are extra, and an extra pair only leaves a cut out, which merging the longer segment
+            # makes up for (a 262k-token vocab: 0.15 s, where a loop over the tokens took 1.2 s).
+            joined = "\0".join(self.vocab)
+            self._joinable = frozenset(map(str.__add__, joined, joined[1:]))
         joinable, chars = self._joinable, self.chars
         return [i for i, pair in enumerate(map(str.__add__, ends, starts[1:]), 1)
                 if pair not in joinable and pair[0] in chars and pair[1] in chars]
