@@ -662,3 +662,35 @@ def test_hybriddna_is_plain_bpe_without_its_dna_tokens(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="6-mers") as error:
         hfcompat.load(path)
     assert error.value.field == "tokenizer.ggml.model"
+
+
+def dead_by_passes(merges: list[str], vocab: dict[str, str | int]) -> list[int]:
+    """The merges llama.cpp never applies, found the slow way: pass over all merges until none
+    adds a string (the definition `dead_merges` computes), less those tokenizers accepts."""
+    pairs = [gguf_read.merge_pair(merge) for merge in merges]
+    formed: set[str] = set()
+
+    def applies(pair: tuple[str, str]) -> bool:
+        return all(len(part) == 1 or part in formed for part in pair)
+
+    grown = True
+    while grown:
+        grown = False
+        for pair in pairs:
+            if applies(pair) and "".join(pair) not in formed:
+                formed.add("".join(pair))
+                grown = True
+    return [index for index, (left, right) in enumerate(pairs) if not applies((left, right))
+            and not (left in vocab and right in vocab and left + right in vocab)]
+
+
+@given(merges=st.lists(st.tuples(st.text("abc", min_size=1, max_size=3), st.text("abc", min_size=1, max_size=3))
+                       .map(" ".join) | st.sampled_from(["ab", "", " a"]), max_size=25),
+       tokens=st.sets(st.text("abc", min_size=1, max_size=5), max_size=4))
+def test_dead_merges_are_the_fixed_point(merges: list[str], tokens: set[str]) -> None:
+    """Random merges in any order (some never applicable, some malformed): the merges no chain of
+    applicable merges reaches, as repeated passes find them."""
+    vocab = {token: index for index, token in enumerate(sorted(tokens))}
+    assert gguf_read.dead_merges(merges, vocab) == dead_by_passes(merges, vocab)
+    # a part made only by a later merge, itself waiting on a later one: none is dead
+    assert gguf_read.dead_merges(["abc d", "ab c", "x y", "a b", "q rs"], {}) == [4]

@@ -45,11 +45,13 @@ import dataclasses
 import json
 import warnings
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Callable
 
 from ... import processors
 from ...errors import FormatError, import_optional
+from ...models.bpe import BPE
 from ...models.plamo2 import Plamo2
 from ...models.rwkv import RWKV
 from ...tokenizer import Tokenizer
@@ -245,7 +247,7 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
                       "pre-tokenizer, which need not be the one the tokenizer was made with (llama.cpp warns "
                       "that generation quality will be degraded)", UserWarning, stacklevel=2)
     try:
-        pipeline = pipeline_from_gguf(data, str(path), pattern)
+        pipeline = _pipeline(data, str(path), pattern)
         model = pipeline["model"]
         tokenizer = tokenizer_from_dict(pipeline) if isinstance(model, dict) else tokenizer_around(model, pipeline)
     except FormatError as error:
@@ -267,6 +269,14 @@ def _gguf_key(field: str | None) -> str | None:
 def pipeline_from_gguf(data: GGUFTokenizerData, where: str | None = None, pattern: str | None = None) -> dict:
     """The tokenizer.json pipeline of a GGUF's tokenizer keys (for `rwkv` and `plamo2`, its `model`
     is the built model: tokenizer.json has no form for it)."""
+    pipeline = _pipeline(data, where, pattern)
+    model = pipeline["model"]
+    return pipeline if isinstance(model, (dict, RWKV, Plamo2)) else {**pipeline, "model": model.to_dict()}
+
+
+def _pipeline(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
+    """The sections of `pipeline_from_gguf`, its BPE model built directly (no tokenizer.json form of
+    its merges is made and read back)."""
     build = {"gpt2": _byte_level_bpe, "llama": _sentencepiece_bpe, "bert": _wordpiece, "t5": _unigram,
              "gemma4": _gemma4_bpe, "rwkv": _rwkv, "plamo2": _plamo2, "whitespace": _whitespace_bpe,
              "hybriddna": _hybriddna}[data.model]
@@ -332,11 +342,9 @@ def _byte_level_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         "normalizer": entry.get("normalizer"),
         "pre_tokenizer": entry["pre_tokenizer"],
         "decoder": entry.get("decoder", BYTE_LEVEL_DECODER),
-        "model": {"type": "BPE", "dropout": None, "unk_token": None if unknown is None else data.tokens[unknown],
-                  "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": byte_fallback,
-                  "byte_fallback": byte_fallback,
-                  "ignore_merges": entry.get("ignore_merges", False), "vocab": vocab,
-                  "merges": _applicable_merges(data, where)},
+        "model": BPE(vocab, _applicable_merges(data, vocab, where),
+                     unk_token=None if unknown is None else data.tokens[unknown], fuse_unk=byte_fallback,
+                     byte_fallback=byte_fallback, ignore_merges=entry.get("ignore_merges", False)),
     }
 
 
@@ -373,9 +381,7 @@ def _whitespace_bpe(data: GGUFTokenizerData, where: str | None, pattern: str | N
         "normalizer": lowercase if data.flags.get("normalizer.lowercase") else None,
         "pre_tokenizer": {"type": "WhitespaceSplit"},
         "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": byte_fallback,
-                  "ignore_merges": False, "vocab": vocab, "merges": _applicable_merges(data, where)},
+        "model": BPE(vocab, _applicable_merges(data, vocab, where), byte_fallback=byte_fallback),
     }
 
 
@@ -400,42 +406,54 @@ def dead_merges(merges: list[str], vocab: dict[str, int]) -> list[int]:
     """The indices of the merges llama.cpp can never apply that tokenizers' BPE would refuse (a
     part or the result is no token): a part is neither one char nor the result of a merge that
     applies. llama.cpp merges strings, from the single chars of a word up."""
-    pairs = [merge_pair(merge) for merge in merges]
-    users: dict[str, list[int]] = {}
-    for index, pair in enumerate(pairs):
-        for part in set(pair):
-            users.setdefault(part, []).append(index)
+    return _dead_pairs(list(map(merge_pair, merges)), vocab)
+
+
+def _dead_pairs(pairs: list[tuple[str, str]], vocab: dict[str, int]) -> list[int]:
+    """`dead_merges` of merges already split into pairs. In order first (in a trained file almost
+    every part is one char or made by an earlier merge); then each merge left waits on a count of
+    its parts not made yet, and applies when the last is made."""
     formed: set[str] = set()
-
-    def applies(index: int) -> bool:
-        return all(len(part) == 1 or part in formed for part in pairs[index])
-
-    waiting = [index for index in range(len(pairs)) if applies(index)]
-    while waiting:
-        joined = "".join(pairs[waiting.pop()])
+    pending = []
+    for index, (left, right) in enumerate(pairs):
+        if (len(left) == 1 or left in formed) and (len(right) == 1 or right in formed):
+            formed.add(left + right)
+        else:
+            pending.append(index)
+    waiting_on: dict[int, int] = {}  # a pending merge -> how many of its distinct parts are not made yet
+    users: dict[str, list[int]] = {}  # such a part -> the merges that wait on it
+    for index in pending:
+        parts = {part for part in pairs[index] if len(part) != 1 and part not in formed}
+        waiting_on[index] = len(parts)
+        for part in parts:
+            users.setdefault(part, []).append(index)
+    ready = [index for index in pending if not waiting_on[index]]
+    while ready:
+        joined = "".join(pairs[ready.pop()])
         if joined not in formed:
             formed.add(joined)
-            waiting += [index for index in users.get(joined, ()) if applies(index)]
-    return [index for index, (left, right) in enumerate(pairs) if not applies(index)
-            and not (left in vocab and right in vocab and left + right in vocab)]
+            for index in users.get(joined, ()):
+                waiting_on[index] -= 1
+                if not waiting_on[index]:
+                    ready.append(index)
+    return [index for index in pending if waiting_on[index]
+            and not (pairs[index][0] in vocab and pairs[index][1] in vocab and "".join(pairs[index]) in vocab)]
 
 
-def _applicable_merges(data: GGUFTokenizerData, where: str | None) -> list[list[str]]:
-    """The merges as [left, right], less those llama.cpp never applies and tokenizers would refuse
+def _applicable_merges(data: GGUFTokenizerData, vocab: dict[str, int], where: str | None) -> list[tuple[str, str]]:
+    """The merges as (left, right), less those llama.cpp never applies and tokenizers would refuse
     (`lint` reports them); one it applies with a part or result that is no token is an error."""
-    vocab = {token: i for i, token in enumerate(data.tokens)}
-    dead = set(dead_merges(data.merges, vocab))
-    kept = []
-    for index, merge in enumerate(data.merges):
-        if index in dead:
-            continue
-        left, right = merge_pair(merge)
+    pairs = list(map(merge_pair, data.merges or ()))
+    dead = set(_dead_pairs(pairs, vocab))
+    kept = [pair for index, pair in enumerate(pairs) if index not in dead] if dead else pairs
+    if vocab.keys() >= {*map(itemgetter(0), kept), *map(itemgetter(1), kept), *map("".join, kept)}:
+        return kept
+    for index, (left, right) in enumerate(pairs):
         missing = next((token for token in (left, right, left + right) if token not in vocab), None)
-        if missing is not None:
+        if missing is not None and index not in dead:
             raise FormatError(f"merge {left!r} {right!r} needs {missing!r}, which is no token (llama.cpp joins it "
                               "anyway and spells what no token holds in single bytes; tokenizers refuses it)",
                               path=where, field=f"{KEY}merges[{index}]")
-        kept.append([left, right])
     return kept
 
 
