@@ -27,7 +27,7 @@ import regex
 from ..errors import InexactConversion, UnsupportedConversion
 from ..models.unigram import UNK_PENALTY, Unigram
 from ..normalizers import flatten
-from ..normalizers.charsmap import CharsMap, charsmap_rules
+from ..normalizers.charsmap import CharsMap, charsmap_rules, sentencepiece_normalized
 from ..normalizers.precompiled import Precompiled
 from ..pipeline.normalized import NormalizedString
 from ..tokenizer import Tokenizer
@@ -91,8 +91,10 @@ def _charsmap_lost(normalizer: Precompiled, destination: Destination) -> list[st
     """The charsmap's application, if the destination's differs on some text."""
     lost = []
     if normalizer.longest_match and not destination.longest_match and normalizer.protected:
-        symbols = list(normalizer.protected)
-        shown = repr(symbols[:3])[:-1] + (f", ... ({len(symbols)} in all)]" if len(symbols) > 3 else "]")
+        # those the charsmap would change first, then those a rule runs on from
+        symbols = sorted(normalizer.protected,
+                         key=lambda symbol: sentencepiece_normalized(normalizer.charsmap, symbol) == symbol)
+        shown = repr(symbols[:5])[:-1] + (f", ... ({len(symbols)} in all)]" if len(symbols) > 5 else "]")
         lost.append(f"normalizer: SentencePiece leaves the user-defined symbols {shown} as they are where the "
                     f"charsmap would touch them (a rule beginning in one of them), which {destination.name} "
                     "cannot say")
