@@ -19,18 +19,21 @@ import heapq
 import sys
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import regex
 
+from .. import models, normalizers
 from ..errors import InexactConversion, UnsupportedConversion
-from ..models.unigram import UNK_PENALTY, Unigram
-from ..normalizers import flatten
-from ..normalizers.charsmap import CharsMap, charsmap_rules, sentencepiece_normalized
-from ..normalizers.precompiled import Precompiled
 from ..pipeline.normalized import NormalizedString
 from ..tokenizer import Tokenizer
+
+if TYPE_CHECKING:  # the components' modules load when a writer first checks one (a GPT-2 load needs none)
+    from ..models.unigram import Unigram
+    from ..normalizers.charsmap import CharsMap
+    from ..normalizers.precompiled import Precompiled
 
 SPACE = "\u2581"
 _PACKAGE = str(Path(__file__).parents[1])
@@ -41,9 +44,13 @@ _MARKS = ("\u0301", "\u0308", "\u20d7")
 PROBES = ("\u00aa\u0301", "\uff76\uff9e", "\ufb01\u0301", "a\u0301\u0301", "\u1100\u1161\u11a8", "A\u0301",
           "1\u0301", "\uff21\u0301")
 KEYS_TRIED = 2000  # the shortest keys tried after PROBES (walking all 224k of nmt_nfkc's takes a second)
-# Chars that always stand alone as a grapheme cluster, or in one of 6 bytes or more (which
-# tokenizers takes char by char): a charsmap whose keys are all single such chars is applied alike both ways.
-_ALONE = regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}\U00010000-\U0010FFFF]")
+
+
+@lru_cache(maxsize=1)
+def _alone() -> "regex.Pattern[str]":
+    """Chars that always stand alone as a grapheme cluster, or in one of 6 bytes or more (which
+    tokenizers takes char by char): a charsmap whose keys are all single such chars is applied alike."""
+    return regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}\U00010000-\U0010FFFF]")
 
 
 @dataclass(frozen=True)
@@ -81,21 +88,21 @@ def _outside_package() -> int:
 def lost_in(tokenizer: Tokenizer, destination: Destination) -> list[str]:
     """What `destination` would run differently in `tokenizer`, each with a text that shows it."""
     differences = []
-    for normalizer in flatten(tokenizer.normalizer):
-        if isinstance(normalizer, Precompiled):
+    for normalizer in normalizers.flatten(tokenizer.normalizer):
+        if isinstance(normalizer, normalizers.Precompiled):
             differences += _charsmap_lost(normalizer, destination)
-    if isinstance(tokenizer.model, Unigram):
+    if type(tokenizer.model).__name__ == "Unigram":  # no Unigram module loaded to save a BPE
         differences += _sums_lost(tokenizer.model, destination)
     return differences
 
 
-def _charsmap_lost(normalizer: Precompiled, destination: Destination) -> list[str]:
+def _charsmap_lost(normalizer: "Precompiled", destination: Destination) -> list[str]:
     """The charsmap's application, if the destination's differs on some text."""
     lost = []
     if normalizer.longest_match and not destination.longest_match and normalizer.protected:
         # those the charsmap would change first, then those a rule runs on from
         symbols = sorted(normalizer.protected,
-                         key=lambda symbol: sentencepiece_normalized(normalizer.charsmap, symbol) == symbol)
+                         key=lambda symbol: normalizers.sentencepiece_normalized(normalizer.charsmap, symbol) == symbol)
         shown = repr(symbols[:5])[:-1] + (f", ... ({len(symbols)} in all)]" if len(symbols) > 5 else "]")
         lost.append(f"normalizer: SentencePiece leaves the user-defined symbols {shown} as they are where the "
                     f"charsmap would touch them (a rule beginning in one of them), which {destination.name} "
@@ -129,7 +136,7 @@ def differing_text(charsmap: CharsMap) -> str | None:
     for text in PROBES:
         if _applied(charsmap, text, True) != _applied(charsmap, text, False):
             return text
-    keys = heapq.nsmallest(KEYS_TRIED, charsmap_rules(charsmap), key=lambda key: (len(key.encode("utf-8")), key))
+    keys = heapq.nsmallest(KEYS_TRIED, normalizers.charsmap_rules(charsmap), key=lambda key: (len(key.encode("utf-8")), key))
     for key in keys:
         for text in (key, *(key + mark for mark in _MARKS)):
             if _applied(charsmap, text, True) != _applied(charsmap, text, False):
@@ -140,13 +147,14 @@ def differing_text(charsmap: CharsMap) -> str | None:
 def applied_alike(charsmap: CharsMap) -> bool:
     """True when the two applications agree on every text: no rule, or only rules on single chars
     that always form a cluster alone or of 6 bytes or more (which tokenizers takes char by char)."""
-    return charsmap.is_identity or all(len(key) == 1 and _ALONE.match(key) for key in charsmap_rules(charsmap))
+    return charsmap.is_identity or all(len(key) == 1 and _alone().match(key)
+                                       for key in normalizers.charsmap_rules(charsmap))
 
 
 def _applied(charsmap: CharsMap, text: str, longest_match: bool) -> tuple[str, list[Any]]:
     """The normalized text and its alignments under one application of the charsmap."""
     normalized = NormalizedString(text)
-    Precompiled(charsmap, longest_match=longest_match).normalize(normalized)
+    normalizers.Precompiled(charsmap, longest_match=longest_match).normalize(normalized)
     return normalized.normalized, normalized.alignments
 
 
@@ -155,7 +163,7 @@ def _normalized(charsmap: CharsMap, text: str, longest_match: bool) -> str:
     return _applied(charsmap, text, longest_match)[0]
 
 
-def _sums_lost(model: Unigram, destination: Destination) -> list[str]:
+def _sums_lost(model: "Unigram", destination: Destination) -> list[str]:
     """The Unigram's summation, if the destination's gives other pieces for some text."""
     float32 = model._round is not None
     if float32 == destination.float32_sums:
@@ -169,21 +177,21 @@ def _sums_lost(model: Unigram, destination: Destination) -> list[str]:
             f"{text!r} differently ({_ids(model, text)} against {_ids(twin, text)})"]
 
 
-def _summing_otherwise(model: Unigram, float32: bool) -> Unigram:
+def _summing_otherwise(model: "Unigram", float32: bool) -> "Unigram":
     """The same Unigram adding its path scores the other way (float64 if `float32`)."""
-    twin = Unigram(model.vocab, model.unk_id, model.byte_fallback)
+    twin = models.Unigram(model.vocab, model.unk_id, model.byte_fallback)
     twin.without_matching(model.reserved_ids)
     if not float32:
-        twin.sum_in_float32(model.min_score - UNK_PENALTY)
+        twin.sum_in_float32(model.unk_score)  # HF's min score - 10, rounded as sentencepiece rounds it
     return twin
 
 
-def _ids(model: Unigram, text: str) -> list[int]:
+def _ids(model: "Unigram", text: str) -> list[int]:
     """The ids of one pre-token."""
     return [token.id for token in model.tokenize(text)]
 
 
-def tie_texts(model: Unigram) -> list[str]:
+def tie_texts(model: "Unigram") -> list[str]:
     """Texts where two segmentations score alike in exact arithmetic, so that float32 and float64
     may break the tie apart: w^(a+b) where the pieces w^a and w^b (a != b) both exist, read as
     w^a + w^b or w^b + w^a; alone and after "▁" (the word start a Metaspace puts)."""
