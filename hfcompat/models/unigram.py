@@ -28,12 +28,7 @@ from ..pipeline.json_numbers import serde_json_f64
 from .base import Columns, Model, ModelKernel, Token, token_columns
 from .lattice import Lattice
 
-try:
-    from . import _unigram
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("unigram", _unigram)
+_backend.load("unigram")  # the compiled twin, when it was built
 
 UNK_PENALTY = 10.0
 # sentencepiece (0.2.1 and later) makes the path scores relative again, in float32, once the

@@ -13,12 +13,7 @@ from .base import Columns, ModelKernel, Token, VocabLookup
 from .vocab_files import read_vocab_txt
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
-try:
-    from . import _wordpiece
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("wordpiece", _wordpiece)
+_backend.load("wordpiece")  # the compiled twin, when it was built
 
 MISSING_UNK = "WordPiece error: Missing [UNK] token from the vocabulary"
 

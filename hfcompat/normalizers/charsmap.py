@@ -27,12 +27,7 @@ from .. import _backend
 from ..errors import FormatError
 from ..pipeline.normalized import NormalizedString
 
-try:
-    from . import _charsmap
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("charsmap", _charsmap)
+_backend.load("charsmap")  # the compiled twin, when it was built
 
 FIELD = "precompiled_charsmap"
 

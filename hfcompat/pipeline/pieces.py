@@ -14,12 +14,7 @@ from typing import Any, Callable
 from .. import _backend
 from .normalized import Span
 
-try:
-    from . import _pieces
-except ImportError:  # not built (no compiler at install time): the functions below run
-    pass
-else:
-    _backend.register("pieces", _pieces)
+_backend.load("pieces")  # the compiled twin, when it was built
 
 # A piece's tokens as the tokenizer gives them for the piece pre-tokenized alone: ids, strings,
 # char offsets within the piece, the split of the piece each token comes from, the number of

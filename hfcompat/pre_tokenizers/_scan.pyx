@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of the split patterns in `scanned_patterns.py` (the patterns, run by
-`regex`, are the reference): a text's pieces found by one walk over its chars' classes.
+"""The compiled twin of `Scanner` in `scanned_patterns.py` (the same constructor and methods;
+the patterns themselves, run by `regex`, are the reference of both): a text's pieces found by
+one walk over its chars' classes.
 
 `Scanner` reads each char's class bits from a table of 256-char blocks that a Python callback
 fills (`block_classes`: the regex engine's own answer) the first time a block is met.
@@ -15,6 +16,8 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
     int PyUnicode_2BYTE_KIND
     object PyBytes_FromStringAndSize(const char* data, Py_ssize_t size)
+
+__all__ = ["Scanner"]
 
 
 cdef enum:

@@ -1,9 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of the BPE trainer's "hf" merge loop in `bpe.py`, which stays the reference.
+"""The compiled twin of the BPE trainer's "hf" merge loop, `load` and `merge_hf` in `bpe.py` (the
+reference, with the same names and parameters).
 
 `load` copies the words into C arrays (one array of int32 symbols, and char lengths with a max
-token length), so the caller can drop its lists before the loop. `merge_hf` then runs
-`Corpus.count_pairs` and `BpeTrainer._merge_hf`: every pair's int64 count in a C hash table, and
+token length), so the caller can drop its lists before the loop. `merge_hf` then runs what the
+reference's does (`Corpus.count_pairs`, then the queue): every pair's int64 count in a C hash table, and
 HF's queue as a binary heap of (count, pair, serial, words) entries with the same order (top
 count, then the smallest (left, right), then the oldest entry) and the same semantics: a stale
 entry goes back with its current count, and an entry merges only the words it recorded. The
@@ -23,6 +24,8 @@ cdef int64_t MAX_ID = 0x7FFFFFFF
 
 
 include "../models/_hash_table.pxi"
+
+__all__ = ["load", "merge_hf"]  # the entry points with twins in bpe.py
 
 
 # A growable list of int32: word indices (each once: words are visited in turn) or pair numbers.
@@ -382,8 +385,7 @@ def load(list words, list counts, object lengths, object max_length):
 
 def merge_hf(_Corpus corpus, object min_frequency, object vocab_size, object vocabulary, object new_token,
              object step):
-    """`BpeTrainer._merge_hf` (with `Corpus.count_pairs`) on a loaded corpus (rewritten as it
-    goes): the merges as (left id, right id).
+    """HF's loop on a loaded corpus (rewritten as it goes): the merges as (left id, right id).
 
     `new_token(left, right)` adds a merge's token to `vocabulary` and returns its id; `step()`
     advances the progress bar.

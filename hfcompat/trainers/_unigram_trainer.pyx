@@ -1,14 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled twin of the Unigram trainer's E step and Viterbi counts (`unigram_segments.py`).
+"""The compiled twin of the Unigram trainer's E step and Viterbi counts, `expected` and
+`best_counts` in `unigram_segments.py` (the reference, with the same names and parameters).
 
-`expected` and `best_counts` run `span_marginals` and `span_viterbi` (hfcompat/models/lattice.py,
-the reference) over every segment of a `Segments`, reading its flat span arrays directly: the
-same double arithmetic in the same order, so the sums are identical to the Python loops'.
+Both run `span_marginals` and `span_viterbi` (hfcompat/models/lattice.py) over every segment of a
+`Segments`, reading its flat span arrays directly: the same double arithmetic in the same order,
+so the sums are identical to the Python loops'.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport INFINITY, NAN, exp, log
+
+__all__ = ["expected", "best_counts"]  # the entry points with twins in unigram_segments.py
 
 cdef double RESCALE_BELOW = 1e-100
 

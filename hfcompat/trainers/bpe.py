@@ -11,9 +11,10 @@ words and updates only the pairs it touches. Two rules pick the next merge among
 - "first": the documented rule, the pair met first when scanning the words in order of their
   first appearance, each left to right (DESIGN.md examples 3 and 4).
 
-On the compiled backend (`hfcompat._backend`), `_bpe_trainer.pyx` runs the "hf" loop (pair
-counting, queue, word rewriting) over C arrays with identical results; `_merge_hf` here stays
-the reference, and runs when the backend is pure Python or a count does not fit in int64.
+The "hf" loop is `load` then `merge_hf` (pair counting, queue, word rewriting); `_bpe_trainer.pyx`
+is their compiled twin, over C arrays with identical results. The trainer picks the compiled
+pair when it is built and the ids fit in int32, and goes back to the pair here when a count does
+not fit in int64.
 """
 
 from __future__ import annotations
@@ -21,24 +22,24 @@ from __future__ import annotations
 import heapq
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .. import _backend
 from ..models.bpe import BPE
 from ..pipeline.added_vocabulary import AddedToken
 from .progress import progress_bar
 
-try:
-    from . import _bpe_trainer
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("bpe_trainer", _bpe_trainer)
+_backend.load("bpe_trainer")  # the compiled twin, when it was built
 
 TIE_BREAKS = ("hf", "first")
 NO_LIMIT = 1 << 62
 MAX_COMPILED_ID = (1 << 31) - 1  # the compiled loop keeps ids in int32
 Pair = tuple[int, int]  # (left id, right id)
+# The "hf" loop's two steps: `load` (words, counts, lengths, max length) -> a corpus, or None
+# when the compiled one cannot hold it; `merge_hf` (corpus, min frequency, vocab size,
+# vocabulary, new_token, step) -> the merges.
+HfLoop = tuple[Callable[..., Any], Callable[..., list[Pair]]]
 
 
 def special_contents(tokens: Iterable[str | AddedToken]) -> list[str]:
@@ -109,6 +110,7 @@ class Corpus:
     words: list[list[int]]
     counts: list[int]
     lengths: list[list[int]] | None
+    max_length: int = NO_LIMIT  # the "hf" loop's (`load`): no new pair reaches it
     pair_counts: dict[Pair, int] = field(default_factory=dict)
     where: dict[Pair, set[int]] = field(default_factory=dict)
 
@@ -194,6 +196,53 @@ class Corpus:
         return NO_LIMIT, NO_LIMIT
 
 
+def load(words: list[list[int]], counts: list[int], lengths: list[list[int]] | None, max_length: int) -> Corpus:
+    """The words (lists of symbol ids), their counts and char lengths as a corpus for `merge_hf`
+    (the compiled twin copies them into C arrays, and may decline)."""
+    return Corpus(words, counts, lengths, max_length)
+
+
+def merge_hf(corpus: Corpus, min_frequency: int, vocab_size: int, vocabulary: Vocabulary,
+             new_token: Callable[[int, int], int], step: Callable[[], Any]) -> list[Pair]:
+    """HF's loop on a loaded corpus (rewritten as it goes): the merges as (left id, right id).
+
+    Every pair is counted and queued as (count, pair, words); the top entry merges its pair in
+    the words it recorded unless it is stale (then it goes back with its current count), and the
+    pairs that appeared are queued. `new_token(left, right)` adds a merge's token to
+    `vocabulary` and returns its id; `step()` advances the progress bar.
+    """
+    corpus.count_pairs()
+    pair_counts = corpus.pair_counts
+    queue: list[tuple[int, Pair, int, set[int]]] = []
+    serial = 0
+    for pair, positions in corpus.where.items():
+        count = pair_counts[pair]
+        if count > 0:
+            queue.append((-count, pair, serial, positions))
+            serial += 1
+    heapq.heapify(queue)
+    corpus.where = {}
+    merges: list[Pair] = []
+    while len(vocabulary) < vocab_size and queue:
+        negative, pair, _, positions = heapq.heappop(queue)
+        count = pair_counts[pair]
+        if -negative != count:
+            heapq.heappush(queue, (-count, pair, serial, positions))
+            serial += 1
+            continue
+        if count < 1 or min_frequency > count:
+            break
+        merges.append(pair)
+        appeared = corpus.merge(pair, new_token(*pair), positions, corpus.max_length)
+        for changed, where in appeared.items():
+            changed_count = pair_counts[changed]
+            if changed_count > 0:
+                heapq.heappush(queue, (-changed_count, changed, serial, where))
+                serial += 1
+        step()
+    return merges
+
+
 @dataclass
 class BpeTrainer:
     """Learn a BPE model from word counts (see the module docstring for the two tie rules).
@@ -276,13 +325,11 @@ class BpeTrainer:
 
     def _learn_merges(self, corpus: Corpus, vocabulary: Vocabulary) -> tuple[dict[str, int], list[tuple[str, str]]]:
         """Count the pairs and run the merge loop of the tie rule."""
-        merges = self._merge_hf_compiled(corpus, vocabulary) if self.tie_break == "hf" else None
-        if merges is None:
+        if self.tie_break == "hf":
+            merges = self._merge_hf(corpus, vocabulary)
+        else:
             corpus.count_pairs()
-            if self.tie_break == "hf":
-                merges = self._merge_hf(corpus, vocabulary)
-            else:
-                merges = self._merge_first(corpus, vocabulary)
+            merges = self._merge_first(corpus, vocabulary)
         tokens = vocabulary.tokens
         return dict(vocabulary.ids), [(tokens[a], tokens[b]) for a, b in merges]
 
@@ -335,72 +382,39 @@ class BpeTrainer:
                 lengths.append([1] * len(symbols))
         return Corpus(words, list(word_counts.values()), lengths)
 
-    def _merged_token(self, tokens: list[str], pair: Pair) -> str:
-        """The text of the token a merge makes (the right part loses its prefix)."""
-        left, right = pair
+    def _new_token(self, vocabulary: Vocabulary, left: int, right: int) -> int:
+        """The id of the token a merge of `left` and `right` makes, added to the vocabulary (the
+        right part loses its prefix)."""
+        tokens = vocabulary.tokens
         right_text = tokens[right]
         prefix = self.continuing_subword_prefix
         if prefix and right_text.startswith(prefix):
             right_text = right_text[len(prefix):]
-        return tokens[left] + right_text
+        return vocabulary.add(tokens[left] + right_text)
 
     # ----- the merge loops --------------------------------------------------------------
 
     def _merge_hf(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair]:
-        """HF's loop: a queue of (count, pair, words) entries, refreshed when found stale."""
+        """HF's loop (`load`, then `merge_hf`) on the words of `corpus` (rewritten as it goes)."""
+        load_words, merge = self._hf_loop(vocabulary)
         max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
-        pair_counts = corpus.pair_counts
-        queue: list[tuple[int, Pair, int, set[int]]] = []
-        serial = 0
-        for pair, positions in corpus.where.items():
-            count = pair_counts[pair]
-            if count > 0:
-                queue.append((-count, pair, serial, positions))
-                serial += 1
-        heapq.heapify(queue)
-        corpus.where = {}
-        merges: list[Pair] = []
-        with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
-            while len(vocabulary) < self.vocab_size and queue:
-                negative, pair, _, positions = heapq.heappop(queue)
-                count = pair_counts[pair]
-                if -negative != count:
-                    heapq.heappush(queue, (-count, pair, serial, positions))
-                    serial += 1
-                    continue
-                if count < 1 or self.min_frequency > count:
-                    break
-                new = vocabulary.add(self._merged_token(vocabulary.tokens, pair))
-                merges.append(pair)
-                appeared = corpus.merge(pair, new, positions, max_length)
-                for changed, where in appeared.items():
-                    changed_count = pair_counts[changed]
-                    if changed_count > 0:
-                        heapq.heappush(queue, (-changed_count, changed, serial, where))
-                        serial += 1
-                bar.update(1)
-        return merges
-
-    def _merge_hf_compiled(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair] | None:
-        """`count_pairs` + `_merge_hf` by the compiled core; None where it does not run them."""
-        core = _backend.bpe_trainer
-        if core is None or len(vocabulary.tokens) + max(self.vocab_size, 0) > MAX_COMPILED_ID:
-            return None
-        max_length = self.max_token_length if self.max_token_length is not None else NO_LIMIT
-
-        def new_token(left: int, right: int) -> int:
-            """The id of the token merging `left` and `right` (added to the vocabulary)."""
-            return vocabulary.add(self._merged_token(vocabulary.tokens, (left, right)))
-
         words, lengths = corpus.words, corpus.lengths
-        corpus.words, corpus.lengths = [], None  # the C arrays take them over: the lists can go
-        loaded = core.load(words, corpus.counts, lengths, max_length)
-        if loaded is None:
-            corpus.words, corpus.lengths = words, lengths
-            return None
+        corpus.words, corpus.lengths = [], None  # the compiled loop copies them: the lists can go
+        loaded = load_words(words, corpus.counts, lengths, max_length)
+        if loaded is None:  # a count or an id the compiled loop cannot hold
+            loaded, merge = load(words, corpus.counts, lengths, max_length), merge_hf
         del words, lengths
         with progress_bar(self.show_progress, self.vocab_size, "Compute merges") as bar:
-            return core.merge_hf(loaded, self.min_frequency, self.vocab_size, vocabulary, new_token, bar.update)
+            return merge(loaded, self.min_frequency, self.vocab_size, vocabulary, partial(self._new_token, vocabulary),
+                         bar.update)
+
+    def _hf_loop(self, vocabulary: Vocabulary) -> HfLoop:
+        """`load` and `merge_hf`: the compiled ones when they are built and every id this
+        training can hand out fits them, else the ones here."""
+        core = _backend.bpe_trainer
+        if core is None or len(vocabulary.tokens) + max(self.vocab_size, 0) > MAX_COMPILED_ID:
+            return load, merge_hf
+        return core.load, core.merge_hf
 
     def _merge_first(self, corpus: Corpus, vocabulary: Vocabulary) -> list[Pair]:
         """The documented loop: top count, ties to the first pair met in corpus order."""
@@ -418,7 +432,7 @@ class BpeTrainer:
                 for other in tied:
                     if other != pair:
                         heapq.heappush(queue, (-pair_counts[other], other))
-                new = vocabulary.add(self._merged_token(vocabulary.tokens, pair))
+                new = self._new_token(vocabulary, *pair)
                 merges.append(pair)
                 touched: set[Pair] = set()
                 appeared = corpus.merge(pair, new, sorted(where.pop(pair, ())), max_length, touched)

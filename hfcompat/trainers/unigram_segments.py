@@ -5,28 +5,58 @@ count. Its spans are kept as int32 (end, id) pairs in two flat arrays instead of
 lists of tuples, about a tenth of the memory: segment s covers positions bounds[s] to
 bounds[s + 1], and position p's spans are firsts[p] to firsts[p + 1] of `ends` (relative to the
 segment's start) and `ids`. Segments are added one word at a time, so no word's span lists
-outlive it. The E step and the Viterbi counts rebuild one segment's span lists at a time and run
-the lattice's fast paths on them; on the compiled backend `_unigram_trainer.pyx` runs the same
-arithmetic over the arrays, in the same order, with identical results.
+outlive it. The E step (`expected`) and the Viterbi counts (`best_counts`) rebuild one segment's
+span lists at a time and run the lattice's fast paths on them; `_unigram_trainer.pyx` is their
+compiled twin, the same arithmetic over the arrays in the same order, with identical results.
 """
 
 from __future__ import annotations
 
+import sys
 from array import array
 from itertools import islice
+from typing import Any, MutableSequence, Sequence
 
 from .. import _backend
 from ..models.lattice import Starts, span_marginals, span_viterbi
 
-try:
-    from . import _unigram_trainer
-except ImportError:  # not built (no compiler at install time): the pure-Python reference runs
-    pass
-else:
-    _backend.register("unigram_trainer", _unigram_trainer)
+_backend.load("unigram_trainer")  # the compiled twin, when it was built
 
 OFFSETS = "q"  # positions and span offsets (may pass 2**31 on a large chunk)
 SPANS = "i"  # span ends (within a segment) and seed ids
+
+
+def expected(bounds: Sequence[int], firsts: Sequence[int], ends: Sequence[int], ids: Sequence[int],
+             weights: list[int], probs: Sequence[float], found: MutableSequence[float], window: int) -> None:
+    """Add each segment's span_marginals (weighed by its count) into `found`, segment by segment."""
+    sums, by_id = list(found), list(probs)  # lists: Python reads them faster than arrays
+    for segment, weight in enumerate(weights):
+        span_marginals(segment_starts(bounds, firsts, ends, ids, segment), by_id, weight, sums, window)
+    found[:] = array("d", sums)
+
+
+def best_counts(bounds: Sequence[int], firsts: Sequence[int], ends: Sequence[int], ids: Sequence[int],
+                weights: list[int], scores: Sequence[float], found: MutableSequence[float]) -> None:
+    """Add each segment's count to `found` at every piece of its best segmentation, segment by segment."""
+    sums, by_id = list(found), list(scores)  # lists: Python reads them faster than arrays
+    for segment, weight in enumerate(weights):
+        for _, _, piece in span_viterbi(segment_starts(bounds, firsts, ends, ids, segment), by_id):
+            sums[piece] += weight
+    found[:] = array("d", sums)
+
+
+def segment_starts(bounds: Sequence[int], firsts: Sequence[int], ends: Sequence[int], ids: Sequence[int],
+                   segment: int, new_ids: list[int] | None = None) -> Starts:
+    """The spans of one segment of the flat arrays, grouped by start (with `new_ids`: their
+    pieces renumbered, those at -1 left out)."""
+    low, high = bounds[segment], bounds[segment + 1]
+    base, top = firsts[low], firsts[high]
+    pairs = list(zip(ends[base:top], ids[base:top]))
+    offsets = firsts[low : high + 1]
+    if new_ids is None:
+        return [pairs[first - base : last - base] for first, last in zip(offsets, offsets[1:])]
+    return [[(stop, new_ids[piece]) for stop, piece in pairs[first - base : last - base] if new_ids[piece] >= 0]
+            for first, last in zip(offsets, offsets[1:])]
 
 
 def segment_bounds(starts: Starts, ids: list[int] | None = None) -> list[tuple[int, int]]:
@@ -108,14 +138,7 @@ class Segments:
 
     def starts(self, segment: int, ids: list[int] | None = None) -> Starts:
         """The segment's spans grouped by start (with `ids`: renumbered, those at -1 left out)."""
-        low, high = self.bounds[segment], self.bounds[segment + 1]
-        base = self.firsts[low]
-        pairs = list(zip(self.ends[base : self.firsts[high]], self.ids[base : self.firsts[high]]))
-        offsets = self.firsts[low : high + 1].tolist()
-        if ids is None:
-            return [pairs[first - base : last - base] for first, last in zip(offsets, offsets[1:])]
-        return [[(stop, ids[piece]) for stop, piece in pairs[first - base : last - base] if ids[piece] >= 0]
-                for first, last in zip(offsets, offsets[1:])]
+        return segment_starts(self.bounds, self.firsts, self.ends, self.ids, segment, ids)
 
     def renumbered(self, ids: list[int]) -> "Segments":
         """The segments with their pieces renumbered (ids[old id], -1 drops the span) and cut anew."""
@@ -144,31 +167,24 @@ class Segments:
 
     def expected(self, probs: list[float], window: int) -> list[float]:
         """Expected count of each seed id over every segmentation of the segments."""
-        expected = [0.0] * len(probs)
+        found = array("d", [0.0] * len(probs))
         for piece, count in self.singles.items():
             if probs[piece] > 0.0:
-                expected[piece] += count  # the only way to spell its segment
-        core = _backend.unigram_trainer
-        if core is not None:
-            found = array("d", expected)
-            core.expected(self.bounds, self.firsts, self.ends, self.ids, self.weights, array("d", probs), found, window)
-            return found.tolist()
-        for segment, count in enumerate(self.weights):
-            span_marginals(self.starts(segment), probs, count, expected, window)
-        return expected
+                found[piece] += count  # the only way to spell its segment
+        _loops().expected(self.bounds, self.firsts, self.ends, self.ids, self.weights, array("d", probs), found,
+                          window)
+        return found.tolist()
 
     def best_counts(self, scores: list[float]) -> list[float]:
         """How often each seed id is in the best segmentations of the segments."""
-        freq = [0.0] * len(scores)
+        found = array("d", [0.0] * len(scores))
         for piece, count in self.singles.items():
             if scores[piece] > float("-inf"):
-                freq[piece] += count
-        core = _backend.unigram_trainer
-        if core is not None:
-            found = array("d", freq)
-            core.best_counts(self.bounds, self.firsts, self.ends, self.ids, self.weights, array("d", scores), found)
-            return found.tolist()
-        for segment, count in enumerate(self.weights):
-            for _, _, piece in span_viterbi(self.starts(segment), scores):
-                freq[piece] += count
-        return freq
+                found[piece] += count
+        _loops().best_counts(self.bounds, self.firsts, self.ends, self.ids, self.weights, array("d", scores), found)
+        return found.tolist()
+
+
+def _loops() -> Any:
+    """The module that runs `expected` and `best_counts`: the compiled one when built, else this one."""
+    return _backend.unigram_trainer or sys.modules[__name__]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -12,10 +13,10 @@ import hfcompat
 from hfcompat import _backend
 
 
-def backend_in_fresh_process(**environment: str) -> str:
-    """hfcompat.backend as a new interpreter reports it with these variables set."""
+def backend_in_fresh_process(code: str = "import hfcompat; print(hfcompat.backend)", **environment: str) -> str:
+    """What a new interpreter prints for `code` (hfcompat.backend by default) with these variables set."""
     env = {key: value for key, value in os.environ.items() if key != _backend.PURE_PYTHON_VARIABLE}
-    done = subprocess.run([sys.executable, "-c", "import hfcompat; print(hfcompat.backend)"],
+    done = subprocess.run([sys.executable, "-c", code],
                           env={**env, **environment}, capture_output=True, text=True, check=True)
     return done.stdout.strip()
 
@@ -26,6 +27,15 @@ def test_the_environment_variable_forces_pure_python() -> None:
     assert backend_in_fresh_process(HFCOMPAT_PURE_PYTHON="1") == "python"
     assert backend_in_fresh_process(HFCOMPAT_PURE_PYTHON="0") == default
     assert backend_in_fresh_process() == default
+
+
+def test_a_fresh_process_knows_the_core_is_built_before_importing_it() -> None:
+    """`available()` and `compiled_modules()` answer for the whole installation, whatever was
+    imported first: the CI guard asks them before any model has loaded."""
+    built = [name for name, module in _backend.EXTENSIONS.items() if importlib.util.find_spec(module)]
+    code = "from hfcompat import _backend; print(_backend.available(), _backend.compiled_modules())"
+    expected = [_backend.COMPILED, _backend.PYTHON] if built else [_backend.PYTHON]
+    assert backend_in_fresh_process(code) == f"{expected} {built}"
 
 
 def test_use_switches_and_restores(backend: str) -> None:

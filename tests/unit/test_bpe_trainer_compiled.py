@@ -1,6 +1,6 @@
 """The compiled "hf" merge loop of BpeTrainer (hfcompat/trainers/_bpe_trainer.pyx) against the
-pure-Python reference (`Corpus.count_pairs` + `BpeTrainer._merge_hf`), on random word counts and
-every trainer option."""
+pure-Python reference (its twins `load` and `merge_hf` in hfcompat/trainers/bpe.py), on random
+word counts and every trainer option."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hfcompat import _backend
-from hfcompat.trainers import BpeTrainer
+from hfcompat.trainers import BpeTrainer, bpe
 from hfcompat.trainers.bpe import MAX_COMPILED_ID
 
 pytest.importorskip("hfcompat.trainers._bpe_trainer", reason="the compiled core is not built")
@@ -43,7 +43,7 @@ def learned(trainer: BpeTrainer, word_counts: dict[str, int], backend: str) -> t
     with _backend.use(backend):
         if backend == _backend.PYTHON:
             return trainer.learn(word_counts)
-        with mock.patch.object(BpeTrainer, "_merge_hf", side_effect=AssertionError("the Python loop ran")):
+        with mock.patch.object(bpe, "merge_hf", side_effect=AssertionError("the Python loop ran")):
             return trainer.learn(word_counts)
 
 
@@ -98,7 +98,6 @@ def test_ids_beyond_31_bits_stay_in_python() -> None:
 
 def test_pure_python_backend_runs_the_python_loop() -> None:
     """`_backend.use(PYTHON)` makes the reference loop run (HFCOMPAT_PURE_PYTHON=1 selects it too)."""
-    with _backend.use(_backend.PYTHON), mock.patch.object(BpeTrainer, "_merge_hf", autospec=True,
-                                                          side_effect=BpeTrainer._merge_hf) as loop:
+    with _backend.use(_backend.PYTHON), mock.patch.object(bpe, "merge_hf", wraps=bpe.merge_hf) as loop:
         BpeTrainer(10, show_progress=False).learn({"hug": 3, "pug": 2})
     assert loop.call_count == 1

@@ -5,9 +5,12 @@ loops."""
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
-import struct
 import inspect
+import math
+import struct
+from array import array
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hfcompat import _backend
 from hfcompat.errors import TokenizationError
 from hfcompat.models import bpe, unigram
 from hfcompat.normalizers import charsmap
@@ -24,6 +28,11 @@ from hfcompat.normalizers.normalization_rules import precompiled_charsmap
 from hfcompat.pipeline import pieces
 from hfcompat.pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from hfcompat.pipeline.cache import Cache
+from hfcompat.pre_tokenizers import scanned_patterns as scanned
+from hfcompat.pre_tokenizers.tiktoken_pattern import CL100K_PATTERN
+from hfcompat.trainers import bpe as bpe_trainer
+from hfcompat.trainers import unigram_segments as unigram_segments_module
+from hfcompat.trainers.unigram_segments import Segments
 
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
@@ -31,11 +40,10 @@ PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
           "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
           "hfcompat.models._bpe": "hfcompat.models.bpe",
           "hfcompat.models._unigram": "hfcompat.models.unigram",
-          "hfcompat.normalizers._charsmap": "hfcompat.normalizers.charsmap"}
-# Compiled modules whose entry points are still methods of classes the reference spells otherwise
-# (issue 31, part 3): listed so that a new compiled module cannot arrive unnoticed.
-NOT_YET_PAIRED = {"hfcompat.trainers._bpe_trainer",
-                  "hfcompat.trainers._unigram_trainer", "hfcompat.pre_tokenizers._scan"}
+          "hfcompat.normalizers._charsmap": "hfcompat.normalizers.charsmap",
+          "hfcompat.pre_tokenizers._scan": "hfcompat.pre_tokenizers.scanned_patterns",
+          "hfcompat.trainers._bpe_trainer": "hfcompat.trainers.bpe",
+          "hfcompat.trainers._unigram_trainer": "hfcompat.trainers.unigram_segments"}
 
 
 def public_functions(module: Any) -> dict[str, Any]:
@@ -75,8 +83,8 @@ def extension_names() -> set[str]:
 
 
 def test_every_compiled_module_is_listed() -> None:
-    """setup.py's extensions are exactly the paired and the not-yet-paired modules."""
-    assert extension_names() == set(PAIRED) | NOT_YET_PAIRED
+    """setup.py's extensions are exactly the paired modules: a compiled module without a twin fails."""
+    assert extension_names() == set(PAIRED)
 
 
 @pytest.mark.parametrize("compiled_name, reference_name", sorted(PAIRED.items()))
@@ -295,3 +303,116 @@ def test_charsmap_walks_equal_their_twins(rules: dict[str, str], texts: list[str
 def test_nmt_nfkc_walks_equal_their_twins(texts: list[str]) -> None:
     """SentencePiece's default rules (nmt_nfkc), on random Unicode and on text they rewrite."""
     assert_charsmap_twins_agree(precompiled_charsmap("nmt_nfkc"), texts)
+
+
+SCANNED = {"gpt2": (scanned.ONIGURUMA, scanned.GPT2_PATTERN), "llama3": (scanned.ONIGURUMA, scanned.LLAMA3_PATTERN),
+           "cl100k": (scanned.TIKTOKEN, CL100K_PATTERN)}
+# What the scan rules tell apart: contraction letters in both cases ("ſ" and "K" fold), apostrophes,
+# the blank, other whitespace and line ends, digits, marks, chars Oniguruma's tables do not know,
+# astral chars and a lone surrogate (which byte_pieces refuses).
+SCAN_CHARS = "sStTdDlLvVrReEmM'' \t\n\r\x0b\x85\xa0\u3000ſKİı09²٣.,!-日é\u0301\u0870🙂\U00031350\ud800"
+SCAN_TEXTS = st.text(st.sampled_from(SCAN_CHARS), max_size=20) | st.text(st.characters(), max_size=20)
+ALPHABETS = st.sampled_from([BYTE_CHARS, BYTE_CHARS[:255], BYTE_CHARS[:255] + "🙂"])
+
+
+def outcome(call: Any) -> Any:
+    """What `call()` returns, or the type and arguments of what it raises."""
+    try:
+        return call()
+    except (ValueError, UnicodeError) as error:
+        return type(error), error.args
+
+
+def scanned_everything(scanner: Any, texts: list[str], alphabet: str) -> list[Any]:
+    """What each method of a scanner gives for each text, and for all of them at once."""
+    found: list[Any] = [(scanner.split(text), scanner.findall(text), scanner.utf8_ends(text),
+                         outcome(lambda: scanner.byte_pieces(text, alphabet))) for text in texts]  # noqa: B023
+    return [*found, scanner.utf8_ends_batch(texts)]
+
+
+@pytest.mark.parametrize("name", sorted(SCANNED))
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(SCAN_TEXTS, max_size=3), alphabet=ALPHABETS)
+def test_scanner_equals_its_twin(name: str, texts: list[str], alphabet: str) -> None:
+    """Random Unicode text under GPT-2's, Llama 3's and cl100k's patterns: the same pieces, starts,
+    UTF-8 ends and byte-level pieces (or the same error) from the compiled Scanner and its twin."""
+    pytest.importorskip("hfcompat.pre_tokenizers._scan", reason="the compiled core is not built")
+    dialect, pattern = SCANNED[name]
+    with _backend.use(_backend.COMPILED):
+        compiled = scanned.scanner(pattern, dialect)
+    twin = scanned.reference_scanner(pattern, dialect)
+    assert type(compiled) is not type(twin)
+    assert scanned_everything(compiled, texts, alphabet) == scanned_everything(twin, texts, alphabet)
+
+
+@st.composite
+def bpe_corpora(draw: st.DrawFn) -> tuple[list[list[int]], list[int], list[list[int]] | None, int]:
+    """A small random corpus as `load` takes it: words of symbol ids (0-4), counts, char lengths
+    (or none) and a max token length."""
+    words = draw(st.lists(st.lists(st.integers(0, 4), max_size=10), max_size=8))
+    counts = draw(st.lists(st.integers(-3, 40), min_size=len(words), max_size=len(words)))
+    lengths = draw(st.none() | st.just([[draw(st.integers(1, 3)) for _ in word] for word in words]))
+    return words, counts, lengths, draw(st.integers(1, 8) | st.just(bpe_trainer.NO_LIMIT))
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpus=bpe_corpora(), min_frequency=st.integers(0, 5), vocab_size=st.integers(0, 30))
+def test_bpe_merge_loop_equals_its_twin(corpus: tuple[Any, ...], min_frequency: int, vocab_size: int) -> None:
+    """Small random corpora: `load` then `merge_hf` give the same merges, the same vocabulary and
+    as many progress steps, compiled and in Python."""
+    compiled = pytest.importorskip("hfcompat.trainers._bpe_trainer", reason="the compiled core is not built")
+    results = []
+    for module in (compiled, bpe_trainer):
+        words, counts, lengths, max_length = copy.deepcopy(corpus)
+        vocabulary = bpe_trainer.Vocabulary()
+        for char in "abcde":
+            vocabulary.add(char)
+        steps: list[None] = []
+
+        def new_token(left: int, right: int) -> int:
+            """The id of the merged token (added to the vocabulary)."""
+            return vocabulary.add(vocabulary.tokens[left] + vocabulary.tokens[right])  # noqa: B023
+        loaded = module.load(words, counts, lengths, max_length)
+        merges = module.merge_hf(loaded, min_frequency, vocab_size, vocabulary, new_token,
+                                 lambda: steps.append(None))  # noqa: B023
+        results.append((merges, vocabulary.tokens, len(steps)))
+    assert results[0] == results[1]
+
+
+@st.composite
+def unigram_segments(draw: st.DrawFn) -> tuple[Segments, int]:
+    """Random words (ids 0-5) whose every char is a piece, with longer spans up to a window, as
+    the trainer's Segments; and the window."""
+    window = draw(st.integers(1, 4))
+    segments = Segments()
+    for _ in range(draw(st.integers(0, 5))):
+        size = draw(st.integers(1, 14))
+        starts = [[(start + 1, draw(st.integers(0, 5)))] for start in range(size)]
+        for start, group in enumerate(starts):
+            for end in draw(st.lists(st.integers(start + 1, start + window), max_size=2)):
+                if end <= size:
+                    group.append((end, draw(st.integers(0, 5))))
+        segments.add_word(draw(st.text("ab", min_size=size, max_size=size)), draw(st.integers(1, 5)), starts)
+    return segments.done(), window
+
+
+# Probabilities and scores of the six ids: tiny ones make long segments rescale, zero and -inf kill a piece.
+PROBABILITIES = st.lists(st.sampled_from([0.0, 1e-70, 1e-20, 0.05, 0.3, 1.0]), min_size=6, max_size=6)
+SCORES = st.lists(st.sampled_from([-math.inf, -40.0, -3.5, -1.0, -0.25, 0.0]), min_size=6, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(segmented=unigram_segments(), probs=PROBABILITIES, scores=SCORES)
+def test_unigram_counts_equal_their_twins(segmented: tuple[Segments, int], probs: list[float],
+                                          scores: list[float]) -> None:
+    """Random segments: `expected` and `best_counts` add the same doubles, compiled and in Python."""
+    compiled = pytest.importorskip("hfcompat.trainers._unigram_trainer", reason="the compiled core is not built")
+    parts, window = segmented
+    arrays = (parts.bounds, parts.firsts, parts.ends, parts.ids, parts.weights)
+    results = []
+    for module in (compiled, unigram_segments_module):
+        expected, best = array("d", [0.5] * 6), array("d", [1.0] * 6)
+        module.expected(*arrays, array("d", probs), expected, window)
+        module.best_counts(*arrays, array("d", scores), best)
+        results.append((expected.tolist(), best.tolist()))
+    assert results[0] == results[1]
