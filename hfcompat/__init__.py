@@ -14,7 +14,8 @@ from . import _backend
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports each on first use
     from .encoding import Encoding
-    from .errors import FormatError, PipelineMismatch, SpecialTokenError, TokenizationError, UnsupportedConversion
+    from .errors import (FormatError, InexactConversion, PipelineMismatch, SpecialTokenError, TokenizationError,
+                         UnsupportedConversion)
     from .formats.convert import convert
     from .formats.load import load
     from .pipeline.added_vocabulary import AddedToken
@@ -34,6 +35,7 @@ _PUBLIC = {
     "Encoding": "encoding",
     "Finding": "tools.lint",
     "FormatError": "errors",
+    "InexactConversion": "errors",
     "PipelineMismatch": "errors",
     "SpecialTokenError": "errors",
     "TokenizationError": "errors",
@@ -73,6 +75,7 @@ __all__ = [
     "Encoding",
     "Finding",
     "FormatError",
+    "InexactConversion",
     "PipelineMismatch",
     "SpecialTokenError",
     "TokenizationError",

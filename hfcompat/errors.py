@@ -42,6 +42,11 @@ class UnsupportedConversion(HfcompatError):
     """The target format cannot represent this tokenizer exactly."""
 
 
+class InexactConversion(UserWarning):
+    """Warned when a conversion asked not to be exact (`exact=False`, `--inexact`) writes a file that
+    runs differently from the tokenizer; the message says what differs."""
+
+
 class SpecialTokenError(HfcompatError, ValueError):
     """The input holds a special token that the caller did not allow."""
 

@@ -87,14 +87,16 @@ class Tokenizer:
         tokenizer: Tokenizer = _extension("from_file")(path)
         return tokenizer
 
-    def to_str(self, pretty: bool = False) -> str:
-        """This tokenizer as tokenizer.json text."""
-        text: str = _extension("to_str")(self, pretty=pretty)
+    def to_str(self, pretty: bool = False, exact: bool = True) -> str:
+        """This tokenizer as tokenizer.json text (`exact=False`: the nearest, with a warning, where
+        tokenizer.json cannot run it exactly)."""
+        text: str = _extension("to_str")(self, pretty=pretty, exact=exact)
         return text
 
-    def save(self, path: str, pretty: bool = True) -> None:
-        """Write the tokenizer in the format its suffix names (see `formats.save`)."""
-        _extension("save")(self, path, pretty=pretty)
+    def save(self, path: str, pretty: bool = True, exact: bool = True) -> None:
+        """Write the tokenizer in the format its suffix names (see `formats.save`; `exact=False`
+        writes the nearest file where the format cannot hold it exactly, with a warning)."""
+        _extension("save")(self, path, pretty=pretty, exact=exact)
 
     # ----- training ---------------------------------------------------------------------
 

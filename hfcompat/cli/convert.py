@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
+from ..errors import InexactConversion
 from ..formats.detect import detect_format
 from ..tools.checked_convert import checked_convert
 from ..tools.verify import LIBRARIES, llama_cpp_test_cases, verify
@@ -24,6 +26,10 @@ def add_commands(commands: Any) -> None:
     convert.add_argument("--check", metavar="CORPUS", type=Path,
                          help="verify the new file (in its own library) against SRC (in its own) on this corpus "
                               "before it takes DST's place; on any difference DST is left as it was (exit 1)")
+    convert.add_argument("--inexact", action="store_true",
+                         help="where DST's format cannot hold SRC exactly but has a nearest form (a charsmap "
+                              "or Unigram that the other library runs differently), write it with a warning "
+                              "saying what differs instead of refusing")
     add_load_options(convert)
     convert.set_defaults(handler=cmd_convert)
 
@@ -48,7 +54,15 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """`convert`: load SRC, save DST (refused with the reason when not exact); with --check, DST
     is written only when the new file encodes every corpus line as SRC does."""
     texts = None if args.check is None else read_corpus(args.check)
-    done = checked_convert(args.source, args.destination, texts, progress=wants_progress(None), **load_options(args))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InexactConversion)
+        done = checked_convert(args.source, args.destination, texts, progress=wants_progress(None),
+                               exact=not args.inexact, **load_options(args))
+    for warning in caught:
+        if issubclass(warning.category, InexactConversion):
+            print(f"hfcompat: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
     tokenizer, report = done.tokenizer, done.report
     if report is not None:
         _print_divergences(report, 3)

@@ -23,7 +23,7 @@ from .tokenizer_json import read_tokenizer_json, tokenizer_from_json, tokenizer_
 __all__ = ["convert", "load", "save"]
 
 # The module (in this package) and function that write each kind of destination, imported when
-# one is first saved.
+# one is first saved. tiktoken and tekken writers take no `exact`: what they refuse has no nearest file.
 WRITERS = {
     "directory": (".transformers", "save_pretrained"),
     "tekken.json": (".tekken", "write_tekken"),
@@ -31,6 +31,7 @@ WRITERS = {
     ".tiktoken": (".tiktoken", "write_tiktoken"),
     ".gguf": (".gguf", "write_gguf"),
 }
+TAKE_EXACT = ("directory", ".json", ".model", ".gguf")
 
 
 def writer(kind: str) -> Callable[..., Any]:
@@ -38,18 +39,21 @@ def writer(kind: str) -> Callable[..., Any]:
     return imported(WRITERS[kind], __package__)
 
 
-def save(tokenizer: Tokenizer, path: str | Path, **options: Any) -> None:
+def save(tokenizer: Tokenizer, path: str | Path, pretty: bool = True, exact: bool = True) -> None:
     """Write `tokenizer` in the format the file name says (*tekken.json, .json, .model, .tiktoken, .gguf);
-    a path without a suffix (or an existing directory) gets a transformers directory (save_pretrained)."""
+    a path without a suffix (or an existing directory) gets a transformers directory (save_pretrained).
+
+    A format that cannot hold the tokenizer exactly raises UnsupportedConversion; with `exact=False`
+    one that can hold its nearest form (state it drops, lost_state.py) writes it and warns
+    (InexactConversion) what differs."""
     suffix = Path(path).suffix
-    if not suffix or Path(path).is_dir():
-        writer("directory")(tokenizer, path)
-    elif Path(path).name.endswith("tekken.json"):
-        writer("tekken.json")(tokenizer, path)
-    elif suffix == ".json":
-        write_tokenizer_json(tokenizer, path, pretty=options.get("pretty", True))
-    elif suffix in WRITERS:
-        writer(suffix)(tokenizer, path)
+    kind = "directory" if not suffix or Path(path).is_dir() else \
+        "tekken.json" if Path(path).name.endswith("tekken.json") else suffix
+    options = {"exact": exact} if kind in TAKE_EXACT else {}
+    if kind == ".json":
+        write_tokenizer_json(tokenizer, path, pretty=pretty, exact=exact)
+    elif kind in WRITERS:
+        writer(kind)(tokenizer, path, **options)
     else:
         raise FormatError(f"unknown save format {suffix!r}: expected .json, .model, .tiktoken, .gguf or a directory",
                           path=str(path))

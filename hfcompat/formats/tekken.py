@@ -222,6 +222,12 @@ def tekken_document(tokenizer: Tokenizer) -> dict[str, Any]:
     if sorted(ranks.values()) != list(range(count, count + len(ranks))):
         raise UnsupportedConversion("model: tekken.json needs the vocabulary's ids to follow the special "
                                     "tokens without a gap")
+    by_rank = sorted(ranks, key=ranks.__getitem__)
+    misplaced = next((rank for rank, token in enumerate(by_rank[:256]) if token != bytes([rank])), None)
+    if misplaced is not None:
+        raise UnsupportedConversion(f"model: tekken.json needs the 256 single bytes in order as its first ranks "
+                                    f"(mistral-common reads no other file); rank {misplaced} is "
+                                    f"{by_rank[misplaced]!r}")
     check_merges(tokenizer.model, ranks, hashlib.sha256(dump_ranks(ranks)).hexdigest())
     source = tokenizer.source if isinstance(tokenizer.source, TekkenSource) else TekkenSource({})
     config = {**source.config, "pattern": spec.pattern, "default_vocab_size": count + len(ranks),

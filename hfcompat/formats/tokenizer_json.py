@@ -18,6 +18,7 @@ from ..pipeline.padding import PaddingParams
 from ..pipeline.truncation import TruncationParams
 from ..tokenizer import Tokenizer
 from ..pipeline.json_numbers import serde_json_f64, serde_json_int
+from .lost_state import TOKENIZER_JSON, lost_in, refuse_or_warn
 from .repeated_keys import check_repeated_keys, keep_last
 
 if TYPE_CHECKING:
@@ -262,21 +263,23 @@ def tokenizer_to_dict(tokenizer: Tokenizer, extensions: SideFiles | None = None,
     }
 
 
-def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False, extensions: SideFiles | None = None) -> str:
+def tokenizer_to_json(tokenizer: Tokenizer, pretty: bool = False, extensions: SideFiles | None = None,
+                      exact: bool = True) -> str:
     """tokenizer.json text: compact like HF's to_str(), or indented like its save().
 
-    A tokenizer whose behaviour tokenizer.json cannot hold raises UnsupportedConversion.
+    A tokenizer whose behaviour tokenizer.json cannot hold raises UnsupportedConversion; with
+    `exact=False` the nearest tokenizer.json is returned, with an InexactConversion warning.
     """
-    check_json_expressible(tokenizer)
+    check_json_expressible(tokenizer, exact)
     data = tokenizer_to_dict(tokenizer, extensions)
     if pretty:
         return json.dumps(data, ensure_ascii=False, indent=2)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_tokenizer_json(tokenizer: Tokenizer, path: str | Path, pretty: bool = True) -> None:
-    """Write tokenizer.json atomically: a failed write leaves no partial file."""
-    atomic_write_text(Path(path), tokenizer_to_json(tokenizer, pretty=pretty))
+def write_tokenizer_json(tokenizer: Tokenizer, path: str | Path, pretty: bool = True, exact: bool = True) -> None:
+    """Write tokenizer.json atomically: a failed write leaves no partial file (see `tokenizer_to_json`)."""
+    atomic_write_text(Path(path), tokenizer_to_json(tokenizer, pretty=pretty, exact=exact))
 
 
 def _holds_surrogate(text: str) -> bool:
@@ -284,20 +287,10 @@ def _holds_surrogate(text: str) -> bool:
     return not text.isascii() and any("\ud800" <= char <= "\udfff" for char in text)
 
 
-def check_json_expressible(tokenizer: Tokenizer) -> None:
-    """Raise UnsupportedConversion where a tokenizer read from a .model does what tokenizer.json cannot say.
-
-    A user-defined symbol that the charsmap leaves as it is passes; one whose last chars begin a
-    rule running on into the next char (a combining mark after it) is the residual case that
-    the conformance tests keep as a strict xfail.
-    """
+def check_json_expressible(tokenizer: Tokenizer, exact: bool = True) -> None:
+    """Raise UnsupportedConversion where a tokenizer does what tokenizer.json cannot say (most of it
+    read from a .model); with `exact=False` only where no JSON file can hold it, warning otherwise."""
     model = tokenizer.model
-    singles = sorted(piece for i in getattr(model, "reserved_ids", ()) if len(piece := model.id_to_token(i)) == 1)
-    if singles:
-        raise UnsupportedConversion(
-            f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
-            "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
-            "match them)")
     not_utf8 = sorted(token for token in model.get_vocab() if _holds_surrogate(token))
     if not_utf8:
         raise UnsupportedConversion(f"model: the pieces {not_utf8[:5]!r} are not UTF-8 (their bytes stand as lone "
@@ -308,31 +301,41 @@ def check_json_expressible(tokenizer: Tokenizer) -> None:
             "decoder: SentencePiece writes a \"▁\" spelled in byte pieces as it is and turns the pieces' own into "
             "spaces, which tokenizer.json's decoders cannot tell apart (hfcompat marks the pieces' own with a "
             "surrogate, which JSON cannot hold)")
+    refuse_or_warn(json_losses(tokenizer), exact)
+
+
+def json_losses(tokenizer: Tokenizer) -> list[str]:
+    """What a tokenizer.json of `tokenizer` would run differently, each naming the component.
+
+    A user-defined symbol that the charsmap cannot touch passes; one where a rule begins (even one
+    running on into the next char, a combining mark after it) is a difference.
+    """
+    model = tokenizer.model
+    lost = []
+    singles = sorted(piece for i in getattr(model, "reserved_ids", ()) if len(piece := model.id_to_token(i)) == 1)
+    if singles:
+        lost.append(
+            f"model: SentencePiece's Unigram never matches the one-char control/unused pieces {singles!r} in "
+            "text (it reads such a char as unknown), which tokenizer.json's Unigram cannot express (it would "
+            "match them)")
     if isinstance(model, models.WordLevel) and model.byte_fallback:
-        raise UnsupportedConversion(
+        lost.append(
             "model: SentencePiece's WORD model spells an unknown word in byte pieces, which tokenizer.json's "
             "WordLevel cannot express (it gives the unknown token)")
     if isinstance(model, models.WordLevel) and model.word_mark is not None:
-        raise UnsupportedConversion(
+        lost.append(
             "model: SentencePiece gives a run of unknown words of its WORD model one unknown id, which "
             "tokenizer.json's WordLevel cannot express (it gives one unknown token per word)")
     stand_ins = sorted(getattr(model, "stand_ins", {}))
     if stand_ins:
-        raise UnsupportedConversion(
+        lost.append(
             f"model: SentencePiece's BPE merges through the chars {stand_ins!r}, which are no piece, and spells "
             "them in bytes (or unk) only where no merge joined them; tokenizer.json's BPE cannot merge a char "
             "outside its vocab")
     unused = getattr(model, "unused_ids", frozenset())
     if unused:
-        pieces = sorted(model.id_to_token(i) for i in unused)
-        raise UnsupportedConversion(
+        pieces = [model.id_to_token(i) for i in sorted(unused)]
+        lost.append(
             f"model: SentencePiece's BPE splits the UNUSED pieces {pieces!r} it merges back into their "
             "parts, which tokenizer.json's BPE cannot express (it would emit them)")
-    for normalizer in normalizers.flatten(tokenizer.normalizer):
-        changed = [symbol for symbol in getattr(normalizer, "protected", ())
-                   if normalizers.sentencepiece_normalized(normalizer.charsmap, symbol) != symbol]
-        if changed:
-            raise UnsupportedConversion(
-                f"normalizer: SentencePiece leaves the user-defined symbols {changed!r} unnormalized where "
-                "they occur in the input, which tokenizer.json's Precompiled normalizer cannot express "
-                "(it would normalize them)")
+    return lost + lost_in(tokenizer, TOKENIZER_JSON)

@@ -34,7 +34,7 @@ from .base import Normalizer
 
 if TYPE_CHECKING:
     from .bert import BertNormalizer
-    from .charsmap import sentencepiece_normalized
+    from .charsmap import charsmap_rules, sentencepiece_normalized
     from .byte_level import ByteLevel
     from .precompiled import Precompiled
     from .replace import Prepend, Replace
@@ -46,12 +46,14 @@ __getattr__ = lazy_names(__name__, {
     "BertNormalizer": "bert", "ByteLevel": "byte_level", "Precompiled": "precompiled", "Prepend": "replace",
     "Replace": "replace", "Strip": "strip", "StripAccents": "strip", "NFC": "unicode", "NFD": "unicode",
     "NFKC": "unicode", "NFKD": "unicode", "Lowercase": "unicode", "Nmt": "unicode", "is_bert_control": "unicode",
-    "is_combining_mark": "unicode", "is_nonspacing_mark": "unicode", "sentencepiece_normalized": "charsmap"})
+    "is_combining_mark": "unicode", "is_nonspacing_mark": "unicode", "sentencepiece_normalized": "charsmap",
+    "charsmap_rules": "charsmap"})
 
 __all__ = [
     "Normalizer", "BertNormalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Strip", "StripAccents",
     "Nmt", "Replace", "Prepend", "ByteLevel", "Precompiled", "Sequence", "NORMALIZER_TYPES", "flatten",
     "from_dict", "is_bert_control", "is_nonspacing_mark", "is_combining_mark", "sentencepiece_normalized",
+    "charsmap_rules",
 ]
 
 

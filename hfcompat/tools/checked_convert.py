@@ -23,12 +23,13 @@ class CheckedConversion:
 
 
 def checked_convert(source: str | Path, destination: str | Path, texts: Iterable[str] | None = None, *,
-                    progress: bool = False, **load_options: Any) -> CheckedConversion:
+                    progress: bool = False, exact: bool = True, **load_options: Any) -> CheckedConversion:
     """Convert `source` into a scratch file beside `destination`, verify that file (in its own
     library) against `source` (in its own) on `texts`, and rename it over `destination` only when
-    every text agrees: a failed check, or an error, leaves `destination` as it was."""
+    every text agrees: a failed check, or an error, leaves `destination` as it was. `exact` as in
+    `convert`."""
     with staged(Path(destination)) as staging:
-        tokenizer = convert(source, staging.path, **load_options)
+        tokenizer = convert(source, staging.path, exact=exact, **load_options)
         report = None if texts is None else verify(staging.path, texts, reference=source, progress=progress,
                                                    **load_options)
         written = report is None or report.ok

@@ -30,7 +30,7 @@ from hfcompat.formats.sentencepiece.read import pipeline_from_proto, parse_model
 
 from conftest import corpus_lines, fixture_lines, mixed_sample, shared_file
 
-pytestmark = pytest.mark.conformance
+pytestmark = [pytest.mark.conformance, pytest.mark.filterwarnings("ignore::hfcompat.errors.InexactConversion")]
 
 REAL = {"albert": "refs/albert/spiece.model", "xlnet": "refs/xlnet/spiece.model",
         "llama2": "refs/llama2/tokenizer.model"}
@@ -169,7 +169,7 @@ def test_bpe_user_symbol_beside_spaces(trained_dir: Path, tmp_path: Path) -> Non
 def converted(path: Path, tmp_path: Path) -> tokenizers.Tokenizer:
     """hfcompat.convert(x.model, tokenizer.json), loaded by `tokenizers`."""
     target = tmp_path / "tokenizer.json"
-    hfcompat.convert(path, target)
+    hfcompat.convert(path, target, exact=False)  # the nearest file, measured
     return tokenizers.Tokenizer.from_file(str(target))
 
 
@@ -244,7 +244,7 @@ def test_bos_eos(request: pytest.FixtureRequest, tmp_path: Path, name: str) -> N
     if sp.bos_id() < 0:
         pytest.skip("this model has no bos control piece")
     ours = hfcompat.load(path, add_bos=True, add_eos=True)
-    ours.save(str(tmp_path / "tokenizer.json"))
+    ours.save(str(tmp_path / "tokenizer.json"), exact=False)
     oracle = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
     for text in ["Hello world", "", "a  b"]:
         expected = sp.encode(text, add_bos=True, add_eos=True)
@@ -337,8 +337,8 @@ def test_resave_is_byte_identical(tmp_path: Path, name: str) -> None:
 def test_model_json_model_round_trip(request: pytest.FixtureRequest, tmp_path: Path, name: str) -> None:
     """x.model -> tokenizer.json -> y.model: sentencepiece runs y as x (ids and decoding)."""
     path = model_path(request, name)
-    hfcompat.convert(path, tmp_path / "tokenizer.json")
-    hfcompat.convert(tmp_path / "tokenizer.json", tmp_path / "y.model")
+    hfcompat.convert(path, tmp_path / "tokenizer.json", exact=False)
+    hfcompat.convert(tmp_path / "tokenizer.json", tmp_path / "y.model", exact=False)
     x = spm_lib.SentencePieceProcessor(model_file=str(path))
     y = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "y.model"))
     for text in sample_texts():
@@ -352,7 +352,7 @@ def test_json_to_model(tmp_path: Path, name: str) -> None:
     """A converted tokenizer.json written as .model: sentencepiece runs it as `tokenizers` runs the json,
     except on texts that spell an added token (HF splits those out) or where the named causes apply."""
     source = shared_file(f"refs/{name}/tokenizer.json")
-    hfcompat.convert(source, tmp_path / "x.model")
+    hfcompat.convert(source, tmp_path / "x.model", exact=False)
     oracle = tokenizers.Tokenizer.from_file(str(source))
     sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "x.model"))
     added = [token.content for token in oracle.get_added_tokens_decoder().values()]
@@ -450,7 +450,7 @@ FLOAT32_TIE = "Hotta....... if you start"  # '.' + '......' and '......' + '.' t
 
 def test_float32_tie(tmp_path: Path) -> None:
     """hfcompat sums a .model's Unigram scores in float32, as sentencepiece does, and breaks this tie alike."""
-    hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model")
+    hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model", exact=False)
     sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "t5.model"))
     assert hfcompat.load(tmp_path / "t5.model").encode(FLOAT32_TIE).ids == sp.encode(FLOAT32_TIE)
 
@@ -459,7 +459,7 @@ def test_float32_tie(tmp_path: Path) -> None:
                    "float32; tokenizer.json cannot ask for float32, so this tie breaks the other way")
 def test_float32_tie_in_converted_json(tmp_path: Path) -> None:
     """The residual float64 divergence of the tokenizer.json form, measured."""
-    hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model")
+    hfcompat.convert(shared_file("refs/t5/tokenizer.json"), tmp_path / "t5.model", exact=False)
     sp = spm_lib.SentencePieceProcessor(model_file=str(tmp_path / "t5.model"))
     assert converted(tmp_path / "t5.model", tmp_path).encode(FLOAT32_TIE).ids == sp.encode(FLOAT32_TIE)
 

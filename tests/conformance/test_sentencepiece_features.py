@@ -30,7 +30,7 @@ from hfcompat.models.bpe import BPE
 from conftest import corpus_lines, mixed_sample
 from tests.conformance.test_sentencepiece import reserved_literals, upstream_cause
 
-pytestmark = pytest.mark.conformance
+pytestmark = [pytest.mark.conformance, pytest.mark.filterwarnings("ignore::hfcompat.errors.InexactConversion")]
 
 SYMBOLS = ["ﬁx", "ＡＢ", "ABC", "Ⅸ", "<ud>", "[X]"]
 SYMBOL_TEXTS = ["a ﬁx b", "ﬁxed", "ＡＢＣ", "ＡBC", "ABC abc", "Ⅸ ix IX", "  ﬁx  ＡＢ  ", "ＡＢＡＢ",
@@ -264,7 +264,7 @@ def test_unigram_with_longer_unused_pieces_converts(tmp_path: Path) -> None:
     source = tmp_path / "x.model"
     source.write_bytes(with_unused(train(), [piece for piece in UNUSED if len(piece) > 1]))
     target = tmp_path / "tokenizer.json"
-    hfcompat.convert(source, target)
+    hfcompat.convert(source, target, exact=False)
     assert not json_mismatches(source, target, texts())
 
 
@@ -307,7 +307,7 @@ def untouched_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_user_symbols_the_charsmap_keeps_convert(untouched_model: Path, tmp_path: Path) -> None:
     """Symbols the charsmap does not change convert, and `tokenizers` runs them as sentencepiece."""
     target = tmp_path / "tokenizer.json"
-    hfcompat.convert(untouched_model, target)
+    hfcompat.convert(untouched_model, target, exact=False)
     assert not json_mismatches(untouched_model, target, texts())
 
 
@@ -317,7 +317,7 @@ def test_user_symbols_the_charsmap_keeps_convert(untouched_model: Path, tmp_path
 def test_user_symbol_followed_by_a_combining_mark_in_tokenizer_json(untouched_model: Path, tmp_path: Path) -> None:
     """The residual case of the conversion, measured."""
     target = tmp_path / "tokenizer.json"
-    hfcompat.convert(untouched_model, target)
+    hfcompat.convert(untouched_model, target, exact=False)
     oracle = tokenizers.Tokenizer.from_file(str(target))
     sp = spm_lib.SentencePieceProcessor(model_file=str(untouched_model))
     assert hfcompat.load(untouched_model).encode("<ud>\u0338x").ids == sp.encode("<ud>\u0338x")

@@ -79,7 +79,7 @@ def test_tokenizers_runs_the_saved_json_like_sentencepiece(trained, source: str,
     """The trained BPE saved as tokenizer.json: `tokenizers` gives sentencepiece's ids."""
     tokenizers = pytest.importorskip("tokenizers")
     tokenizer, processor = trained
-    tokenizer.save(tmp_path / "tokenizer.json")
+    tokenizer.save(tmp_path / "tokenizer.json", exact=False)  # the nearest file, measured
     oracle = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
     texts = fixture_texts() if source == "fixture" else corpus_sample(source, 100)
     for text in texts:

@@ -13,6 +13,7 @@ import pytest
 import hfcompat
 from hfcompat import FormatError, PipelineMismatch, WordCounts, count_words, train
 from hfcompat.cli import run
+from hfcompat.formats.sentencepiece.write import proto_from_tokenizer
 from hfcompat.tools.train import MODELS
 
 from conftest import corpus_sample
@@ -28,9 +29,13 @@ def texts() -> list[str]:
     return [line + "\n" for line in corpus_sample("botchan", 160) + corpus_sample("wagahaiwa", 30)]
 
 
-def trained(source, model: str, **options) -> str:
-    """tokenizer.json of a tokenizer trained on `source`."""
-    return train(source, model=model, vocab_size=VOCAB.get(model, 1000), show_progress=False, **options).to_str()
+def trained(source, model: str, **options) -> str | bytes:
+    """A tokenizer trained on `source`, in the format that holds it exactly: the .model of the
+    SentencePiece kinds (whose charsmap and float32 sums tokenizer.json cannot say), else tokenizer.json."""
+    tokenizer = train(source, model=model, vocab_size=VOCAB.get(model, 1000), show_progress=False, **options)
+    if model in ("unigram", "sentencepiece_bpe"):
+        return bytes(proto_from_tokenizer(tokenizer).SerializeToString())
+    return tokenizer.to_str()
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -106,7 +106,7 @@ def test_a_side_without_post_processor_compares_without_special_tokens(tmp_path:
     decoded text agree, the unknown piece included (the .model keeps T5's "<unk>" surface)."""
     original = shared_file("refs/t5/tokenizer.json")
     converted = tmp_path / "spiece.model"
-    hfcompat.convert(original, converted)
+    hfcompat.convert(original, converted, exact=False)  # sentencepiece applies the charsmap its own way
     texts = TEXTS + ["Hello world.", "a 東京 b"]
     report = hfcompat.verify(converted, texts, reference=original)
     assert report.subject.startswith("sentencepiece ") and report.reference.startswith("tokenizers ")

@@ -145,10 +145,12 @@ def test_ctrl_c_leaves_the_tokenizer_untouched() -> None:
 
 
 def test_unigram_pipeline_matches_tokenizers_normalization() -> None:
-    """The unigram setup's normalizer and pre-tokenizer, read by tokenizers, split text alike."""
+    """The unigram setup's normalizer and pre-tokenizer, read by tokenizers from the nearest
+    tokenizer.json (its charsmap runs per grapheme there), split these texts alike."""
     tokenizers = pytest.importorskip("tokenizers")
     ours = pipeline("unigram")
-    oracle = tokenizers.Tokenizer.from_str(ours.to_str())
+    with pytest.warns(hfcompat.InexactConversion, match="per grapheme|tokenizers' normalizer"):
+        oracle = tokenizers.Tokenizer.from_str(ours.to_str(exact=False))
     for text in ["  Hello\u3000 ｗｏｒｌｄ\t!  ", "ﬁ ①  x\u200by", "日本語のテキスト"]:
         expected = oracle.pre_tokenizer.pre_tokenize_str(oracle.normalizer.normalize_str(text))
         normalized = ours.normalizer.normalize_str(text)

@@ -29,6 +29,7 @@ from ...files import atomic_target
 from ...models.plamo2 import Plamo2
 from ...models.rwkv import RWKV
 from ...tokenizer import Tokenizer
+from ..lost_state import GGUF, lost_in, refuse_or_warn
 from ..tokenizer_json import tokenizer_to_dict
 from ..sentencepiece.read import sentencepiece_source
 from .read import (BYTE, CONTROL, KEY, NORMAL, SPACE, TABLE, UNKNOWN, UNUSED, USER_DEFINED, GGUFTokenizerData,
@@ -36,9 +37,13 @@ from .read import (BYTE, CONTROL, KEY, NORMAL, SPACE, TABLE, UNKNOWN, UNUSED, US
 
 
 
-def write_gguf(tokenizer: Tokenizer, path: str | Path) -> None:
-    """Write `tokenizer` as a vocab-only GGUF, or raise UnsupportedConversion and write nothing."""
-    write_gguf_data(gguf_data(tokenizer), path)
+def write_gguf(tokenizer: Tokenizer, path: str | Path, exact: bool = True) -> None:
+    """Write `tokenizer` as a vocab-only GGUF, or raise UnsupportedConversion and write nothing.
+
+    With `exact=False`, state a GGUF cannot hold (lost_state.py) is dropped with a warning."""
+    data = gguf_data(tokenizer)
+    refuse_or_warn(lost_in(tokenizer, GGUF), exact)
+    write_gguf_data(data, path)
 
 
 def write_gguf_data(data: GGUFTokenizerData, path: str | Path) -> None:

@@ -20,6 +20,7 @@ from ...files import atomic_write_bytes
 from ...normalizers.normalization_rules import charsmap_name
 from ...normalizers.replace import EXTRA_SPACES
 from ...tokenizer import Tokenizer
+from ..lost_state import SENTENCEPIECE, lost_in, refuse_or_warn
 from ..tokenizer_json import tokenizer_to_dict
 from . import schema as spm
 from .read import AFTER_LAST_CHAR, SPACE, sentencepiece_source, words_are_cuts
@@ -282,13 +283,17 @@ def _fill_specs(proto: Any, kind: str, model: dict, flags: dict, vocab: list[str
     spec.escape_whitespaces = flags["escape"]
 
 
-def write_sentencepiece(tokenizer: Tokenizer, path: str | Path) -> None:
-    """Write `tokenizer` as a .model file, or raise UnsupportedConversion and write nothing."""
+def write_sentencepiece(tokenizer: Tokenizer, path: str | Path, exact: bool = True) -> None:
+    """Write `tokenizer` as a .model file, or raise UnsupportedConversion and write nothing.
+
+    With `exact=False`, a charsmap or Unigram that sentencepiece would run otherwise (lost_state.py)
+    is written with a warning."""
     source = sentencepiece_source(tokenizer)
     if source is not None and _same_pipeline(tokenizer_to_dict(tokenizer), source.pipeline()):
         proto = source.proto
     else:
         proto = proto_from_tokenizer(tokenizer)
+        refuse_or_warn(lost_in(tokenizer, SENTENCEPIECE), exact)
     atomic_write_bytes(Path(path), proto.SerializeToString())
 
 

@@ -126,7 +126,7 @@ def gpt2_tokenizer(vocab_path: str | Path, merges_path: str | Path, *, strict: b
 
 def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
                     special_tokens: dict[str, str] | None = None,
-                    chat_template: ChatTemplates = None, remote_code: bool = False) -> list[Path]:
+                    chat_template: ChatTemplates = None, remote_code: bool = False, exact: bool = True) -> list[Path]:
     """Write tokenizer.json, tokenizer_config.json and special_tokens_map.json into `directory`.
 
     `special_tokens` overrides the roles found in the tokenizer (e.g. {"pad_token": "<pad>"}); a
@@ -134,7 +134,9 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
     hfcompat's own file and a transformers class that runs hfcompat (for pipelines tokenizer.json
     cannot hold); AutoTokenizer then needs trust_remote_code=True and hfcompat installed.
     The chat template(s) (`chat_template`, else the tokenizer's) go to chat_template.jinja and
-    additional_chat_templates/, where transformers' save_pretrained puts them. Returns the paths written.
+    additional_chat_templates/, where transformers' save_pretrained puts them. `exact=False` writes
+    the nearest tokenizer.json where none runs exactly as the tokenizer does, with a warning.
+    Returns the paths written.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -150,9 +152,9 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
         config.pop("add_eos_token", None)
         config["tokenizer_class"] = REMOTE_CLASS
         config["auto_map"] = {"AutoTokenizer": [f"{LOADER_MODULE}.{REMOTE_CLASS}", None]}
-        files = remote_code_files(tokenizer)
+        files = remote_code_files(tokenizer, exact=exact)
     else:
-        files = {TOKENIZER_FILE: tokenizer_to_json(tokenizer, pretty=True)}
+        files = {TOKENIZER_FILE: tokenizer_to_json(tokenizer, pretty=True, exact=exact)}
     files[CONFIG_FILE] = _json_text(config)
     files[SPECIAL_TOKENS_MAP_FILE] = _json_text(roles)
     files.update(chat_template_files(chat_template or tokenizer.chat_template))
@@ -161,7 +163,7 @@ def save_pretrained(tokenizer: Tokenizer, directory: str | Path, *,
     return [directory / name for name in files]
 
 
-def remote_code_files(tokenizer: Tokenizer, prefix: str = "") -> dict[str, str]:
+def remote_code_files(tokenizer: Tokenizer, prefix: str = "", exact: bool = True) -> dict[str, str]:
     """name -> text of hfcompat's own files in a remote-code directory.
 
     hfcompat_tokenizer.json may hold hfcompat's own components (Chinese word segmentation),
@@ -169,7 +171,7 @@ def remote_code_files(tokenizer: Tokenizer, prefix: str = "") -> dict[str, str]:
     """
 
     side_files = SideFiles(prefix=prefix)
-    text = tokenizer_to_json(tokenizer, pretty=True, extensions=side_files)
+    text = tokenizer_to_json(tokenizer, pretty=True, extensions=side_files, exact=exact)
     return {prefix + HFCOMPAT_FILE: text, **side_files.written, f"{LOADER_MODULE}.py": LOADER_SOURCE}
 
 
