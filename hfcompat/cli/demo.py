@@ -184,9 +184,10 @@ def _demo_training(lines: list[str]) -> DemoCount:
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
-    print("  (-: the format cannot hold this tokenizer exactly; hfcompat refuses the conversion)")
-    print("  (*: the trained tokenizer itself against the file in its library; for the sentencepiece setups,\n"
-          "   tokenizers' Precompiled normalizes per grapheme cluster where sentencepiece takes the longest match)")
+    print("  (-: the format cannot hold this tokenizer exactly; hfcompat refuses the conversion, and\n"
+          "   exact=False would write the nearest file: for the sentencepiece setups, a tokenizer.json whose\n"
+          "   Precompiled normalizes per grapheme cluster where sentencepiece takes the longest match)")
+    print("  (*: the trained tokenizer itself against the file in its library, where the two differ)")
     for problem in problems:
         print(f"  {problem}")
     return count
@@ -195,9 +196,8 @@ def _demo_training(lines: list[str]) -> DemoCount:
 def _demo_target(tokenizer: Any, path: Path, lines: list[str], count: DemoCount, verify: Any) -> str:
     """Save to one target, read it back, and verify that against its own library; the table cell.
 
-    The file is compared, not only the tokenizer it came from: a trained "unigram" follows
-    sentencepiece's longest-match charsmap, which tokenizer.json can only state as HF's
-    per-cluster `Precompiled`; the cell then also shows the trained tokenizer's own count.
+    The file is compared, not only the tokenizer it came from: where the two differ (a conversion
+    that should have been refused) the cell also shows the trained tokenizer's own count.
     """
     try:
         tokenizer.save(str(path))
