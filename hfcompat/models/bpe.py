@@ -52,8 +52,9 @@ DEFAULT_CACHE_CAPACITY = 10_000
 CACHE_MAX_LENGTH = 256
 # Words with more symbols than this use the heap; the scan costs O(n) per merge.
 SCAN_MAX_SYMBOLS = 64
-# Words longer than this are split at their cuts before merging.
-SEGMENT_MIN_LENGTH = 8
+# Words longer than this are split at their cuts before merging (shorter ones merge by the scan:
+# the cut tables of a large vocab take a second to build, and only long words need them).
+SEGMENT_MIN_LENGTH = SCAN_MAX_SYMBOLS
 NO_MERGE = 1 << 62
 POSITION_MASK = (1 << 32) - 1
 

@@ -188,7 +188,8 @@ def packed(sizes: list[int]) -> bytes:
 
 
 @settings(max_examples=300, deadline=None)
-@given(table=merge_tables(), words=st.lists(st.text(alphabet=BPE_TEXT, max_size=20), min_size=1, max_size=5),
+@given(table=merge_tables(), words=st.lists(st.text(alphabet=BPE_TEXT, max_size=20)  # long: merged by segments
+                                           | st.text(alphabet=BPE_TEXT, min_size=65, max_size=90), min_size=1, max_size=5),
        cut=st.lists(st.integers(0, 6), max_size=12))
 def test_merge_table_equals_its_twin(table: tuple[dict[str, int], list[tuple[str, str]], list[int] | None, bool],
                                      words: list[str], cut: list[int]) -> None:
