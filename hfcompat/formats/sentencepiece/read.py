@@ -28,6 +28,8 @@ import re
 import struct
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
+from operator import itemgetter, ne
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -455,13 +457,8 @@ def _unigram_vocab(proto: Any) -> list[tuple[str, float]]:
 
 def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
     """Per merge, the rank of its piece's score among the distinct scores (sentencepiece's order)."""
-    levels: list[int] = []
-    level = -1  # the scores come best first: each new score is the next level
-    for index, (score, _, _) in enumerate(ranked):
-        if not (index and score == ranked[index - 1][0]):
-            level += 1
-        levels.append(level)
-    return levels
+    scores = list(map(itemgetter(0), ranked))  # best first: each new score is the next level
+    return list(accumulate(map(ne, scores[1:], scores), initial=0)) if scores else []
 
 
 def _bpe_model(proto: ReadableModel, unknown: int | None) -> BPE:
