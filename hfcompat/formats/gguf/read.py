@@ -54,6 +54,8 @@ from ...errors import FormatError, import_optional
 from ...models.bpe import BPE
 from ...models.plamo2 import Plamo2
 from ...models.rwkv import RWKV
+from ...models.unigram import Unigram
+from ...models.wordpiece import WordPiece
 from ...tokenizer import Tokenizer
 from ..tokenizer_json import tokenizer_around, tokenizer_from_dict
 from .metadata import NotUTF8, read_metadata
@@ -257,12 +259,19 @@ def read_gguf(path: str | Path, *, pattern: str | None = None) -> Tokenizer:
     return tokenizer
 
 
+# The model's fields (as the built model or its tokenizer.json form names them) -> the GGUF keys
+# they come from, in the same order.
+MODEL_FIELDS = {"merges": KEY + "merges", "vocab": KEY + "tokens", "unk_id": KEY + "unknown_token_id"}
+
+
 def _gguf_key(field: str | None) -> str | None:
-    """The GGUF key behind a field of the tokenizer.json pipeline built from it (the merges and
-    the vocabulary come from `tokenizer.ggml.merges` and `.tokens`, in the same order)."""
-    for prefix, key in (("model.merges", KEY + "merges"), ("model.vocab", KEY + "tokens")):
-        if field is not None and (field == prefix or field.startswith((prefix + "[", prefix + "."))):
-            return key + field[len(prefix):]
+    """The GGUF key behind a field of the pipeline built from it."""
+    if field is None:
+        return None
+    name = field.removeprefix("model.")
+    for prefix, key in MODEL_FIELDS.items():
+        if name == prefix or name.startswith((prefix + "[", prefix + ".")):
+            return key + name[len(prefix):]
     return field
 
 
@@ -470,15 +479,17 @@ def _sentencepiece_bpe(data: GGUFTokenizerData, where: str | None, pattern: str 
     if prefix:
         decoders.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
     unknown = data.special_ids.get("unknown")
-    merges = [m.split(" ", 1) for m in data.merges] if data.merges is not None else \
-        [list(pair) for pair in extracted_merges(data.tokens, data.scores)]
+    merges = [tuple(m.split(" ", 1)) for m in data.merges] if data.merges is not None else \
+        extracted_merges(data.tokens, data.scores)
+    if any(len(pair) != 2 for pair in merges):
+        index = next(i for i, pair in enumerate(merges) if len(pair) != 2)
+        raise FormatError(f"merge {merges[index][0]!r} is not two tokens separated by a space",
+                          path=where, field=f"{KEY}merges[{index}]")
     return {
         "normalizer": normalizer, "pre_tokenizer": None,
         "decoder": {"type": "Sequence", "decoders": decoders},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None if unknown is None else data.tokens[unknown],
-                  "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": True,
-                  "byte_fallback": BYTE in data.types, "ignore_merges": False, "vocab": _vocab(data, where),
-                  "merges": merges},
+        "model": BPE(_vocab(data, where), merges, unk_token=None if unknown is None else data.tokens[unknown],
+                     fuse_unk=True, byte_fallback=BYTE in data.types),
     }
 
 
@@ -507,8 +518,7 @@ def _wordpiece(data: GGUFTokenizerData, where: str | None, pattern: str | None) 
                        "strip_accents": None, "lowercase": True},
         "pre_tokenizer": {"type": "BertPreTokenizer"},
         "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
-        "model": {"type": "WordPiece", "unk_token": tokens[unknown], "continuing_subword_prefix": "##",
-                  "max_input_chars_per_word": 100, "vocab": _vocab(data, where, tokens)},
+        "model": WordPiece(_vocab(data, where, tokens), unk_token=tokens[unknown]),
     }
     cls, sep = data.special_ids.get("cls"), data.special_ids.get("seperator")
     if cls is not None and sep is not None:
@@ -534,8 +544,8 @@ def _unigram(data: GGUFTokenizerData, where: str | None, pattern: str | None) ->
         else None,
         "pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]},
         "decoder": dict(metaspace),
-        "model": {"type": "Unigram", "unk_id": data.special_ids.get("unknown"), "byte_fallback": BYTE in data.types,
-                  "vocab": [[token, float(score)] for token, score in zip(data.tokens, data.scores)]},
+        "model": Unigram(list(zip(data.tokens, map(float, data.scores))), unk_id=data.special_ids.get("unknown"),
+                         byte_fallback=BYTE in data.types),
     }
 
 
