@@ -500,10 +500,17 @@ def extracted_merges(pieces: list[str], scores: list[float]) -> list[tuple[str, 
     ids = {piece: i for i, piece in enumerate(pieces)}
     found = []
     for piece, score in zip(pieces, scores):
-        local = [(ids[piece[:cut]], ids[piece[cut:]], piece[:cut], piece[cut:])
-                 for cut in range(1, len(piece)) if piece[:cut] in ids and piece[cut:] in ids]
-        found += [(score, left, right) for *_, left, right in sorted(local)]
-    found.sort(key=lambda item: item[0], reverse=True)
+        local = []
+        for cut in range(1, len(piece)):
+            left = piece[:cut]
+            if left in ids:
+                right = piece[cut:]
+                if right in ids:
+                    local.append((ids[left], ids[right], left, right))
+        if local:
+            local.sort()
+            found += [(score, left, right) for *_, left, right in local]
+    found.sort(key=itemgetter(0), reverse=True)  # stable: equal scores keep the pieces' order
     return [(left, right) for _, left, right in found]
 
 
