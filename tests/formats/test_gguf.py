@@ -694,3 +694,18 @@ def test_dead_merges_are_the_fixed_point(merges: list[str], tokens: set[str]) ->
     assert gguf_read.dead_merges(merges, vocab) == dead_by_passes(merges, vocab)
     # a part made only by a later merge, itself waiting on a later one: none is dead
     assert gguf_read.dead_merges(["abc d", "ab c", "x y", "a b", "q rs"], {}) == [4]
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf")])
+def test_a_t5_score_that_is_not_finite_names_its_key(score: float, tmp_path: Path) -> None:
+    """A t5 file whose score is NaN or infinite: a FormatError naming the file and the score's index
+    (the Unigram model is built directly, and its tokenizer.json form refuses such a score too)."""
+    hfcompat.load(shared_file("refs/t5/tokenizer.json")).save(tmp_path / "t5.gguf")
+    data = read_gguf_data(tmp_path / "t5.gguf")
+    scores = list(data.scores)
+    scores[7] = score
+    path = tmp_path / "bad.gguf"
+    write_gguf_data(dataclasses.replace(data, scores=scores), path)
+    with pytest.raises(FormatError, match="not a finite number") as error:
+        hfcompat.load(path)
+    assert error.value.field == "tokenizer.ggml.scores[7]" and str(path) in str(error.value)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import math
 import warnings
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -546,14 +547,30 @@ def _unigram(data: GGUFTokenizerData, where: str | None, pattern: str | None) ->
         raise FormatError("a t5 tokenizer needs scores", path=where, field=KEY + "scores")
     prepend = "always" if data.flags.get("add_space_prefix", True) else "never"
     metaspace = {"type": "Metaspace", "replacement": SPACE, "prepend_scheme": prepend, "split": True}
+    scores = _finite_scores(data.scores, where)
     return {
         "normalizer": {"type": "Precompiled", "precompiled_charsmap": _base64(data.charsmap)} if data.charsmap
         else None,
         "pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]},
         "decoder": dict(metaspace),
-        "model": Unigram(list(zip(data.tokens, map(float, data.scores))), unk_id=data.special_ids.get("unknown"),
+        "model": Unigram(list(zip(data.tokens, scores)), unk_id=data.special_ids.get("unknown"),
                          byte_fallback=BYTE in data.types),
     }
+
+
+def _finite_scores(scores: list[int | float], where: str | None) -> list[float]:
+    """The scores as floats; one that is NaN, infinite or beyond a float is an error naming it (a
+    Unigram path sums them: the tokenizer.json form of the model refuses them too)."""
+    floats = []
+    for index, score in enumerate(scores):
+        try:
+            value = float(score)
+        except OverflowError:
+            value = math.inf
+        if not math.isfinite(value):
+            raise FormatError(f"score {score!r} is not a finite number", path=where, field=f"{KEY}scores[{index}]")
+        floats.append(value)
+    return floats
 
 
 def _rwkv(data: GGUFTokenizerData, where: str | None, pattern: str | None) -> dict:
