@@ -20,6 +20,18 @@ def gpt2():
     return load(str(shared_file("refs/gpt2/tokenizer.json")))
 
 
+def official(relative: str = "refs/gpt2/tokenizer.json"):
+    """The same tokenizer.json read by `tokenizers`, the oracle."""
+    tokenizers = pytest.importorskip("tokenizers")
+    return tokenizers.Tokenizer.from_file(str(shared_file(relative)))
+
+
+def same_as_official(ours, oracle, text: str = TEXT) -> bool:
+    """Ids, tokens and offsets of `text` equal to the oracle's."""
+    mine, theirs = ours.encode(text), oracle.encode(text)
+    return (mine.ids, mine.tokens, mine.offsets) == (theirs.ids, theirs.tokens, theirs.offsets)
+
+
 def test_one_encoder_serves_every_call_until_a_component_changes() -> None:
     """encode, encode_batch and encode_ids share one encoder; each setter builds a new one."""
     tokenizer = gpt2()
@@ -37,6 +49,9 @@ def test_one_encoder_serves_every_call_until_a_component_changes() -> None:
         change()
         assert tokenizer._text_encoder() is not before
     assert tokenizer.encode(TEXT).ids == expected  # NFC changes nothing in TEXT
+    oracle = official()
+    oracle.normalizer = pytest.importorskip("tokenizers").normalizers.NFC()
+    assert same_as_official(tokenizer, oracle)
 
 
 def test_a_new_pre_tokenizer_is_used_at_once() -> None:
@@ -45,6 +60,9 @@ def test_a_new_pre_tokenizer_is_used_at_once() -> None:
     spaced = tokenizer.encode("a b").tokens
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
     assert tokenizer.encode("a b").tokens == ["Ġa", "Ġb"] != spaced
+    oracle = official()
+    oracle.pre_tokenizer = pytest.importorskip("tokenizers").pre_tokenizers.ByteLevel(add_prefix_space=True)
+    assert same_as_official(tokenizer, oracle, "a b") and same_as_official(tokenizer, oracle)
 
 
 def test_switching_the_backend_builds_a_new_encoder() -> None:
@@ -57,6 +75,7 @@ def test_switching_the_backend_builds_a_new_encoder() -> None:
     with _backend.use(_backend.PYTHON if _backend.backend == _backend.COMPILED else _backend.COMPILED):
         assert tokenizer.encode(TEXT).offsets == expected.offsets
         assert tokenizer._text_encoder() is not first
+        assert same_as_official(tokenizer, official())
 
 
 @pytest.mark.parametrize("relative", ["refs/gpt2/tokenizer.json", "refs/t5/tokenizer.json"])
@@ -73,6 +92,7 @@ def test_clear_cache_empties_every_cache(relative: str) -> None:
     assert not encoder.piece_cache and not encoder.ids_cache and not encoder.word_cache
     assert tokenizer.encode(TEXT).tokens == expected.tokens
     assert tokenizer.encode_ids(TEXT) == ids
+    assert same_as_official(tokenizer, official(relative))
 
 
 def test_a_pickled_tokenizer_builds_its_own_encoder() -> None:
