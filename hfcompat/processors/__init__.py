@@ -120,9 +120,14 @@ def from_dict(data: Any) -> PostProcessor:
     errors = {}
     for name, variant in _VARIANTS:
         try:
-            return variant.from_dict(data)
+            processor = variant.from_dict(data)
         except FormatError as error:
             errors[name] = error
+        else:
+            # A refused variant's traceback holds this frame and so the caller's: kept, that cycle
+            # would keep a whole parsed tokenizer.json alive until the collector next runs.
+            errors.clear()
+            return processor
     kind = data.get("type")
     if isinstance(kind, str) and kind in errors:
         raise errors[kind]

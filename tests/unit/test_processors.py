@@ -9,8 +9,10 @@ part. JSON forms, the Python template syntax and the error cases are compared to
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import weakref
 from functools import lru_cache
 from typing import Any
 
@@ -756,3 +758,34 @@ def test_single_layout(base: str, processor: str, add_special_tokens: bool) -> N
         packed = layout.pack(encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids)
         expected = json.loads(hf.encode(text, add_special_tokens=add_special_tokens).__getstate__())
         assert packed.to_state() == expected, text
+
+
+class _Held:
+    """Something a caller's frame holds while a post-processor is read (a parsed file, say)."""
+
+
+def _read_holding(data: dict, held: _Held) -> Any:
+    """Read a post-processor from a frame that holds `held`."""
+    return processors.from_dict(data)
+
+
+@pytest.mark.parametrize("kind", ["BertProcessing", "ByteLevel", "TemplateProcessing", "Sequence"])
+def test_a_variant_refused_on_the_way_leaves_no_cycle_holding_the_caller(kind: str) -> None:
+    """The variants tried before the right one fail with a traceback that holds the caller's
+    frames: kept, they would keep a whole parsed tokenizer.json alive until the collector runs."""
+    data = {"BertProcessing": {"type": "BertProcessing", "sep": ["[SEP]", 102], "cls": ["[CLS]", 101]},
+            "ByteLevel": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+            "TemplateProcessing": {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A", "type_id": 0}}],
+                                   "pair": [{"Sequence": {"id": "A", "type_id": 0}}], "special_tokens": {}},
+            "Sequence": {"type": "Sequence", "processors": []}}[kind]
+    held = _Held()
+    freed = weakref.ref(held)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        assert type(_read_holding(data, held)).__name__ == kind
+        del held
+        assert freed() is None, "the caller's frame outlived the read"
+    finally:
+        if paused:
+            gc.enable()
