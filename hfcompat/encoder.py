@@ -15,7 +15,6 @@ Post-processing (special tokens, truncation, padding) stays with the Tokenizer.
 
 from __future__ import annotations
 
-import gc
 from itertools import starmap
 from typing import Any, Callable
 
@@ -32,34 +31,6 @@ from .specials import Segments
 # Pieces encoded once and reused: bounded like HF's model caches, and only for short pieces.
 CACHE_CAPACITY = 10_000
 CACHE_MAX_CHARS = 256
-
-# Chars above which encoding one text pauses Python's cyclic garbage collector (see CollectorPaused).
-LONG_TEXT = 100_000
-
-
-class CollectorPaused:
-    """Pause the cyclic garbage collector while texts longer than LONG_TEXT chars in all are
-    encoded: the millions of small tuples they make hold no cycles, and collecting them again
-    and again took over half the time of a 1,000,000-char text (benchmarks/pathological.py).
-    A class, not a generator: it is entered once per text, and a generator's context manager
-    cost 2-3 us of a 35 us line."""
-
-    __slots__ = ("paused",)
-
-    def __init__(self, *texts: Any):
-        length = 0
-        for text in texts:
-            if isinstance(text, str):
-                length += len(text)
-        self.paused = length > LONG_TEXT and gc.isenabled()
-
-    def __enter__(self) -> None:
-        if self.paused:
-            gc.disable()
-
-    def __exit__(self, *_: Any) -> None:
-        if self.paused:
-            gc.enable()
 
 
 class TextEncoder:

@@ -19,7 +19,8 @@ from .pipeline.chat_template import apply_chat_template
 from .pipeline.normalized import NormalizedString
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
-from .encoder import CollectorPaused, TextEncoder
+from .collector import CollectorPaused
+from .encoder import TextEncoder
 from .processors import UNPROCESSED, SingleLayout, post_process
 from .specials import AddedTokens, SpecialSet, TiktokenSpecials
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from .._lazy import imported
+from ..collector import paused_while_loading
 from ..errors import FormatError
 from .detect import DIRECTORY, detect_format
 
@@ -46,7 +47,12 @@ def load(path: str | Path, **options: Any) -> Tokenizer:
     `special_tokens` (see `read_tiktoken`); for a GGUF `pattern`; `strict=False` loads a
     tokenizer.json or vocab.json that gives one id to two tokens, as `tokenizers` does.
     """
-    path = Path(path)
+    with paused_while_loading():
+        return _load(Path(path), options)
+
+
+def _load(path: Path, options: dict[str, Any]) -> Tokenizer:
+    """`load` of a path, the collector paused."""
     kind = detect_format(path, options.get("format"))
     if kind == DIRECTORY:
         return _load_directory(path, options)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import decoders, models, normalizers, pre_tokenizers, processors, segmentation
+from ..collector import paused_while_loading
 from ..errors import FormatError, UnsupportedConversion
 from ..files import atomic_write_text
 from ..models import model_from_dict
@@ -62,6 +63,12 @@ def read_tokenizer_json(path: str | Path, strict: bool = True) -> Tokenizer:
 
 def tokenizer_from_json(text: str, strict: bool = True) -> Tokenizer:
     """Build a Tokenizer from tokenizer.json text, refusing what HF's reader refuses."""
+    with paused_while_loading():
+        return _tokenizer_from_json(text, strict)
+
+
+def _tokenizer_from_json(text: str, strict: bool) -> Tokenizer:
+    """`tokenizer_from_json`, the collector paused."""
     if not text.strip():
         raise FormatError("the file is empty; expected a tokenizer.json object")
     try:

@@ -11,7 +11,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "hfcompat"
 # Lowest first; a module may import its own rank and the ranks below it.
 LAYERS = [
-    ("hfcompat.errors", "hfcompat.encoding", "hfcompat.files", "hfcompat._backend", "hfcompat._lazy"),
+    ("hfcompat.errors", "hfcompat.encoding", "hfcompat.files", "hfcompat._backend", "hfcompat._lazy",
+     "hfcompat.collector"),
     ("hfcompat.pipeline",),
     ("hfcompat.normalizers", "hfcompat.pre_tokenizers"),
     ("hfcompat.models", "hfcompat.processors", "hfcompat.decoders"),

@@ -11,6 +11,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ...collector import paused_while_loading
 from ...formats.sentencepiece import read_model, tokenizer_from_proto
 from ...formats.sentencepiece import schema as spm
 from ...normalizers.charsmap import CharsMap
@@ -72,10 +73,11 @@ class Engine:
     """A loaded model: encode, decode and look up pieces as sentencepiece's processor does."""
 
     def __init__(self, serialized: bytes):
-        model = read_model(serialized)
+        with paused_while_loading():
+            model = read_model(serialized)
+            self.tokenizer = tokenizer_from_proto(model)
         self.proto = model.proto
         self.serialized = bytes(serialized)
-        self.tokenizer = tokenizer_from_proto(model)
         self.model = self.tokenizer.model
         self.segmenter = Tokenizer(self.model, pre_tokenizer=self.tokenizer.pre_tokenizer)
         pieces = self.proto.pieces

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterab
 
 import regex
 
+from ...collector import paused_while_loading
 from ...formats.tiktoken.ranks import tokenizer_from_ranks
 from .unstable import EncodingParts, encode_invalid_utf8, encode_with_unstable, piece_ids
 
@@ -50,7 +51,8 @@ class Encoding:
         # Single bytes without a rank: tiktoken builds such an encoding and panics on text that
         # leaves one alone; the model gives it a stand-in id above max_token_value (`_whole`).
         self._unranked_bytes = any(bytes([byte]) not in mergeable_ranks for byte in range(256))
-        self._tokenizer = tokenizer_from_ranks(mergeable_ranks, pat_str, special_tokens, name, every_byte=False)
+        with paused_while_loading():
+            self._tokenizer = tokenizer_from_ranks(mergeable_ranks, pat_str, special_tokens, name, every_byte=False)
 
     def __repr__(self) -> str:
         return f"<Encoding {self.name!r}>"
