@@ -14,6 +14,7 @@ The loop over a word longer than `NOGIL_MIN_SYMBOLS` symbols runs without the GI
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport qsort
 from libc.string cimport memcmp
 
 from codecs import charmap_decode as _BYTE_LEVEL  # bytes -> their chars in a byte-level alphabet
@@ -86,9 +87,13 @@ cdef inline uint64_t _pop(uint64_t* heap, Py_ssize_t* size) noexcept nogil:
     return top
 
 
+cdef enum:
+    FNV_OFFSET_BASIS = 0xCBF29CE484222325ULL
+
+
 cdef inline uint64_t _bytes_hash(const unsigned char* data, Py_ssize_t size) noexcept nogil:
     """FNV-1a over bytes, never the hash table's empty key."""
-    cdef uint64_t hashed = 0xCBF29CE484222325ULL
+    cdef uint64_t hashed = FNV_OFFSET_BASIS
     cdef Py_ssize_t i
     for i in range(size):
         hashed = (hashed ^ data[i]) * 0x100000001B3ULL
@@ -182,29 +187,108 @@ def merge_columns(dict vocab, list merges) -> object:
     return left_ids, right_ids, new_ids
 
 
+cdef inline uint64_t _fnv_step(uint64_t key, Py_UCS4 code_point) noexcept nogil:
+    """The FNV-1a key (over code points; see `_bytes_hash`) of a string one char longer: a
+    piece's key in `ranked_splits`, grown one char at a time over its prefixes."""
+    return (key ^ <uint64_t>code_point) * 0x100000001B3ULL
+
+
+cdef inline uint64_t _slot_key(uint64_t key) noexcept nogil:
+    """A key the hash table can hold (EMPTY marks a free slot)."""
+    return key if key != EMPTY else 0
+
+
+cdef inline uint64_t _next_key(uint64_t key) noexcept nogil:
+    """Where a piece whose key is taken by another goes next (and where a lookup goes on)."""
+    return _slot_key(key * 0x9E3779B97F4A7C15ULL + 1)
+
+
+cdef uint64_t _chars_key(str text, Py_ssize_t start, Py_ssize_t end) noexcept:
+    """The FNV-1a key of text[start:end]."""
+    cdef uint64_t key = FNV_OFFSET_BASIS
+    cdef Py_ssize_t at
+    for at in range(start, end):
+        key = _fnv_step(key, text[at])
+    return _slot_key(key)
+
+
+cdef bint _spells(str text, Py_ssize_t start, Py_ssize_t end, str piece) noexcept:
+    """Whether text[start:end] is `piece`."""
+    cdef Py_ssize_t at
+    if len(piece) != end - start:
+        return False
+    for at in range(end - start):
+        if <Py_UCS4>text[start + at] != <Py_UCS4>piece[at]:
+            return False
+    return True
+
+
+cdef int32_t _piece_at(_Table table, list pieces, uint64_t key, str text, Py_ssize_t start, Py_ssize_t end):
+    """The index of the piece text[start:end] (key: its `_chars_key`), or -1: a key's piece is
+    checked, and one whose key was taken is found further along its keys."""
+    cdef int32_t found = table.get(key)
+    while found >= 0 and not _spells(text, start, end, <str>pieces[found]):
+        key = _next_key(key)
+        found = table.get(key)
+    return found
+
+
+cdef struct _Split:
+    double score  # the piece's
+    Py_ssize_t length  # the piece's, in chars
+    Py_ssize_t found  # how many splits were found before this one (pieces in order, cuts in order)
+
+
+cdef int _split_order(const void* first, const void* second) noexcept nogil:
+    """`ranked_splits`' order: the best-scored piece first, then the longer, then as found."""
+    cdef const _Split* a = <const _Split*>first
+    cdef const _Split* b = <const _Split*>second
+    if a.score != b.score:
+        return -1 if a.score > b.score else 1
+    if a.length != b.length:
+        return -1 if a.length > b.length else 1
+    return -1 if a.found < b.found else (1 if a.found > b.found else 0)
+
+
 def ranked_splits(dict scores) -> list:
-    """`bpe.ranked_splits`: every (left, right) cut of a piece whose parts are pieces, sorted, in
-    one C loop."""
-    cdef list ranked = []
-    cdef Py_ssize_t index = 0, cut, length
-    cdef str piece, left, right
-    cdef object score
-    cdef tuple item
-    for piece, score in scores.items():
-        length = len(piece)
-        for cut in range(1, length):
-            left = piece[:cut]
-            if left in scores:
-                right = piece[cut:]
-                if right in scores:
-                    ranked.append((-score, -length, index, cut, left, right))
-        index += 1
-    ranked.sort()
-    cdef list merges = [None] * len(ranked)
-    for index in range(len(ranked)):
-        item = <tuple>ranked[index]
-        merges[index] = (-item[0], item[4], item[5])
-    return merges
+    """`bpe.ranked_splits`: every (left, right) cut of a piece whose parts are pieces, sorted. The
+    parts are looked up by their FNV-1a keys in a C table, no substring made, and the splits
+    sorted in a C array; the merges hold the pieces' own strings."""
+    cdef list pieces = list(scores)
+    cdef list values = list(scores.values())
+    cdef Py_ssize_t count = len(pieces), index, cut, length, cuts = 0
+    cdef int32_t left, right
+    cdef uint64_t key
+    cdef str piece
+    cdef _Table table = _Table(count)
+    for index in range(count):
+        piece = <str>pieces[index]
+        cuts += max(len(piece) - 1, 0)
+        key = _chars_key(piece, 0, len(piece))
+        while table.get(key) != -1:
+            key = _next_key(key)
+        table.put(key, <int32_t>index)
+    cdef list found = []  # (score, left, right), pieces in order, cuts in order
+    cdef _Split* splits = <_Split*>PyMem_Malloc(max(cuts, 1) * sizeof(_Split))
+    if splits == NULL:
+        raise MemoryError()
+    try:
+        for index in range(count):
+            piece = <str>pieces[index]
+            length = len(piece)
+            key = FNV_OFFSET_BASIS
+            for cut in range(1, length):
+                key = _fnv_step(key, piece[cut - 1])
+                left = _piece_at(table, pieces, _slot_key(key), piece, 0, cut)
+                if left >= 0:
+                    right = _piece_at(table, pieces, _chars_key(piece, cut, length), piece, cut, length)
+                    if right >= 0:
+                        splits[len(found)] = _Split(<double>values[index], length, len(found))
+                        found.append((values[index], pieces[left], pieces[right]))
+        qsort(splits, len(found), sizeof(_Split), _split_order)
+        return [found[splits[index].found] for index in range(len(found))]
+    finally:
+        PyMem_Free(splits)
 
 
 @cython.final
