@@ -28,8 +28,8 @@ import re
 import struct
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate
-from operator import itemgetter, ne
+from itertools import accumulate, compress
+from operator import attrgetter, itemgetter, ne, not_
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -107,77 +107,101 @@ def read_model(data: bytes) -> "ReadableModel":
 
 def check_model(model: "ReadableModel") -> None:
     """The checks sentencepiece makes when it loads a model."""
-    if not model.pieces:
+    texts, types = model.texts, model.types
+    if not texts:
         raise FormatError("the model has no pieces", field="pieces")
-    unknowns = byte_pieces = 0
     byte_fallback = model.trainer_spec.byte_fallback
-    texts = [piece.piece for piece in model.pieces]
-    if len(set(texts)) != len(texts) or "" in texts or not all(map(math.isfinite, [p.score for p in model.pieces])):
-        _check_each_piece(model.pieces)
-    for index, piece in enumerate(model.pieces):
-        if piece.type == spm.UNKNOWN:
-            unknowns += 1
-        elif piece.type == spm.BYTE:
-            _check_byte_piece(piece.piece, byte_fallback, f"pieces[{index}]")
-            byte_pieces += 1
+    if len(set(texts)) != len(texts) or "" in texts or not all(map(math.isfinite, model.scores)):
+        _check_each_piece(model)
+    byte_ids = model.ids_of(spm.BYTE)
+    for index in byte_ids:
+        _check_byte_piece(texts[index], byte_fallback, f"pieces[{index}]")
+    unknowns = types.count(spm.UNKNOWN)
     if unknowns > 1 or not (unknowns or byte_fallback):
         said = "unk is already defined" if unknowns else "unk is not defined"
         raise FormatError(f"expected exactly one UNKNOWN piece, found {unknowns} (sentencepiece refuses it: {said!r}; "
                           "a byte-fallback model may have none)", field="pieces")
-    if byte_fallback and byte_pieces != 256:
-        raise FormatError(f"{byte_pieces} byte pieces although byte_fallback is true (sentencepiece needs all 256)",
+    if byte_fallback and len(byte_ids) != 256:
+        raise FormatError(f"{len(byte_ids)} byte pieces although byte_fallback is true (sentencepiece needs all 256)",
                           field="trainer_spec.byte_fallback")
     model_type = model.trainer_spec.model_type
     if model_type not in spm.MODEL_TYPES.values():
         raise FormatError(f"unknown model type {model_type}", field="trainer_spec.model_type")
 
 
-def _check_each_piece(pieces: list["Piece"]) -> None:
+def _check_each_piece(model: "ReadableModel") -> None:
     """Name the first piece that is empty, has a score that is not finite, or repeats one before."""
     seen: set[str] = set()
-    for index, piece in enumerate(pieces):
-        if not piece.piece:
+    for index, (piece, score) in enumerate(zip(model.texts, model.scores)):
+        if not piece:
             raise FormatError("a piece is empty", field=f"pieces[{index}].piece")
-        if not math.isfinite(piece.score):
-            raise FormatError(f"score {piece.score} is NaN or infinite, which sentencepiece refuses",
+        if not math.isfinite(score):
+            raise FormatError(f"score {score} is NaN or infinite, which sentencepiece refuses",
                               field=f"pieces[{index}].score")
-        if piece.piece in seen:
-            raise FormatError(f"piece {piece.piece!r} is repeated", field=f"pieces[{index}].piece")
-        seen.add(piece.piece)
-
-
-@dataclass
-class Piece:
-    """One piece of a ModelProto, its text a str even where the file's bytes are not UTF-8."""
-
-    piece: str
-    score: float
-    type: int
+        if piece in seen:
+            raise FormatError(f"piece {piece!r} is repeated", field=f"pieces[{index}].piece")
+        seen.add(piece)
 
 
 @dataclass
 class ReadableModel:
-    """A ModelProto's pieces as plain Python objects (each text a str), with its specs: what the
+    """A ModelProto's pieces as plain columns (each text a str, by id), with its specs: what the
     pipeline is built from, read once from the protobuf objects."""
 
-    pieces: list[Piece]
+    texts: list[str]
+    scores: list[float]
+    types: list[int]
     trainer_spec: Any
     normalizer_spec: Any
     proto: Any  # the ModelProto they were read from
 
+    def ids_of(self, *kinds: int) -> list[int]:
+        """The ids of the pieces of these types, in order."""
+        return list(compress(range(len(self.types)), map(frozenset(kinds).__contains__, self.types)))
+
+    def texts_of(self, *kinds: int) -> list[str]:
+        """The texts of the pieces of these types, in id order."""
+        return list(compress(self.texts, map(frozenset(kinds).__contains__, self.types)))
+
+    def scores_of(self, *kinds: int) -> list[float]:
+        """The scores of the pieces of these types, in id order."""
+        return list(compress(self.scores, map(frozenset(kinds).__contains__, self.types)))
+
+    def first_of(self, kind: int) -> int | None:
+        """The id of the first piece of this type (None when there is none)."""
+        return self.types.index(kind) if kind in self.types else None
+
+    @cached_property
+    def all_text(self) -> bool:
+        """Whether every piece is UTF-8 text (the usual case, found in one search)."""
+        return _BYTE_STAND_IN.search("".join(self.texts)) is None
+
+    @cached_property
+    def matchable(self) -> list[bool]:
+        """Per id, whether sentencepiece's model can give the piece for a span of text: normal and
+        user-defined pieces that are UTF-8, but a CHAR model looks up single chars only (and
+        user-defined symbols)."""
+        flags = list(map(frozenset(MATCHABLE).__contains__, self.types))
+        if self.trainer_spec.model_type == spm.CHAR:
+            flags = [flag and (kind != spm.NORMAL or len(piece) == 1)
+                     for flag, kind, piece in zip(flags, self.types, self.texts)]
+        if not self.all_text:
+            flags = [flag and is_text(piece) for flag, piece in zip(flags, self.texts)]
+        return flags
+
     @cached_property
     def mergeable_scores(self) -> dict[str, float]:
         """Piece -> score of every piece a merge can make (normal and unused pieces that are text)."""
-        mergeable = (spm.NORMAL, spm.UNUSED)
-        return {p.piece: p.score for p in self.pieces if p.type in mergeable and is_text(p.piece)}
+        mergeable = compress(zip(self.texts, self.scores), map(frozenset((spm.NORMAL, spm.UNUSED)).__contains__,
+                                                              self.types))
+        return dict(mergeable if self.all_text else (pair for pair in mergeable if is_text(pair[0])))
 
     @cached_property
     def stand_in_chars(self) -> list[str]:
         """The chars of mergeable pieces that are no piece: sentencepiece's BPE still joins them (an
         unknown char is a symbol like any other), so they enter the merges, with ids after the pieces."""
-        pieces = {p.piece for p in self.pieces}
-        found = (char for piece in self.mergeable_scores if len(piece) > 1 for char in piece if char not in pieces)
-        return list(dict.fromkeys(found))
+        spelled = "".join(self.mergeable_scores)
+        return sorted(set(spelled).difference(self.texts), key=spelled.index)
 
     @cached_property
     def ranked_merges(self) -> list[tuple[float, str, str]]:
@@ -186,12 +210,17 @@ class ReadableModel:
 
 
 def readable(proto: Any) -> ReadableModel:
-    """The model's pieces as plain objects; bytes that are not UTF-8 become lone surrogates (no text
+    """The model's pieces as plain columns; bytes that are not UTF-8 become lone surrogates (no text
     holds them, so no text matches them, as in sentencepiece)."""
     if isinstance(proto, ReadableModel):
         return proto
-    return ReadableModel([Piece(_text(p.piece), p.score, p.type) for p in proto.pieces],
-                         proto.trainer_spec, proto.normalizer_spec, proto)
+    texts, scores, types = map(list, list(zip(*map(_PIECE_FIELDS, proto.pieces))) or [(), (), ()])
+    if set(map(type, texts)) - {str}:
+        texts = list(map(_text, texts))
+    return ReadableModel(texts, scores, types, proto.trainer_spec, proto.normalizer_spec, proto)
+
+
+_PIECE_FIELDS = attrgetter("piece", "score", "type")
 
 
 def _text(piece: str | bytes) -> str:
@@ -205,16 +234,6 @@ _BYTE_STAND_IN = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of 
 def is_text(piece: str) -> bool:
     """Whether a piece is UTF-8 text (no lone surrogate standing for a byte of the file)."""
     return piece.isascii() or _BYTE_STAND_IN.search(piece) is None
-
-
-def matched_in_text(proto: Any, piece: Any) -> bool:
-    """Whether sentencepiece's model can give this piece for a span of text: normal and user-defined
-    pieces that are UTF-8, but a CHAR model looks up single chars only (and user-defined symbols)."""
-    if not is_text(piece.piece):
-        return False
-    if piece.type == spm.NORMAL and proto.trainer_spec.model_type == spm.CHAR:
-        return len(piece.piece) == 1
-    return piece.type in MATCHABLE
 
 
 def _check_byte_piece(piece: str, byte_fallback: bool, field: str) -> None:
@@ -239,20 +258,19 @@ def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = 
     sections = _sections(proto)
     sections["post_processor"] = _bos_eos_template(proto, add_bos, add_eos)
     tokenizer = tokenizer_around(model, sections)
-    user_defined = [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
+    user_defined = proto.texts_of(spm.USER_DEFINED)
     for normalizer in flatten(tokenizer.normalizer):
         if isinstance(normalizer, Precompiled):
             normalizer.longest_match = True
             normalizer.protected = tuple(piece for piece in user_defined
                                          if rules_may_touch(normalizer.charsmap, piece))
     if isinstance(model, Unigram):
-        model.without_matching(frozenset(
-            i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p)))
-        normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
+        model.without_matching(frozenset(compress(range(len(proto.texts)), map(not_, proto.matchable))))
+        normal_scores = proto.scores_of(spm.NORMAL) or [0.0]
         model.sum_in_float32(_f32(min(normal_scores) - UNK_PENALTY))
     elif isinstance(model, BPE):
-        model.merge_as_sentencepiece(_merge_levels(proto.ranked_merges), _ids_of_type(proto, spm.UNUSED),
-                                     _ids_of_type(proto, spm.USER_DEFINED))
+        model.merge_as_sentencepiece(_merge_levels(proto.ranked_merges), frozenset(proto.ids_of(spm.UNUSED)),
+                                     frozenset(proto.ids_of(spm.USER_DEFINED)))
         model.merge_through(proto.stand_in_chars)
     elif proto.trainer_spec.byte_fallback:
         model.spell_unknown_in_bytes()  # WORD: sentencepiece spells an unknown word in bytes
@@ -263,11 +281,6 @@ def tokenizer_from_proto(source: Any, *, add_bos: bool = False, add_eos: bool = 
     tokenizer.source = SentencePieceSource(proto.proto, add_bos, add_eos)
     build_compiled(tokenizer)
     return tokenizer
-
-
-def _ids_of_type(proto: Any, piece_type: int) -> frozenset[int]:
-    """The ids of the pieces of one type."""
-    return frozenset(i for i, p in enumerate(proto.pieces) if p.type == piece_type)
 
 
 # ----- ModelProto -> tokenizer.json ----------------------------------------------------------
@@ -285,7 +298,7 @@ def _frozen(proto: ReadableModel) -> list[str]:
     before the model (a Unigram model has none)."""
     if proto.trainer_spec.model_type != spm.BPE:
         return []
-    return [p.piece for p in proto.pieces if p.type == spm.USER_DEFINED]
+    return proto.texts_of(spm.USER_DEFINED)
 
 
 def _sections(proto: ReadableModel) -> dict[str, Any]:
@@ -300,7 +313,7 @@ def _sections(proto: ReadableModel) -> dict[str, Any]:
 def _bos_eos_template(proto: Any, add_bos: bool, add_eos: bool) -> dict | None:
     """A TemplateProcessing adding the bos and/or eos control pieces, or None."""
     trainer = proto.trainer_spec
-    controls = {p.piece: i for i, p in enumerate(proto.pieces) if p.type == spm.CONTROL}
+    controls = {proto.texts[i]: i for i in proto.ids_of(spm.CONTROL)}
     wanted = [(flag, name, piece) for flag, name, piece in
               ((add_bos, "bos", trainer.bos_piece), (add_eos, "eos", trainer.eos_piece)) if flag]
     for _, name, piece in wanted:
@@ -351,9 +364,9 @@ def _pre_tokenizer(proto: Any, frozen: list[str]) -> dict | None:
     if model_type == spm.WORD:
         steps.append({"type": "Split", "pattern": {"String": SPACE}, "behavior": "MergedWithNext",
                       "invert": False})
-    elif model_type == spm.BPE and words_are_cuts(p.piece for p in proto.pieces if p.type in MATCHABLE) \
+    elif model_type == spm.BPE and words_are_cuts(proto.texts_of(*MATCHABLE)) \
             and proto.normalizer_spec.escape_whitespaces and not proto.trainer_spec.treat_whitespace_as_suffix \
-            and not any(p.type == spm.UNUSED for p in proto.pieces):
+            and spm.UNUSED not in proto.types:
         steps.append({"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True})
     if not steps:
         return None
@@ -383,12 +396,12 @@ def _decoder(proto: Any) -> dict:
     """
     trainer, spec = proto.trainer_spec, proto.normalizer_spec
     steps: list[dict] = []
-    controls = [p.piece for p in proto.pieces if p.type == spm.CONTROL]
+    controls = proto.texts_of(spm.CONTROL)
     if controls:
         steps.append(_replace(r"\A(?:" + "|".join(map(_escape, controls)) + r")\z", "", regex=True))
-    unknown = next((p.piece for p in proto.pieces if p.type == spm.UNKNOWN), None)
-    if unknown is not None:  # a byte-fallback model may have none: its unknown chars are bytes
-        steps.append(_replace(r"\A" + _escape(unknown) + r"\z", trainer.unk_surface, regex=True))
+    unknown_id = proto.first_of(spm.UNKNOWN)
+    if unknown_id is not None:  # a byte-fallback model may have none: its unknown chars are bytes
+        steps.append(_replace(r"\A" + _escape(proto.texts[unknown_id]) + r"\z", trainer.unk_surface, regex=True))
     # sentencepiece writes the text of byte pieces as it is: a "▁" spelled in bytes (an unknown word
     # of a WORD model) stays "▁". The pieces' own "▁" are marked first, with a char no text holds.
     space = SPACE
@@ -405,25 +418,25 @@ def _decoder(proto: Any) -> dict:
     return {"type": "Sequence", "decoders": steps}
 
 
-def _space_in_bytes(proto: Any) -> bool:
+def _space_in_bytes(proto: ReadableModel) -> bool:
     """Whether byte pieces may spell a "▁": in a WORD model (whole unknown words), or where "▁" is no piece."""
     return proto.trainer_spec.model_type == spm.WORD or \
-        not any(p.piece == SPACE and matched_in_text(proto, p) for p in proto.pieces)
+        SPACE not in proto.texts or not proto.matchable[proto.texts.index(SPACE)]
 
 
 def _model(proto: ReadableModel) -> BPE | Unigram | WordLevel:
     """The Unigram or BPE model of the pieces (CHAR as Unigram, WORD as WordLevel)."""
     model_type = proto.trainer_spec.model_type
-    unknown = next((i for i, p in enumerate(proto.pieces) if p.type == spm.UNKNOWN), None)
+    unknown = proto.first_of(spm.UNKNOWN)
     if model_type == spm.BPE:
         return _bpe_model(proto, unknown)
     if model_type == spm.WORD:
-        vocab = {p.piece: i for i, p in enumerate(proto.pieces)}
+        vocab = dict(zip(proto.texts, range(len(proto.texts))))
         # Without an unknown piece (byte fallback) no word becomes unk: the trainer's name stands in.
-        unk = proto.trainer_spec.unk_piece if unknown is None else proto.pieces[unknown].piece
+        unk = proto.trainer_spec.unk_piece if unknown is None else proto.texts[unknown]
         return WordLevel(vocab, unk)
     if unknown is None:  # byte fallback spells every unknown char: a piece no text matches stands in
-        unknown = next(i for i, p in enumerate(proto.pieces) if not matched_in_text(proto, p))
+        unknown = proto.matchable.index(False)
     return Unigram(_unigram_vocab(proto), unknown, proto.trainer_spec.byte_fallback)
 
 
@@ -432,7 +445,7 @@ def _f32(value: float) -> float:
     return struct.unpack("<f", struct.pack("<f", value))[0]
 
 
-def _unigram_vocab(proto: Any) -> list[tuple[str, float]]:
+def _unigram_vocab(proto: ReadableModel) -> list[tuple[str, float]]:
     """[piece, score] per piece, with the scores SentencePiece's lattice effectively uses.
 
     A user-defined piece scores `0.1 * (bytes - 1)` (float32, sentencepiece 0.2.3's bonus for a
@@ -441,17 +454,16 @@ def _unigram_vocab(proto: Any) -> list[tuple[str, float]]:
     score below any spelling of them in chars; HF's unknown-char score moves with it, which changes no choice:
     every segmentation of a text holds the same unknown chars.
     """
-    normal_scores = [p.score for p in proto.pieces if p.type == spm.NORMAL] or [0.0]
-    reserved = [p.piece for p in proto.pieces if not matched_in_text(proto, p)]
+    normal_scores = proto.scores_of(spm.NORMAL) or [0.0]
+    reserved = list(compress(proto.texts, map(not_, proto.matchable)))
     unreachable = min(normal_scores) * (max(map(len, reserved), default=0) + 1) - 1000.0
     vocab = []
-    for p in proto.pieces:
-        score = p.score
-        if p.type == spm.USER_DEFINED:
-            score = _f32(0.1 * (len(p.piece.encode("utf-8")) - 1))
-        elif not matched_in_text(proto, p):
+    for piece, score, kind, matchable in zip(proto.texts, proto.scores, proto.types, proto.matchable):
+        if kind == spm.USER_DEFINED:
+            score = _f32(0.1 * (len(piece.encode("utf-8")) - 1))
+        elif not matchable:
             score = unreachable
-        vocab.append((p.piece, score))
+        vocab.append((piece, score))
     return vocab
 
 
@@ -464,10 +476,10 @@ def _merge_levels(ranked: list[tuple[float, str, str]]) -> list[int]:
 def _bpe_model(proto: ReadableModel, unknown: int | None) -> BPE:
     """BPE with a merge for every split of every mergeable piece, best piece score first (the
     stand-in chars in the vocab too, for the merges; the reader takes them out again)."""
-    stand_ins = {char: len(proto.pieces) + index for index, char in enumerate(proto.stand_in_chars)}
-    return BPE({**{p.piece: i for i, p in enumerate(proto.pieces)}, **stand_ins},
+    stand_ins = {char: len(proto.texts) + index for index, char in enumerate(proto.stand_in_chars)}
+    return BPE({**dict(zip(proto.texts, range(len(proto.texts)))), **stand_ins},
                [(left, right) for _, left, right in proto.ranked_merges],
-               unk_token=None if unknown is None else proto.pieces[unknown].piece,
+               unk_token=None if unknown is None else proto.texts[unknown],
                # Without byte fallback sentencepiece gives one unk id for a run of unknown chars.
                fuse_unk=not proto.trainer_spec.byte_fallback, byte_fallback=proto.trainer_spec.byte_fallback,
                ignore_merges=bool(_frozen(proto)))

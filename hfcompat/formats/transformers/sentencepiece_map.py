@@ -67,7 +67,7 @@ def _file(directory: Path, name: str) -> Path:
 
 def _pieces(segmenter: Any) -> list[str]:
     """The pieces of a read .model, in id order."""
-    return [piece.piece for piece in readable(sentencepiece_source(segmenter).proto).pieces]
+    return readable(sentencepiece_source(segmenter).proto).texts
 
 
 def _choice(config: Config, key: str, default: str, table: dict[str, Any]) -> Any:
