@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import random
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from types import ModuleType
@@ -15,7 +14,6 @@ from .decoders.utf8 import StreamDecoder, decode_text
 from .encoding import Encoding, PackedEncoding
 from .errors import TokenizationError
 from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
-from .pipeline.chat_template import apply_chat_template
 from .pipeline.normalized import NormalizedString
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
@@ -137,7 +135,7 @@ class Tokenizer:
         attention_mask (plus assistant_masks when asked). Other keywords reach the template.
         Needs jinja2 (`pip install 'hfcompat[chat]'`).
         """
-        return apply_chat_template(
+        return _chat_templates().apply_chat_template(
             self, conversation, tools=tools, documents=documents, chat_template=chat_template,
             add_generation_prompt=add_generation_prompt, continue_final_message=continue_final_message,
             tokenize=tokenize, padding=padding, truncation=truncation, max_length=max_length,
@@ -484,7 +482,7 @@ class Tokenizer:
         with CollectorPaused(*texts):
             if num_threads <= 1 or len(runs) <= 1:
                 return [ids for run in runs for ids in mode.encode_ordinary_batch(self.model, run)]
-            with ThreadPoolExecutor(num_threads) as pool:
+            with importlib.import_module("concurrent.futures").ThreadPoolExecutor(num_threads) as pool:
                 found = pool.map(lambda run: mode.encode_ordinary_batch(self.model, run), runs)
                 return [ids for run in found for ids in run]
 
@@ -534,6 +532,12 @@ def _trainers() -> ModuleType:
     """hfcompat.trainers, imported when a tokenizer is first trained: with tqdm they are a third of
     the imports of a cold start, and loading or encoding needs none of them."""
     return importlib.import_module(".trainers", __package__)
+
+
+def _chat_templates() -> ModuleType:
+    """pipeline/chat_template.py, imported when a tokenizer first renders a conversation: loading
+    and encoding need none of it."""
+    return importlib.import_module(".pipeline.chat_template", __package__)
 
 
 def _extension(name: str) -> Callable[..., Any]:

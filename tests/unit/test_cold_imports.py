@@ -13,7 +13,8 @@ from tests.conftest import shared_file
 
 # Modules that a process which never trains, renders a chat template or reads a .model must not
 # import: each costs the cold start without serving it.
-NOT_NEEDED_TO_ENCODE = ("hfcompat.trainers", "tqdm", "jinja2", "hfcompat.pipeline.jinja_sandbox")
+NOT_NEEDED_TO_ENCODE = ("hfcompat.trainers", "tqdm", "jinja2", "hfcompat.pipeline.jinja_sandbox",
+                        "hfcompat.pipeline.chat_template", "concurrent.futures")
 
 
 def imported_after(code: str) -> set[str]:
@@ -55,3 +56,11 @@ def test_the_encode_command_skips_training_and_templates(name: str) -> None:
     found = imported_after(code)
     assert "hfcompat.cli.tokens" in found
     assert not {*NOT_NEEDED_TO_ENCODE, "hfcompat.tools.lint", "hfcompat.models.wordpiece"} & found
+
+
+def test_loading_a_model_file_imports_its_reader_not_its_writer() -> None:
+    """Llama 2's .model: the reader, no writer (nor trainer, template or thread pool)."""
+    path = shared_file("refs/llama2/tokenizer.model")
+    found = imported_after(f"import hfcompat\nhfcompat.load({str(path)!r}).encode('hello world')")
+    assert "hfcompat.formats.sentencepiece.read" in found
+    assert not {"hfcompat.formats.sentencepiece.write", *NOT_NEEDED_TO_ENCODE} & found
