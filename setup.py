@@ -21,7 +21,8 @@ EXTENSIONS = [("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx"),
               ("hfcompat.pipeline._pieces", "hfcompat/pipeline/_pieces.pyx"),
               ("hfcompat.trainers._bpe_trainer", "hfcompat/trainers/_bpe_trainer.pyx"),
               ("hfcompat.trainers._unigram_trainer", "hfcompat/trainers/_unigram_trainer.pyx"),
-              ("hfcompat.pre_tokenizers._scan", "hfcompat/pre_tokenizers/_scan.pyx")]
+              ("hfcompat.pre_tokenizers._scan", "hfcompat/pre_tokenizers/_scan.pyx"),
+              ("hfcompat.formats.tiktoken._ranks", "hfcompat/formats/tiktoken/_ranks.pyx")]
 SHARED_C = ["hfcompat/models/_hash_table.pxi", "hfcompat/models/_char_trie.pxi"]
 WARNING = ("hfcompat's compiled core was not built ({reason}); installing the pure-Python package, "
            "which gives identical results more slowly (hfcompat.backend == 'python')")

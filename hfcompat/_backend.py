@@ -12,9 +12,9 @@ This module finds the compiled twins (`load`, by the dotted names in EXTENSIONS:
 leaves that import nothing of hfcompat), so the answer to "is the core built?" never depends on
 which modules happened to be imported first. A module that a twin accelerates calls
 `load(name)` when it imports, and reads the attribute here (`bpe`, `unigram`, `wordpiece`,
-`charsmap`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`: the compiled module, or None)
-when it runs, so `use` switches a whole process at once; it is meant for tests and benchmarks
-that compare the two backends.
+`charsmap`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`, `ranks`: the compiled module, or
+None) when it runs, so `use` switches a whole process at once; it is meant for tests and
+benchmarks that compare the two backends.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ EXTENSIONS = {
     "bpe_trainer": "hfcompat.trainers._bpe_trainer",
     "unigram_trainer": "hfcompat.trainers._unigram_trainer",
     "scan": "hfcompat.pre_tokenizers._scan",
+    "ranks": "hfcompat.formats.tiktoken._ranks",
 }
 MODULES = tuple(EXTENSIONS)
 
@@ -60,6 +61,7 @@ pieces: ModuleType | None = None
 bpe_trainer: ModuleType | None = None
 unigram_trainer: ModuleType | None = None
 scan: ModuleType | None = None
+ranks: ModuleType | None = None
 backend: str = PYTHON
 
 

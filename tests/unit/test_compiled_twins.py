@@ -5,6 +5,7 @@ loops."""
 from __future__ import annotations
 
 import ast
+import base64
 import copy
 import importlib
 import inspect
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from hfcompat import _backend
 from hfcompat.errors import TokenizationError
+from hfcompat.formats.tiktoken import ranks
 from hfcompat.models import bpe, unigram
 from hfcompat.normalizers import charsmap
 from hfcompat.normalizers.charsmap_builder import build_charsmap
@@ -43,7 +45,8 @@ PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
           "hfcompat.normalizers._charsmap": "hfcompat.normalizers.charsmap",
           "hfcompat.pre_tokenizers._scan": "hfcompat.pre_tokenizers.scanned_patterns",
           "hfcompat.trainers._bpe_trainer": "hfcompat.trainers.bpe",
-          "hfcompat.trainers._unigram_trainer": "hfcompat.trainers.unigram_segments"}
+          "hfcompat.trainers._unigram_trainer": "hfcompat.trainers.unigram_segments",
+          "hfcompat.formats.tiktoken._ranks": "hfcompat.formats.tiktoken.ranks"}
 
 
 def public_functions(module: Any) -> dict[str, Any]:
@@ -180,6 +183,52 @@ def test_ranked_splits_equals_its_twin(scores: dict[str, float]) -> None:
     """Random pieces with tied and distinct scores: the same merges in the same order."""
     compiled = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
     assert compiled.ranked_splits(scores) == bpe.ranked_splits(scores)
+
+
+@st.composite
+def rank_files(draw: Any) -> bytes:
+    """Rank files, most clean, some with one fault: base64 tokens (unpadded, padded oddly, with a
+    stray byte), ranks that repeat or pass RANK_MAX or are written oddly, a line without its
+    newline, a blank line, a doubled space or a tab, a CR."""
+    count = draw(st.integers(1, 8))
+    tokens = [base64.b64encode(token) for token in draw(st.lists(st.binary(max_size=100), min_size=count,
+                                                                  max_size=count, unique=True))]
+    ranks_drawn = [rank * draw(st.sampled_from([1, 7])) for rank in draw(st.permutations(range(count)))]
+    lines = [b"%s %d" % (token, rank) for token, rank in zip(tokens, ranks_drawn)]
+    fault = draw(st.sampled_from(["none", "none", "token", "rank", "space", "blank", "cr"]))
+    at = draw(st.integers(0, count - 1))
+    token, rank = tokens[at], ranks_drawn[at]
+    if fault == "token":
+        token = draw(st.sampled_from([token.rstrip(b"="), token + b"=", b"=" + token, token[:1] + b"=" + token[1:],
+                                      token + b"-", b"=", b"==", b"===="]))
+        lines[at] = b"%s %d" % (token, rank)
+    elif fault == "rank":
+        lines[at] = token + b" " + draw(st.sampled_from([b"0%d" % rank, b"+%d" % rank, b"%d" % ranks.RANK_MAX,
+                                                          b"%d" % (ranks.RANK_MAX + 1), b"1" + b"0" * 30, b"-1", b"1_0",
+                                                          b"%d" % ranks_drawn[0]]))
+    elif fault == "space":
+        lines[at] = lines[at].replace(b" ", draw(st.sampled_from([b"  ", b"\t", b" \t"])))
+    elif fault == "blank":
+        lines.insert(at, b"")
+    elif fault == "cr":
+        lines[at] += b"\r"
+    return b"\n".join(lines) + draw(st.sampled_from([b"", b"\n", b"\n\n"]))
+
+
+def parsed_or_refused(parse: Any, data: bytes) -> Any:
+    """What a rank-file parser gives: the ranks, or ValueError when it refuses."""
+    try:
+        return parse(data, ranks.RANK_MAX)
+    except ValueError:
+        return ValueError
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=rank_files())
+def test_parse_clean_ranks_equals_its_twin(data: bytes) -> None:
+    """Clean and faulty rank files: the same ranks, or both refuse (the careful parser then reads)."""
+    compiled = pytest.importorskip("hfcompat.formats.tiktoken._ranks", reason="the compiled core is not built")
+    assert parsed_or_refused(compiled.parse_clean_ranks, data) == parsed_or_refused(ranks.parse_clean_ranks, data)
 
 
 def packed(sizes: list[int]) -> bytes:

@@ -32,7 +32,7 @@ import re
 
 import regex
 
-from ... import decoders, pre_tokenizers
+from ... import _backend, decoders, pre_tokenizers
 from ...errors import FormatError, UnsupportedConversion
 from ...files import atomic_write_bytes, atomic_write_text
 from ...models.bpe import BPE
@@ -43,6 +43,8 @@ from ...specials import TiktokenSpecials
 from ...tokenizer import Tokenizer
 from .encodings import KNOWN_ENCODINGS, R50K_PATTERN, KnownEncoding, encoding_for_sha256
 from .merges import NO_RANK, cached_merge_cuts, derive_merges, in_rank_order, merge_cuts
+
+_backend.load("ranks")  # the compiled twin, when it was built
 
 RANK_MAX = NO_RANK  # tiktoken's Rank is a u32; this one it never joins
 _CLEAN_RANKS = re.compile(rb"(?:[A-Za-z0-9+/=]+ [0-9]+\n)*(?:[A-Za-z0-9+/=]+ [0-9]+)?")
@@ -151,8 +153,9 @@ def read_ranks(path: str | Path) -> dict[bytes, int]:
 def parse_ranks(data: bytes, where: str | None = None) -> dict[bytes, int]:
     """Parse rank-file bytes as tiktoken does (two fields per non-blank line; a token listed
     again takes its last rank, as in tiktoken's dict); each rank must then be one token's."""
+    core = _backend.ranks
     try:
-        return _parse_clean_ranks(data)
+        return (parse_clean_ranks if core is None else core.parse_clean_ranks)(data, RANK_MAX)
     except (ValueError, binascii.Error):
         pass  # find the faulty line below, for the message
     ranks: dict[bytes, int] = {}
@@ -197,19 +200,22 @@ def repeated_tokens(data: bytes) -> dict[bytes, list[int]]:
     return {token: ranks for token, ranks in seen.items() if len(ranks) > 1}
 
 
-def _parse_clean_ranks(data: bytes) -> dict[bytes, int]:
-    """parse_ranks for a well-formed file, in bulk; ValueError on anything else."""
+def parse_clean_ranks(data: bytes, rank_max: int) -> dict[bytes, int]:
+    """token -> rank of a file of `base64 rank` lines (the last line may lack its newline), a token
+    listed again keeping its last rank, in bulk; ValueError on anything else, or when the ranks
+    are not distinct and within 0..rank_max (`parse_ranks` then finds the line to name). The
+    reference twin of `_ranks.parse_clean_ranks`."""
     if not _CLEAN_RANKS.fullmatch(data):
         raise ValueError("not one `base64 rank` per line: the careful parser reads it")
     fields = data.split()
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
-    if len(fields) != 2 * lines:  # also when a line is blank: the careful parser takes over
+    if len(fields) != 2 * lines:  # an empty file
         raise ValueError("a line without exactly two fields")
     tokens = list(map(binascii.a2b_base64, fields[0::2]))  # lenient, as b64decode below and tiktoken
     ranks = dict(zip(tokens, map(int, fields[1::2])))  # a token listed again keeps its last rank
     if len(set(ranks.values())) != len(ranks):
         raise ValueError("a rank given to two tokens")
-    if ranks and not 0 <= min(ranks.values()) <= max(ranks.values()) <= RANK_MAX:
+    if max(ranks.values()) > rank_max:
         raise ValueError("a rank out of range")
     return ranks
 
