@@ -48,7 +48,7 @@ def build_plan(model: Any, pre_tokenizer: Any) -> EncodePlan:
     route = TEXT_ROUTE if pre_tokenizer is None else pre_tokenizer.piece_route()
     if route is None or not kernel.deterministic or kernel.overrun:
         return EncodePlan(_backend.backend, model.kernel_version, kernel, None, None, loops)
-    find = whole_text if pre_tokenizer is None else pre_tokenizer.word_pieces
+    find = route.find
     if route.form is PieceForm.SPLITS:
         return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops)
     if route.form is PieceForm.BYTES:
@@ -63,11 +63,6 @@ def build_plan(model: Any, pre_tokenizer: Any) -> EncodePlan:
     mark = route.mark if route.form is PieceForm.PREFIXED else None
     return EncodePlan(_backend.backend, model.kernel_version, kernel, route, find, loops,
                       kernel.fast_columns or kernel.columns, kernel.columns, mark, kernel.ids)
-
-
-def whole_text(text: str) -> Pieces:
-    """The pieces of a text without a pre-tokenizer: the text itself, if not empty."""
-    return ([text], [0]) if text else ([], [])
 
 
 def _scanned_ids(text: str, scanned_ids: Callable[[str, Any], list[int]], scanner: Any) -> list[int]:

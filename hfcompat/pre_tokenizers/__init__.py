@@ -74,10 +74,6 @@ class Sequence(PreTokenizer):
         """When every step is."""
         return all(p.is_context_free() for p in self.pretokenizers)
 
-    def word_pieces(self, text: str) -> Pieces | None:
-        """The first step's pieces, when the later steps treat each piece by its text alone."""
-        return self.pretokenizers[0].word_pieces(text) if self.piece_route() is not None else None
-
     def piece_route(self) -> PieceRoute | None:
         """The first step's pieces, when the later steps treat each piece by its text alone: the
         one step's route; byte-level chars for words then mapped by ByteLevel (Llama 3's); a
@@ -92,11 +88,11 @@ class Sequence(PreTokenizer):
             words, second = self.pretokenizers
             if first.form is PieceForm.TEXT and type(second) is pre_tokenizer_class("ByteLevel") \
                     and not second.use_regex and not second.add_prefix_space:
-                return PieceRoute(PieceForm.BYTES, scanner=first.scanner)
+                return PieceRoute(PieceForm.BYTES, first.find, scanner=first.scanner)
             if type(words) is pre_tokenizer_class("WhitespaceSplit") \
                     and isinstance(second, pre_tokenizer_class("Metaspace")) and second.prepend_scheme == "always":
-                return PieceRoute(PieceForm.PREFIXED, mark=second.replacement)
-        return PieceRoute(PieceForm.SPLITS)
+                return PieceRoute(PieceForm.PREFIXED, first.find, mark=second.replacement)
+        return PieceRoute(PieceForm.SPLITS, first.find)
 
     def to_dict(self) -> dict[str, Any]:
         """{"type": "Sequence", "pretokenizers": [...]}."""

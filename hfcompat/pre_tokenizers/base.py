@@ -32,18 +32,24 @@ class PieceForm(Enum):
     SPLITS = "splits"  # whatever pre-tokenizing the piece alone gives
 
 
+def whole_text(text: str) -> Pieces:
+    """The pieces of a text nothing cuts: the text itself, if not empty."""
+    return ([text], [0]) if text else ([], [])
+
+
 @dataclass(frozen=True)
 class PieceRoute:
-    """How a pre-tokenizer's pieces (`word_pieces`) reach the model: given only when each piece,
-    pre-tokenized alone, comes out as it does inside the segment, so that its tokens can be
-    cached by its text."""
+    """How a pre-tokenizer's pieces reach the model: given only when each piece, pre-tokenized
+    alone, comes out as it does inside the segment, so that its tokens can be cached by its
+    text. Made once per encode plan, for the backend in use."""
 
     form: PieceForm
+    find: Callable[[str], Pieces] = whole_text  # a segment's pieces and their starts
     mark: str = ""  # PREFIXED: the char put before each piece, standing for the piece's first char
     scanner: Any = None  # the compiled Scanner that finds the pieces (scanned_patterns), if any
 
 
-TEXT_ROUTE = PieceRoute(PieceForm.TEXT)
+TEXT_ROUTE = PieceRoute(PieceForm.TEXT)  # no pre-tokenizer: the text is one piece
 
 
 def words_spanning_split(ns: NormalizedString, words: list[str]) -> list[NormalizedString]:
@@ -77,12 +83,14 @@ class PreTokenizer:
         return False
 
     def word_pieces(self, text: str) -> Pieces | None:
-        """The pieces of a segment and where each starts, when `piece_route` is given; else None."""
-        return None
+        """The pieces of a segment and where each starts, when `piece_route` is given; else None
+        (the route is found again on each call: an encoder keeps `piece_route().find`)."""
+        route = self.piece_route()
+        return None if route is None else route.find(text)
 
     def piece_route(self) -> PieceRoute | None:
-        """How `word_pieces`' pieces reach the model (None: this pre-tokenizer gives no pieces
-        that can be cached alone)."""
+        """How this pre-tokenizer's pieces are found and reach the model (None: it gives no
+        pieces that can be cached alone)."""
         return None
 
     def words(self, text: str) -> list[str] | None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 import regex
 
 from ..pipeline.fields import as_bool, field_value
 from ..pipeline.normalized import PreTokenizedString, Span
-from .base import (BEHAVIOR_TO_JSON, TEXT_ROUTE, PieceRoute, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _matches,
+from .base import (BEHAVIOR_TO_JSON, PieceForm, PieceRoute, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _matches,
                    _split_pieces)
 
 # Punctuation the `regex` module knows but the `unicode_categories` crate (an old Unicode,
@@ -47,13 +48,14 @@ class BertPreTokenizer(SplitWise):
         """Keep the runs of non-space non-punctuation chars and each punctuation char."""
         pts.split(lambda _, ns: _matches(ns, _BERT_RE, _bert_ascii_spans))
 
-    def word_pieces(self, text: str) -> Pieces:
-        """The pieces: a word or one punctuation char, each the same on its own."""
-        return _split_pieces(text, _BERT_ASCII_SPLITTER if text.isascii() else _BERT_SPLITTER)
-
     def piece_route(self) -> PieceRoute:
-        """A piece is one word as it is."""
-        return TEXT_ROUTE
+        """A piece is a word or one punctuation char, as it is: each the same on its own."""
+        return PieceRoute(PieceForm.TEXT, _bert_pieces)
+
+
+def _bert_pieces(text: str) -> Pieces:
+    """Bert's pieces of a text, by the pattern with ASCII classes when the text is ASCII."""
+    return _split_pieces(text, _BERT_ASCII_SPLITTER if text.isascii() else _BERT_SPLITTER)
 
 
 def _bert_ascii_spans(text: str) -> list[Span] | None:
@@ -73,13 +75,9 @@ class Whitespace(SplitWise):
         """Split every segment into word runs and symbol runs, dropping whitespace."""
         pts.split(lambda _, ns: _matches(ns, _WORDS_RE))
 
-    def word_pieces(self, text: str) -> Pieces:
-        """The pieces: a word run or a symbol run, each the same on its own."""
-        return _split_pieces(text, _WORDS_SPLITTER)
-
     def piece_route(self) -> PieceRoute:
-        """A piece is one word as it is."""
-        return TEXT_ROUTE
+        """A piece is a word run or a symbol run, as it is: each the same on its own."""
+        return PieceRoute(PieceForm.TEXT, partial(_split_pieces, splitter=_WORDS_SPLITTER))
 
 
 @dataclass
@@ -92,13 +90,9 @@ class WhitespaceSplit(SplitWise):
         """Split every segment on whitespace runs."""
         pts.split(lambda _, ns: _matches(ns, _NON_WHITESPACE_RE))
 
-    def word_pieces(self, text: str) -> Pieces:
-        """The pieces: the runs of non-whitespace chars."""
-        return _split_pieces(text, _NON_WHITESPACE_SPLITTER)
-
     def piece_route(self) -> PieceRoute:
-        """A piece is one word as it is."""
-        return TEXT_ROUTE
+        """A piece is a run of non-whitespace chars, as it is."""
+        return PieceRoute(PieceForm.TEXT, partial(_split_pieces, splitter=_NON_WHITESPACE_SPLITTER))
 
 
 _BERT_SPLITTER = _capturing(_BERT_RE)

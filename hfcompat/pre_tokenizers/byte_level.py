@@ -5,13 +5,14 @@ from __future__ import annotations
 import codecs
 import itertools
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from ..pipeline.bytelevel import BYTE_CHARS
 from ..pipeline.fields import as_bool, field_value
 from ..pipeline.normalized import UTF8_STARTS, NormalizedString, PreTokenizedString, unit_spans
 from ..pipeline.oniguruma import compile_pattern, onig_view
-from .base import PieceForm, PieceRoute, Pieces, SplitWise, _capturing, _prefixed_piece, _split_pieces
+from .base import PieceForm, PieceRoute, SplitWise, _capturing, _prefixed_piece, _split_pieces
 from .scanned_patterns import GPT2_PATTERN, ONIGURUMA, scanner
 
 # GPT2_PATTERN is the pattern of HF's ByteLevel pre-tokenizer (run by Oniguruma).
@@ -45,18 +46,14 @@ class ByteLevel(SplitWise):
             return
         pts.split(self._split_one)
 
-    def word_pieces(self, text: str) -> Pieces | None:
-        """The GPT-2 regex matches; not with a prefix space, which only the first one gets."""
+    def piece_route(self) -> PieceRoute | None:
+        """A piece is one GPT-2 regex match (scanned in C, or found by the regex): one word, in
+        byte-level chars; none with a prefix space, which only the first piece would get."""
         if self.add_prefix_space or not self.use_regex:
             return None
         compiled = scanner(GPT2_PATTERN, ONIGURUMA)
-        return compiled.split(text) if compiled is not None else _split_pieces(text, _GPT2_SPLITTER)
-
-    def piece_route(self) -> PieceRoute | None:
-        """A piece of `word_pieces` is one GPT-2 regex match: one word, in byte-level chars."""
-        if self.add_prefix_space or not self.use_regex:
-            return None
-        return PieceRoute(PieceForm.BYTES, scanner=scanner(GPT2_PATTERN, ONIGURUMA))
+        find = compiled.split if compiled is not None else partial(_split_pieces, splitter=_GPT2_SPLITTER)
+        return PieceRoute(PieceForm.BYTES, find, scanner=compiled)
 
     def _split_one(self, _: int, ns: NormalizedString) -> list[NormalizedString]:
         """Prefix a space if there is none, isolate the GPT-2 regex matches, map the bytes."""

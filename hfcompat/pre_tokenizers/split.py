@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from ..errors import FormatError
 from ..pipeline.fields import as_bool, as_char, as_choice, as_str, field_value
 from ..pipeline.normalized import PreTokenizedString
 from ..pipeline.oniguruma import OnigurumaError, compile_pattern
-from .base import BEHAVIOR_TO_JSON, PieceForm, PieceRoute, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _literal_pattern, \
+from .base import BEHAVIOR_TO_JSON, PieceForm, PieceRoute, SplitWise, _behavior, _capturing, _check_behavior, _literal_pattern, \
     _split_pieces
 from .scanned_patterns import ONIGURUMA, is_scanned, scanner
 
@@ -36,19 +37,14 @@ class Split(SplitWise):
         """Split every segment on the pattern's matches (or, inverted, on what lies between)."""
         pts.split(lambda _, ns: ns.split(self._compiled, self.behavior, self.invert))
 
-    def word_pieces(self, text: str) -> Pieces | None:
-        """The matches of a pattern whose matches tile every text (Llama 3's, cl100k's: see
-        scanned_patterns), each isolated: scanned in C, or found by the regex."""
+    def piece_route(self) -> PieceRoute | None:
+        """For a pattern whose matches tile every text (Llama 3's, cl100k's: see scanned_patterns),
+        each isolated: a piece is one match, its own text, scanned in C or found by the regex."""
         if not self._tiles():
             return None
         compiled = scanner(self.pattern, ONIGURUMA)
-        if compiled is not None:
-            return compiled.split(text)
-        return _split_pieces(text, self._splitter)
-
-    def piece_route(self) -> PieceRoute | None:
-        """A piece of `word_pieces` is one split, its own text."""
-        return PieceRoute(PieceForm.TEXT, scanner=scanner(self.pattern, ONIGURUMA)) if self._tiles() else None
+        find = compiled.split if compiled is not None else partial(_split_pieces, splitter=self._splitter)
+        return PieceRoute(PieceForm.TEXT, find, scanner=compiled)
 
     def _tiles(self) -> bool:
         """Whether the matches tile every text and each is a split of its own: isolated, or kept

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat import _backend
+from hfcompat.formats.tiktoken.encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
 from hfcompat.pipeline.oniguruma import compile_pattern, onig_view
 from hfcompat.pre_tokenizers import PieceForm, Sequence, Split
 from hfcompat.pre_tokenizers import scanned_patterns as scanned
@@ -57,7 +58,7 @@ def test_only_listed_patterns_are_scanned_and_only_when_compiled() -> None:
     with _backend.use(_backend.COMPILED):
         assert scanned.scanner(scanned.GPT2_PATTERN, scanned.ONIGURUMA) is not None
         assert scanned.scanner(scanned.GPT2_PATTERN, scanned.TIKTOKEN) is None
-        assert scanned.scanner(hfcompat.formats.tiktoken.encodings.O200K_PATTERN, scanned.TIKTOKEN) is None
+        assert scanned.scanner(O200K_PATTERN, scanned.TIKTOKEN) is None
     with _backend.use(_backend.PYTHON):
         assert scanned.scanner(scanned.GPT2_PATTERN, scanned.ONIGURUMA) is None
 
@@ -137,7 +138,7 @@ def cl100k() -> tuple[Any, Any]:
 
     path = shared_file("refs/tiktoken/cl100k_base.tiktoken")
     ranks = tiktoken_load.load_tiktoken_bpe(str(path))
-    encoding = tiktoken.Encoding("cl100k_scan_test", pat_str=hfcompat.formats.tiktoken.encodings.CL100K_PATTERN,
+    encoding = tiktoken.Encoding("cl100k_scan_test", pat_str=CL100K_PATTERN,
                                  mergeable_ranks=ranks, special_tokens={})
     return encoding, hfcompat.load(path)
 
@@ -167,7 +168,7 @@ def test_a_rank_far_past_the_others_costs_no_memory(tmp_path: Path) -> None:
     ranks[b"he"] = 988_888_866
     path = tmp_path / "sparse.tiktoken"
     path.write_text("".join(f"{base64.b64encode(token).decode()} {rank}\n" for token, rank in ranks.items()))
-    pattern = hfcompat.formats.tiktoken.encodings.R50K_PATTERN
+    pattern = R50K_PATTERN
     expected = tiktoken.Encoding("sparse", pat_str=pattern, mergeable_ranks=ranks,
                                  special_tokens={}).encode_ordinary("hehe he")
     for backend in (_backend.COMPILED, _backend.PYTHON):
