@@ -201,7 +201,12 @@ class BPE(VocabLookup):
         chars); None where only `tokenize` applies (dropout, unused pieces, decorations, a byte
         whose char is no token)."""
         table = self._plain_table()
-        if table is None or not piece:
+        return None if table is None else self._utf8_tokens(table, piece)
+
+    def _utf8_tokens(self, table: Any, piece: str) -> Columns | None:
+        """`tokenize_utf8` by a plain merge table (the kernel binds it once: no per-piece check
+        of what makes a table plain)."""
+        if not piece:
             return None
         whole = self._whole_token(piece)
         if whole is not None:
@@ -215,13 +220,14 @@ class BPE(VocabLookup):
         table = self._table = self._backend_table()
         reference = reference_kernel(self.tokenize, sample=self.sample, deterministic=not self.dropout,
                                      overrun=self.spans_may_overrun)
-        if self._plain_table() is None:
+        plain = self._plain_table()
+        if plain is None:
             return reference
         whole_pieces = self.ignore_merges and self.whole_ids is not None  # looked up whole only in `_whole_token`
         return ModelKernel(
             self._complete_columns, fast_columns=self.columns, ids=self.ids,
             # without ignore_merges nothing else decides: the table's method, without a call of this model's
-            utf8_columns=self.tokenize_utf8 if self.ignore_merges else table.piece_tokens,
+            utf8_columns=partial(self._utf8_tokens, plain) if self.ignore_merges else table.piece_tokens,
             utf8_ids=self.utf8_ids,
             scanned_ids=None if whole_pieces else self._scanned_ids,
             scanned_ids_batch=None if whole_pieces else self._scanned_ids_batch,

@@ -53,11 +53,15 @@ def test_utf8_columns_equal_the_reference(gpt2, oracle_model, piece: str) -> Non
 
 
 def test_ignore_merges_keeps_the_python_lookup(gpt2) -> None:
-    """With ignore_merges a whole-word lookup decides first: the kernel keeps the Python method."""
+    """With ignore_merges a whole-word lookup decides first: the kernel keeps the Python lookup
+    (giving what `tokenize_utf8` gives); without, the compiled table's method answers alone."""
     model = hfcompat.models.BPE(dict(gpt2.model.vocab), gpt2.model.merges, ignore_merges=True)
     with _backend.use(_backend.COMPILED):
-        assert model.kernel().utf8_columns == model.tokenize_utf8
-        assert gpt2.model.kernel().utf8_columns != gpt2.model.tokenize_utf8
+        kernel = model.kernel()
+        assert kernel.utf8_columns != model.merge_table().piece_tokens
+        for piece in [" hello", "Hello", " 日本", "!!!", ""]:
+            assert kernel.utf8_columns(piece) == model.tokenize_utf8(piece)
+        assert gpt2.model.kernel().utf8_columns == gpt2.model.merge_table().piece_tokens
 
 
 @pytest.mark.parametrize("capacity", [0, 1, 3])
