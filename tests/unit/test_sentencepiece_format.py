@@ -9,6 +9,7 @@ from sentencepiece import sentencepiece_model_pb2 as upstream
 
 from hfcompat.errors import UnsupportedConversion
 from hfcompat.formats.sentencepiece import schema as spm
+from hfcompat.formats.sentencepiece.read import readable
 from hfcompat.formats.sentencepiece.write import proto_from_pipeline
 from hfcompat.models.unigram import Unigram
 
@@ -78,3 +79,17 @@ def test_sampling_with_a_sharp_alpha_is_the_best_path() -> None:
     assert {tuple(t.value for t in model.sample("ab", 50.0, -1, rng)) for _ in range(20)} == {("ab",)}
     assert {tuple(t.value for t in model.sample("ab", 0.0, -1, rng)) for _ in range(60)} == {("ab",), ("a", "b")}
     assert [[t.value for t in path] for path in model.nbest("ab", 3)] == [["ab"], ["a", "b"]]
+
+
+def test_stand_in_chars_come_in_the_order_the_pieces_first_spell_them() -> None:
+    """The chars of mergeable (normal and unused) pieces that are no piece, each once, by first
+    use (their ids follow the pieces' in that order); a control piece's chars are not merged."""
+    proto = spm.ModelProto()
+    proto.trainer_spec.model_type = spm.BPE
+    for text, kind in [("<unk>", spm.UNKNOWN), ("a", spm.NORMAL), ("b", spm.NORMAL), ("a☃", spm.NORMAL),
+                       ("☂b☃", spm.NORMAL), ("ç☂", spm.UNUSED), ("é", spm.CONTROL), ("éz", spm.CONTROL)]:
+        proto.pieces.add(piece=text, score=-1.0, type=kind)
+    model = readable(proto)
+    assert model.stand_in_chars == ["☃", "☂", "ç"]
+    assert readable(proto).texts == ["<unk>", "a", "b", "a☃", "☂b☃", "ç☂", "é", "éz"]
+    assert model.ids_of(spm.NORMAL) == [1, 2, 3, 4] and model.first_of(spm.UNKNOWN) == 0

@@ -201,7 +201,8 @@ class ReadableModel:
         """The chars of mergeable pieces that are no piece: sentencepiece's BPE still joins them (an
         unknown char is a symbol like any other), so they enter the merges, with ids after the pieces."""
         spelled = "".join(self.mergeable_scores)
-        return sorted(set(spelled).difference(self.texts), key=spelled.index)
+        missing = set(spelled).difference(self.texts)
+        return [char for char in dict.fromkeys(spelled) if char in missing] if missing else []
 
     @cached_property
     def ranked_merges(self) -> list[tuple[float, str, str]]:
