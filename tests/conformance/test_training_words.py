@@ -39,6 +39,12 @@ TRICKY = ("  \t\n\r\u3000\u00a0\u200b▁ｶﾞﾟﾊｱ\u3099\u309a\u1100\u1161\
           "０９Ａｚ日本語のテキスト한국어aZ09!?.,'-ß\u0130\u03a3\U0001f469\u200d")
 RANDOM_TEXT = st.text(st.one_of(st.sampled_from(TRICKY), st.characters(exclude_categories=("Cs",))),
                       max_size=40)
+# sentencepiece's nmt_nfkc table comes from a newer Unicode than Python's (unicodedata 14.0 on
+# Python 3.11), from which hfcompat builds its own: a char unassigned here may have a rule there
+# (U+1CCD6, Unicode 16, -> "A"), as normalization_rules.py says. The comparison with
+# sentencepiece draws the chars Python's Unicode assigns.
+ASSIGNED_TEXT = st.text(st.one_of(st.sampled_from(TRICKY), st.characters(exclude_categories=("Cs", "Cn"))),
+                        max_size=40)
 
 
 @lru_cache(maxsize=None)
@@ -91,6 +97,11 @@ def test_words_on_random_text(text: str) -> None:
     for model in HF_SETUPS:
         ours, oracle = setups(model)
         assert words_of(ours, text) == tokenizers_words(oracle, text), model
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=ASSIGNED_TEXT)
+def test_unigram_words_on_random_text(text: str) -> None:
     assert words_of(pipeline("unigram"), text) == sentencepiece_words(text)
 
 
