@@ -36,7 +36,7 @@ cdef enum:
 
 include "_hash_table.pxi"
 
-__all__ = ["MergeTable", "merge_columns", "ranked_splits"]  # the entry points with a twin
+__all__ = ["MergeTable", "merge_columns", "merge_pairs", "ranked_splits"]  # the entry points with a twin
 
 
 cdef inline Py_ssize_t _utf8_length(Py_UCS4 char) noexcept nogil:
@@ -185,6 +185,29 @@ def merge_columns(dict vocab, list merges) -> object:
             return None
         new_ids[rank] = found
     return left_ids, right_ids, new_ids
+
+
+def merge_pairs(list lines) -> object:
+    """`bpe.merge_pairs`: the (left, right) of each legacy merge line (strings all; those starting
+    with `#version` skipped), or the index of the first line without exactly one space."""
+    cdef list pairs = []
+    cdef Py_ssize_t index, at, space, length
+    cdef str line
+    for index in range(len(lines)):
+        line = <str>lines[index]
+        if line.startswith("#version"):
+            continue
+        length = len(line)
+        space = -1
+        for at in range(length):
+            if line[at] == u" ":
+                if space >= 0:
+                    return index
+                space = at
+        if space < 0:
+            return index
+        pairs.append((line[:space], line[space + 1:]))
+    return pairs
 
 
 cdef inline uint64_t _fnv_step(uint64_t key, Py_UCS4 code_point) noexcept nogil:

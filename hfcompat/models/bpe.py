@@ -1098,16 +1098,28 @@ def _merges_field(value: Any) -> list[tuple[str, str]]:
     if not all(isinstance(item, str) for item in value):
         raise FormatError('expected every merge to be a pair ["a", "b"], or every merge a string "a b"',
                           field="merges")
-    merges = []
-    for index, line in enumerate(value):
+    core = _backend.bpe
+    found = (merge_pairs if core is None else core.merge_pairs)(value)
+    if isinstance(found, int):
+        number = sum(not is_merges_header(line) for line in value[:found]) + 1
+        raise FormatError(f"Merges text file invalid at line {number}: {value[found]!r} is not "
+                          "two tokens separated by one space", field=f"merges[{found}]")
+    return found
+
+
+def merge_pairs(lines: list[str]) -> list[tuple[str, str]] | int:
+    """The (left, right) of each legacy merge line "a b" (lines starting with `#version` skipped,
+    as HF skips them), or the index of the first line that is not two tokens separated by one
+    space. The reference twin of `_bpe.merge_pairs`."""
+    pairs = []
+    for index, line in enumerate(lines):
         if is_merges_header(line):
             continue
         pair = split_merge(line)
         if pair is None:
-            raise FormatError(f"Merges text file invalid at line {len(merges) + 1}: {line!r} is not "
-                              "two tokens separated by one space", field=f"merges[{index}]")
-        merges.append(pair)
-    return merges
+            return index
+        pairs.append(pair)
+    return pairs
 
 
 def _optional(data: dict, name: str, kinds: type | tuple[type, ...], expected: str) -> Any:

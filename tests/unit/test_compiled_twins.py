@@ -185,6 +185,17 @@ def test_ranked_splits_equals_its_twin(scores: dict[str, float]) -> None:
     assert compiled.ranked_splits(scores) == bpe.ranked_splits(scores)
 
 
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.one_of(st.text(alphabet="ab #\t\u3000é", max_size=6),
+                                st.sampled_from(["#version: 0.2", "#version", "a b", "é b", "a  b", " ", "#v a"])),
+                      max_size=8))
+def test_merge_pairs_equals_its_twin(lines: list[str]) -> None:
+    """Legacy merge lines, headers, and lines with no space, two, or other whitespace: the same
+    pairs, or the same first faulty line."""
+    compiled = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
+    assert compiled.merge_pairs(lines) == bpe.merge_pairs(lines)
+
+
 @st.composite
 def rank_files(draw: Any) -> bytes:
     """Rank files, most clean, some with one fault: base64 tokens (unpadded, padded oddly, with a
