@@ -42,7 +42,7 @@ from ..pipeline.bytelevel import BYTE_CHARS, bytes_to_chars
 from ..pipeline.cache import Cache
 from ..pipeline.normalized import char_spans
 from .base import Columns, LoadPanic, ModelKernel, Token, VocabLookup, reference_kernel, token_columns
-from .vocab_files import is_merges_header, read_merges_txt, read_vocab_json, split_merge
+from .vocab_files import is_merges_header, merge_pairs, read_merges_txt, read_vocab_json  # merge_pairs: _bpe's twin
 from .wordlevel import check_type, ordered_vocab, read_vocab_map, reverse_vocab
 
 _backend.load("bpe")  # the compiled twin, when it was built
@@ -1105,21 +1105,6 @@ def _merges_field(value: Any) -> list[tuple[str, str]]:
         raise FormatError(f"Merges text file invalid at line {number}: {value[found]!r} is not "
                           "two tokens separated by one space", field=f"merges[{found}]")
     return found
-
-
-def merge_pairs(lines: list[str]) -> list[tuple[str, str]] | int:
-    """The (left, right) of each legacy merge line "a b" (lines starting with `#version` skipped,
-    as HF skips them), or the index of the first line that is not two tokens separated by one
-    space. The reference twin of `_bpe.merge_pairs`."""
-    pairs = []
-    for index, line in enumerate(lines):
-        if is_merges_header(line):
-            continue
-        pair = split_merge(line)
-        if pair is None:
-            return index
-        pairs.append(pair)
-    return pairs
 
 
 def _optional(data: dict, name: str, kinds: type | tuple[type, ...], expected: str) -> Any:

@@ -56,16 +56,27 @@ def read_vocab_json(path: PathLike) -> dict[str, int]:
 
 def read_merges_txt(path: PathLike) -> list[tuple[str, str]]:
     """Read a BPE `merges.txt` into (left, right) pairs in rank order."""
-    merges = []
-    for number, line in enumerate(_lines(_read_text(path)), start=1):
+    lines = _lines(_read_text(path))
+    found = merge_pairs(lines)
+    if isinstance(found, int):
+        raise FormatError(f"line {found + 1}: expected two tokens separated by one space, got {lines[found]!r}",
+                          path=str(path))
+    return found
+
+
+def merge_pairs(lines: list[str]) -> list[tuple[str, str]] | int:
+    """The (left, right) of each merge line "a b" (lines starting with `#version` skipped, as HF
+    skips them), or the index of the first line that is not two tokens separated by one space.
+    The reference twin of `models/_bpe.merge_pairs` (bpe.py hands it on)."""
+    pairs = []
+    for index, line in enumerate(lines):
         if is_merges_header(line):
             continue
         pair = split_merge(line)
         if pair is None:
-            raise FormatError(f"line {number}: expected two tokens separated by one space, got {line!r}",
-                              path=str(path))
-        merges.append(pair)
-    return merges
+            return index
+        pairs.append(pair)
+    return pairs
 
 
 def is_merges_header(line: str) -> bool:
