@@ -54,13 +54,23 @@ def test_utf8_columns_equal_the_reference(gpt2, oracle_model, piece: str) -> Non
 
 def test_ignore_merges_keeps_the_python_lookup(gpt2) -> None:
     """With ignore_merges a whole-word lookup decides first: the kernel keeps the Python lookup
-    (giving what `tokenize_utf8` gives); without, the compiled table's method answers alone."""
+    (giving what `tokenize_utf8` gives, and tokenizers' BPE with ignore_merges on the piece's
+    byte-level chars, on both backends); without, the compiled table's method answers alone."""
+    tokenizers = pytest.importorskip("tokenizers")
     model = hfcompat.models.BPE(dict(gpt2.model.vocab), gpt2.model.merges, ignore_merges=True)
+    oracle = tokenizers.models.BPE(dict(gpt2.model.vocab), [tuple(pair) for pair in gpt2.model.merges],
+                                   ignore_merges=True)
+    for backend in (_backend.COMPILED, _backend.PYTHON):
+        with _backend.use(backend):
+            kernel = model.kernel()
+            assert kernel.utf8_columns != model.merge_table().piece_tokens
+            for piece in [" hello", "Hello", " 日本", "!!!", " antidisestablishmentarianism"]:
+                columns = kernel.utf8_columns(piece)
+                assert columns == model.tokenize_utf8(piece)
+                expected = oracle.tokenize(bytes_to_chars(piece.encode("utf-8")))
+                assert columns[:2] == ([token.id for token in expected], [token.value for token in expected])
+            assert kernel.utf8_columns("") is None
     with _backend.use(_backend.COMPILED):
-        kernel = model.kernel()
-        assert kernel.utf8_columns != model.merge_table().piece_tokens
-        for piece in [" hello", "Hello", " 日本", "!!!", ""]:
-            assert kernel.utf8_columns(piece) == model.tokenize_utf8(piece)
         assert gpt2.model.kernel().utf8_columns == gpt2.model.merge_table().piece_tokens
 
 
