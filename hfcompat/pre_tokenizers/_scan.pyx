@@ -26,10 +26,11 @@ cdef enum:
     SPACE = 4
     CLASSES = 7
     FOLD_SHIFT = 3  # bits 3-6: the contraction letter a char folds to under (?i), from 1
-    EXACT_SHIFT = 7  # bits 7-10: the contraction letter the char is (ASCII lowercase)
-    BLANK = 0x800  # " "
-    APOSTROPHE = 0x1000  # "'"
-    LINE_END = 0x2000  # "\r" or "\n"
+    PUNCTUATION = 0x80  # bit 7: BERT's punctuation
+    EXACT_SHIFT = 8  # bits 8-11: the contraction letter the char is (ASCII lowercase)
+    BLANK = 0x1000  # " "
+    APOSTROPHE = 0x2000  # "'"
+    LINE_END = 0x4000  # "\r" or "\n"
     BLOCKS = 0x1100
 
 # The contraction letters "sdmtlvre" numbered from 1, as scanned_patterns.CONTRACTION_LETTERS.
@@ -50,15 +51,17 @@ cdef class Scanner:
 
     cdef uint8_t* blocks[BLOCKS]
     cdef object classify  # block number -> the 256 class bytes of its chars
-    cdef bint prefixed, folded, to_end
+    cdef bint prefixed, folded, to_end, bert
     cdef Py_ssize_t digits
 
-    def __cinit__(self, object classify, bint prefixed, bint folded, Py_ssize_t digits, bint whitespace_to_end):
+    def __cinit__(self, object classify, bint prefixed, bint folded, Py_ssize_t digits, bint whitespace_to_end,
+                  bint bert=False):
         self.classify = classify
         self.prefixed = prefixed
         self.folded = folded
         self.digits = digits
         self.to_end = whitespace_to_end
+        self.bert = bert
 
     def __dealloc__(self) -> None:
         cdef Py_ssize_t i
@@ -157,6 +160,19 @@ cdef class Scanner:
             return j - 1
         return i + 1
 
+    cdef Py_ssize_t _bert_end(self, const uint16_t* k, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+        """BERT's: one punctuation ch, a run of whitespace, or a run of the other chs."""
+        cdef Py_ssize_t j = i + 1
+        if k[i] & PUNCTUATION:
+            return j
+        if k[i] & SPACE:
+            while j < n and k[j] & SPACE:
+                j += 1
+            return j
+        while j < n and not (k[j] & (SPACE | PUNCTUATION)):
+            j += 1
+        return j
+
     cdef Py_ssize_t _end(self, const uint16_t* k, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
         """The end of the piece that starts at i (every ch starts or continues one)."""
         cdef uint16_t bits = k[i]
@@ -197,42 +213,47 @@ cdef class Scanner:
             return j
         return self._whitespace(k, i, n)
 
-    cdef Py_ssize_t _ends(self, str text, Py_ssize_t* ends) except -1:
-        """Write where every piece ends into `ends` (room for one per char); their count."""
-        cdef Py_ssize_t n = len(text), i = 0, count = 0
+    cdef Py_ssize_t _ends(self, str text, Py_ssize_t* starts, Py_ssize_t* ends) except -1:
+        """Write where every piece starts and ends into `starts` and `ends` (room for one per
+        char); their count. Every ch starts or continues a piece, but BERT's whitespace runs
+        are dropped."""
+        cdef Py_ssize_t n = len(text), i = 0, j, count = 0
         cdef uint16_t* k = <uint16_t*>PyMem_Malloc((n + 1) * sizeof(uint16_t))
         if k == NULL:
             raise MemoryError()
         try:
             self._classes(text, k)
             while i < n:
-                i = self._end(k, i, n)
-                ends[count] = i
-                count += 1
+                j = self._bert_end(k, i, n) if self.bert else self._end(k, i, n)
+                if not (self.bert and (k[i] & (SPACE | PUNCTUATION)) == SPACE):
+                    starts[count] = i
+                    ends[count] = j
+                    count += 1
+                i = j
             return count
         finally:
             PyMem_Free(k)
 
     cdef list _pieces(self, str text, list starts):
         """The pieces of `text`, and (when `starts` is a list) their start chars appended to it."""
-        cdef Py_ssize_t* ends = <Py_ssize_t*>PyMem_Malloc((len(text) + 1) * sizeof(Py_ssize_t))
-        cdef Py_ssize_t count, index, start = 0
+        cdef Py_ssize_t room = (len(text) + 1) * sizeof(Py_ssize_t)
+        cdef Py_ssize_t* found = <Py_ssize_t*>PyMem_Malloc(2 * room)
+        cdef Py_ssize_t count, index
         cdef list pieces = []
-        if ends == NULL:
+        if found == NULL:
             raise MemoryError()
         try:
-            count = self._ends(text, ends)
+            count = self._ends(text, found, found + len(text) + 1)
             for index in range(count):
-                pieces.append(text[start:ends[index]])
+                pieces.append(text[found[index]:found[len(text) + 1 + index]])
                 if starts is not None:
-                    starts.append(start)
-                start = ends[index]
+                    starts.append(found[index])
             return pieces
         finally:
-            PyMem_Free(ends)
+            PyMem_Free(found)
 
     def split(self, str text) -> tuple:
-        """(pieces, their start chars): the pattern's matches, which tile the text."""
+        """(pieces, their start chars): the pattern's matches (which tile the text, but for BERT's)."""
         cdef list starts = []
         return self._pieces(text, starts), starts
 
@@ -246,23 +267,24 @@ cdef class Scanner:
         each text has, both packed as Py_ssize_t."""
         cdef Py_ssize_t room = sum([len(text) for text in texts]) + 1, count, total = 0, piece, chars, size = 0
         cdef Py_ssize_t* ends = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
+        cdef Py_ssize_t* starts = <Py_ssize_t*>PyMem_Malloc(room * sizeof(Py_ssize_t))
         cdef Py_ssize_t* counts = <Py_ssize_t*>PyMem_Malloc((len(texts) + 1) * sizeof(Py_ssize_t))
         cdef Py_ssize_t index = 0
         cdef Py_UCS4 char_
         cdef uint32_t code
         cdef str text
         try:
-            if ends == NULL or counts == NULL:
+            if ends == NULL or starts == NULL or counts == NULL:
                 raise MemoryError()
             for text in texts:
-                count = self._ends(text, ends + total)
+                count = self._ends(text, starts + total, ends + total)
                 piece = total
                 chars = 0
                 for char_ in text:
                     code = <uint32_t>char_
                     size += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
                     chars += 1
-                    if chars == ends[piece]:
+                    if piece < total + count and chars == ends[piece]:
                         ends[piece] = size
                         piece += 1
                 counts[index] = count
@@ -272,14 +294,16 @@ cdef class Scanner:
                     PyBytes_FromStringAndSize(<const char*>counts, index * sizeof(Py_ssize_t)))
         finally:
             PyMem_Free(ends)
+            PyMem_Free(starts)
             PyMem_Free(counts)
 
     def byte_pieces(self, str text, str alphabet) -> list:
         """The pieces, each as the chars of its UTF-8 bytes in `alphabet` (256 chars, byte
         order): what ByteLevel's mapping makes of every piece."""
         cdef uint16_t table[256]
-        cdef Py_ssize_t n = len(text), count, index, i, start = 0, size
+        cdef Py_ssize_t n = len(text), count, index, i, size
         cdef Py_ssize_t* ends
+        cdef Py_ssize_t* starts
         cdef uint16_t* units
         cdef uint32_t code
         cdef Py_UCS4 char_
@@ -292,14 +316,15 @@ cdef class Scanner:
                 raise ValueError("byte chars are in the BMP")
             table[i] = <uint16_t>code
         ends = <Py_ssize_t*>PyMem_Malloc((n + 1) * sizeof(Py_ssize_t))
+        starts = <Py_ssize_t*>PyMem_Malloc((n + 1) * sizeof(Py_ssize_t))
         units = <uint16_t*>PyMem_Malloc((4 * n + 1) * sizeof(uint16_t))
         try:
-            if ends == NULL or units == NULL:
+            if ends == NULL or starts == NULL or units == NULL:
                 raise MemoryError()
-            count = self._ends(text, ends)
+            count = self._ends(text, starts, ends)
             for index in range(count):
                 size = 0
-                for i in range(start, ends[index]):
+                for i in range(starts[index], ends[index]):
                     char_ = text[i]
                     code = <uint32_t>char_
                     if code < 0x80:
@@ -323,10 +348,10 @@ cdef class Scanner:
                         units[size + 3] = table[0x80 | (code & 0x3F)]
                         size += 4
                 pieces.append(PyUnicode_FromKindAndData(PyUnicode_2BYTE_KIND, units, size))
-                start = ends[index]
             return pieces
         finally:
             PyMem_Free(ends)
+            PyMem_Free(starts)
             PyMem_Free(units)
 
     def findall(self, str text) -> list:

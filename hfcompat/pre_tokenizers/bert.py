@@ -12,24 +12,11 @@ from ..pipeline.fields import as_bool, field_value
 from ..pipeline.normalized import PreTokenizedString, Span
 from .base import (BEHAVIOR_TO_JSON, PieceForm, PieceRoute, Pieces, SplitWise, _behavior, _capturing, _check_behavior, _matches,
                    _split_pieces)
+from .scanned_patterns import BERT, BERT_PATTERN, BERT_PUNCTUATION, scanner
 
-# Punctuation the `regex` module knows but the `unicode_categories` crate (an old Unicode,
-# 8.0 by what it lacks) does not; U+166D and U+111C9 were punctuation then and are not now.
-_PUNCTUATION_ADDED_LATER = (
-    "\u061d\u09fd\u0a76\u0c77\u0c84\u1b4e\u1b4f\u1b7d-\u1b7f\u2e43-\u2e4f\u2e52-\u2e5d"
-    "\u2e60-\u2e63\U00010d6e\U00010ead\U00010ed0\U00010f55-\U00010f59\U00010f86-\U00010f89"
-    "\U000113d4\U000113d5\U000113d7\U000113d8\U0001144b-\U0001144f\U0001145a\U0001145b"
-    "\U0001145d\U00011660-\U0001166c\U000116b9\U0001183b\U00011944-\U00011946\U000119e2"
-    "\U00011a3f-\U00011a46\U00011a9a-\U00011a9c\U00011a9e-\U00011aa2\U00011b00-\U00011b09"
-    "\U00011be1\U00011c41-\U00011c45\U00011c70\U00011c71\U00011ef7\U00011ef8"
-    "\U00011f43-\U00011f4f\U00011fff\U00012ff1\U00012ff2\U00016d6d-\U00016d6f"
-    "\U00016e97-\U00016e9a\U00016fe2\U0001e5ff\U0001e95e\U0001e95f"
-)
-# Bert's punctuation: ASCII punctuation or Unicode P* (as the unicode_categories crate has it).
-_PUNCTUATION = (r"[[\p{P}!-/:-@\[-`{-~\u166d\U000111c9]--[" + _PUNCTUATION_ADDED_LATER + "]]")
-_PUNCTUATION_RE = regex.compile(_PUNCTUATION, regex.VERSION1)
+_PUNCTUATION_RE = regex.compile(BERT_PUNCTUATION, regex.VERSION1)
 # Whitespace removal then punctuation isolation, in one pass: the pieces are its matches.
-_BERT_RE = regex.compile(rf"[^\s{_PUNCTUATION}]+|{_PUNCTUATION}", regex.VERSION1)
+_BERT_RE = regex.compile(BERT_PATTERN, regex.VERSION1)
 _BERT_ASCII_RE = regex.compile(r"[^\s!-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
 # \s is White_Space (Rust's char::is_whitespace); \p{N} is Rust's char::is_numeric.
 _NON_WHITESPACE_RE = regex.compile(r"\S+")
@@ -49,8 +36,10 @@ class BertPreTokenizer(SplitWise):
         pts.split(lambda _, ns: _matches(ns, _BERT_RE, _bert_ascii_spans))
 
     def piece_route(self) -> PieceRoute:
-        """A piece is a word or one punctuation char, as it is: each the same on its own."""
-        return PieceRoute(PieceForm.TEXT, _bert_pieces)
+        """A piece is a word or one punctuation char, as it is: each the same on its own. The
+        compiled scan finds them when it is built, else the pattern."""
+        scan = scanner(BERT_PATTERN, BERT)
+        return PieceRoute(PieceForm.TEXT, _bert_pieces if scan is None else scan.split)
 
 
 def _bert_pieces(text: str) -> Pieces:

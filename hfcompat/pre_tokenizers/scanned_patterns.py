@@ -1,16 +1,17 @@
 r"""The split patterns that the compiled core scans without a regex engine.
 
 GPT-2's, r50k's and cl100k's (tiktoken), Llama 3's and Qwen2's patterns all have one shape: a
-contraction, a run of letters, of digits or of other chars, then whitespace. A `ScanRule` says
-which variant a pattern is; `Scanner` walks a text by that rule (`_scan.pyx` is its compiled
+contraction, a run of letters, of digits or of other chars, then whitespace. BERT's pre-tokenizer
+keeps the runs of chars that are neither whitespace nor punctuation and each punctuation char,
+and drops the whitespace. A `ScanRule` says which variant a pattern is; `Scanner` walks a text by that rule (`_scan.pyx` is its compiled
 twin), and the pattern itself, run by `regex`, stays the reference: a pattern not listed here,
 and every pattern on the pure-Python backend, runs as a regex (faster there than a walk in
 Python; `reference_scanner` gives the walk, for comparing it with the compiled one).
 
-What a scan reads of each char (a letter `\p{L}`, a number `\p{N}`, whitespace `\s`, and which
-contraction letter it folds to under `(?i)`) is asked of the same regex engine and dialect as
-the pattern's, a block of 256 chars at a time when the scan first meets one, on the chars as
-`onig_view` shows them. So the scan and the regex cannot disagree on a class.
+What a scan reads of each char (a letter `\p{L}`, a number `\p{N}`, whitespace `\s`, which
+contraction letter it folds to under `(?i)`, BERT's punctuation) is asked of the same regex
+engine and dialect as the pattern's, a block of 256 chars at a time when the scan first meets
+one, on the chars as `onig_view` shows them. So the scan and the regex cannot disagree on a class.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import codecs
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, Callable
 
 import regex
@@ -31,14 +33,34 @@ _backend.load("scan")  # the compiled twin, when it was built
 
 ONIGURUMA = "oniguruma"  # a tokenizer.json pattern (hfcompat runs Oniguruma's meaning with `regex`)
 TIKTOKEN = "tiktoken"  # a tiktoken pattern (fancy-regex's meaning)
+BERT = "bert"  # BertPreTokenizer's pattern (the `regex` module's VERSION1, on `onig_view`)
 
 GPT2_PATTERN = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
 LLAMA3_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
                   r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 QWEN2_PATTERN = LLAMA3_PATTERN.replace(r"\p{N}{1,3}", r"\p{N}")
 
+# Punctuation the `regex` module knows but the `unicode_categories` crate (an old Unicode,
+# 8.0 by what it lacks) does not; U+166D and U+111C9 were punctuation then and are not now.
+_PUNCTUATION_ADDED_LATER = (
+    "\u061d\u09fd\u0a76\u0c77\u0c84\u1b4e\u1b4f\u1b7d-\u1b7f\u2e43-\u2e4f\u2e52-\u2e5d"
+    "\u2e60-\u2e63\U00010d6e\U00010ead\U00010ed0\U00010f55-\U00010f59\U00010f86-\U00010f89"
+    "\U000113d4\U000113d5\U000113d7\U000113d8\U0001144b-\U0001144f\U0001145a\U0001145b"
+    "\U0001145d\U00011660-\U0001166c\U000116b9\U0001183b\U00011944-\U00011946\U000119e2"
+    "\U00011a3f-\U00011a46\U00011a9a-\U00011a9c\U00011a9e-\U00011aa2\U00011b00-\U00011b09"
+    "\U00011be1\U00011c41-\U00011c45\U00011c70\U00011c71\U00011ef7\U00011ef8"
+    "\U00011f43-\U00011f4f\U00011fff\U00012ff1\U00012ff2\U00016d6d-\U00016d6f"
+    "\U00016e97-\U00016e9a\U00016fe2\U0001e5ff\U0001e95e\U0001e95f"
+)
+# BERT's punctuation (a VERSION1 class): ASCII punctuation or Unicode P* as the
+# unicode_categories crate has it.
+BERT_PUNCTUATION = r"[[\p{P}!-/:-@\[-`{-~\u166d\U000111c9]--[" + _PUNCTUATION_ADDED_LATER + "]]"
+# BertPreTokenizer's whitespace removal then punctuation isolation, in one pass: its matches.
+BERT_PATTERN = rf"[^\s{BERT_PUNCTUATION}]+|{BERT_PUNCTUATION}"
+
 # The class bits of a char (`block_classes`); the contraction letters are numbered from 1.
 LETTER, NUMBER, SPACE = 1, 2, 4
+PUNCTUATION = 0x80  # BERT's
 CLASSES = LETTER | NUMBER | SPACE
 FOLD_SHIFT = 3
 CONTRACTION_LETTERS = "sdmtlvre"
@@ -62,6 +84,9 @@ class ScanRule:
     folded: bool  # the contractions are matched under (?i)
     digits: int = 0  # the most digits in a piece; 0: no limit
     whitespace_to_end: bool = False  # `\s++$` first: a whitespace run that ends the text is one piece
+    # BERT's `[^\s P]+|P` (P: its punctuation) instead of the shape: whitespace is no piece, so
+    # the pieces do not tile the text.
+    bert: bool = False
 
 
 _GPT2 = ScanRule(prefixed=False, folded=False)
@@ -75,6 +100,7 @@ RULES: dict[tuple[str, str], ScanRule] = {
     (ONIGURUMA, to_oniguruma(CL100K_PATTERN)): _CL100K,
     (ONIGURUMA, LLAMA3_PATTERN): ScanRule(prefixed=True, folded=True, digits=3),
     (ONIGURUMA, QWEN2_PATTERN): ScanRule(prefixed=True, folded=True, digits=1),
+    (BERT, BERT_PATTERN): ScanRule(prefixed=False, folded=False, bert=True),
 }
 
 
@@ -89,18 +115,19 @@ class Scanner:
     """
 
     def __init__(self, classify: Callable[[int], bytes], prefixed: bool, folded: bool, digits: int,
-                 whitespace_to_end: bool):
+                 whitespace_to_end: bool, bert: bool = False):
         self.classify = classify
         self.prefixed = prefixed
         self.folded = folded
         self.digits = digits
         self.to_end = whitespace_to_end
+        self.bert = bert
         self._blocks: dict[int, bytes] = {}
 
     def split(self, text: str) -> tuple[list[str], list[int]]:
-        """(pieces, their start chars): the pattern's matches, which tile the text."""
-        starts = [0, *self._ends(text)]
-        return [text[start:end] for start, end in zip(starts, starts[1:])], starts[:-1]
+        """(pieces, their start chars): the pattern's matches (which tile the text, but for BERT's)."""
+        spans = self._spans(text)
+        return [text[start:end] for start, end in spans], [start for start, _ in spans]
 
     def findall(self, text: str) -> list[str]:
         """The pattern's matches, as `regex`'s findall gives them."""
@@ -118,11 +145,11 @@ class Scanner:
         counts: list[int] = []
         size = 0
         for text in texts:
-            pieces = self.findall(text)
-            for piece in pieces:
-                size += len(piece.encode("utf-8", "surrogatepass"))
-                ends.append(size)
-            counts.append(len(pieces))
+            sizes = [0, *accumulate(len(char.encode("utf-8", "surrogatepass")) for char in text)]
+            spans = self._spans(text)
+            ends += [size + sizes[end] for _, end in spans]
+            counts.append(len(spans))
+            size += sizes[-1]
         return _packed(ends), _packed(counts)
 
     def byte_pieces(self, text: str, alphabet: str) -> list[str]:
@@ -139,15 +166,18 @@ class Scanner:
             raise UnicodeEncodeError("utf-8", text, error.start, error.start + 1, "surrogates not allowed") from None
         return [codecs.charmap_decode(piece.encode("utf-8"), "strict", alphabet)[0] for piece in pieces]
 
-    def _ends(self, text: str) -> list[int]:
-        """Where every piece of `text` ends (every char starts or continues one)."""
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """Where every piece of `text` starts and ends (every char starts or continues one; BERT's
+        whitespace runs are then dropped)."""
         classes = [self._classes(char) for char in text]
-        ends = []
+        spans = []
         start = 0
         while start < len(text):
-            start = self._piece_end(text, classes, start)
-            ends.append(start)
-        return ends
+            end = _bert_end(classes, start) if self.bert else self._piece_end(text, classes, start)
+            if not (self.bert and classes[start] & (SPACE | PUNCTUATION) == SPACE):
+                spans.append((start, end))
+            start = end
+        return spans
 
     def _classes(self, char: str) -> int:
         """The class bits of a char, its block asked of `classify` the first time."""
@@ -234,6 +264,18 @@ class Scanner:
         return run_end - 1 if run_end - i >= 2 else i + 1
 
 
+def _bert_end(classes: list[int], i: int) -> int:
+    r"""BERT's: one punctuation char, a run of whitespace, or a run of the other chars."""
+    if classes[i] & PUNCTUATION:
+        return i + 1
+    if classes[i] & SPACE:
+        return _run_end(classes, i + 1, SPACE)
+    end = i + 1
+    while end < len(classes) and not classes[end] & (SPACE | PUNCTUATION):
+        end += 1
+    return end
+
+
 def _run_end(classes: list[int], i: int, bit: int) -> int:
     """The first position from i whose char lacks `bit`."""
     while i < len(classes) and classes[i] & bit:
@@ -282,7 +324,7 @@ def _new_scanner(kind: type, rule: ScanRule, dialect: str, pattern: str) -> Any:
     the dialect's, kept in _SCANNERS."""
     classes = _dialect_classes(dialect)
     found = _SCANNERS[kind, dialect, pattern] = kind(lambda block: block_classes(block, classes), rule.prefixed,
-                                                     rule.folded, rule.digits, rule.whitespace_to_end)
+                                                     rule.folded, rule.digits, rule.whitespace_to_end, rule.bert)
     return found
 
 
@@ -302,7 +344,10 @@ def block_classes(block: int, classes: tuple[tuple[int, Any], ...]) -> bytes:
 @lru_cache(maxsize=None)
 def _dialect_classes(dialect: str) -> tuple[tuple[int, Any], ...]:
     """(bits, compiled class pattern) of the dialect: the three classes, then each contraction
-    letter under (?i), its number in the fold bits."""
+    letter under (?i), its number in the fold bits; BERT's: whitespace and its punctuation."""
+    if dialect == BERT:
+        return ((SPACE, regex.compile(r"\s+", regex.VERSION1)),
+                (PUNCTUATION, regex.compile(BERT_PUNCTUATION + "+", regex.VERSION1)))
     compile_: Callable[[str], Any] = compile_pattern if dialect == ONIGURUMA else (
         lambda pattern: regex.compile(to_python(pattern)))
     classes = [(LETTER, compile_(r"\p{L}+")), (NUMBER, compile_(r"\p{N}+")), (SPACE, compile_(r"\s+"))]

@@ -376,11 +376,11 @@ def test_nmt_nfkc_walks_equal_their_twins(texts: list[str]) -> None:
 
 
 SCANNED = {"gpt2": (scanned.ONIGURUMA, scanned.GPT2_PATTERN), "llama3": (scanned.ONIGURUMA, scanned.LLAMA3_PATTERN),
-           "cl100k": (scanned.TIKTOKEN, CL100K_PATTERN)}
+           "cl100k": (scanned.TIKTOKEN, CL100K_PATTERN), "bert": (scanned.BERT, scanned.BERT_PATTERN)}
 # What the scan rules tell apart: contraction letters in both cases ("ſ" and "K" fold), apostrophes,
 # the blank, other whitespace and line ends, digits, marks, chars Oniguruma's tables do not know,
 # astral chars and a lone surrogate (which byte_pieces refuses).
-SCAN_CHARS = "sStTdDlLvVrReEmM'' \t\n\r\x0b\x85\xa0\u3000ſKİı09²٣.,!-日é\u0301\u0870🙂\U00031350\ud800"
+SCAN_CHARS = "sStTdDlLvVrReEmM'' \t\n\r\x0b\x85\xa0\u3000ſKİı09²٣.,!-日é\u0301\u0870🙂\U00031350\ud800、。「」¿\u166d\U000111c9\u2e43\U00011c70"
 SCAN_TEXTS = st.text(st.sampled_from(SCAN_CHARS), max_size=20) | st.text(st.characters(), max_size=20)
 ALPHABETS = st.sampled_from([BYTE_CHARS, BYTE_CHARS[:255], BYTE_CHARS[:255] + "🙂"])
 
@@ -404,7 +404,7 @@ def scanned_everything(scanner: Any, texts: list[str], alphabet: str) -> list[An
 @settings(max_examples=300, deadline=None)
 @given(texts=st.lists(SCAN_TEXTS, max_size=3), alphabet=ALPHABETS)
 def test_scanner_equals_its_twin(name: str, texts: list[str], alphabet: str) -> None:
-    """Random Unicode text under GPT-2's, Llama 3's and cl100k's patterns: the same pieces, starts,
+    """Random Unicode text under GPT-2's, Llama 3's, cl100k's and BERT's patterns: the same pieces, starts,
     UTF-8 ends and byte-level pieces (or the same error) from the compiled Scanner and its twin."""
     pytest.importorskip("hfcompat.pre_tokenizers._scan", reason="the compiled core is not built")
     dialect, pattern = SCANNED[name]
