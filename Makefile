@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # The compiled core's sources: a change rebuilds it (pip install -e . compiles it in place).
-CYTHON_SOURCES := $(wildcard hfcompat/*.pyx hfcompat/*/*.pyx hfcompat/*/*/*.pyx hfcompat/*/*.pxi hfcompat/*/*.pxd)
+CYTHON_SOURCES := $(wildcard hfcompat/*.pyx hfcompat/*/*.pyx hfcompat/*/*/*.pyx hfcompat/*/*.pxd)
 
 .PHONY: test demo bench docs lint wheel-smoke clean
 

@@ -12,9 +12,11 @@ import warnings
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-# Each compiled module sits beside the pure-Python module it accelerates; the .pxi files hold the
-# C structures they share (each includes them).
-EXTENSIONS = [("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx"),
+# Each compiled module sits beside the pure-Python module it accelerates; _hash_table and
+# _char_trie hold the C structures they share (cimported through their .pxd files).
+EXTENSIONS = [("hfcompat.models._hash_table", "hfcompat/models/_hash_table.pyx"),
+              ("hfcompat.models._char_trie", "hfcompat/models/_char_trie.pyx"),
+              ("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx"),
               ("hfcompat.models._unigram", "hfcompat/models/_unigram.pyx"),
               ("hfcompat.models._wordpiece", "hfcompat/models/_wordpiece.pyx"),
               ("hfcompat.normalizers._charsmap", "hfcompat/normalizers/_charsmap.pyx"),
@@ -23,7 +25,7 @@ EXTENSIONS = [("hfcompat.models._bpe", "hfcompat/models/_bpe.pyx"),
               ("hfcompat.trainers._unigram_trainer", "hfcompat/trainers/_unigram_trainer.pyx"),
               ("hfcompat.pre_tokenizers._scan", "hfcompat/pre_tokenizers/_scan.pyx"),
               ("hfcompat.formats.tiktoken._ranks", "hfcompat/formats/tiktoken/_ranks.pyx")]
-SHARED_C = ["hfcompat/models/_hash_table.pxi", "hfcompat/models/_char_trie.pxi"]
+SHARED_C = ["hfcompat/models/_hash_table.pxd", "hfcompat/models/_char_trie.pxd"]
 WARNING = ("hfcompat's compiled core was not built ({reason}); installing the pure-Python package, "
            "which gives identical results more slowly (hfcompat.backend == 'python')")
 

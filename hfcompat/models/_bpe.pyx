@@ -15,7 +15,9 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport qsort
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memset
+
+from ._hash_table cimport EMPTY, HashTable
 
 from codecs import charmap_decode as _BYTE_LEVEL  # bytes -> their chars in a byte-level alphabet
 
@@ -34,7 +36,6 @@ cdef enum:
     SMALL_IDS = 256
 
 
-include "_hash_table.pxi"
 
 __all__ = ["MergeTable", "merge_columns", "merge_pairs", "ranked_splits"]  # the entry points with a twin
 
@@ -246,7 +247,7 @@ cdef bint _spells(str text, Py_ssize_t start, Py_ssize_t end, str piece) noexcep
     return True
 
 
-cdef int32_t _piece_at(_Table table, list pieces, uint64_t key, str text, Py_ssize_t start, Py_ssize_t end):
+cdef int32_t _piece_at(HashTable table, list pieces, uint64_t key, str text, Py_ssize_t start, Py_ssize_t end):
     """The index of the piece text[start:end] (key: its `_chars_key`), or -1: a key's piece is
     checked, and one whose key was taken is found further along its keys."""
     cdef int32_t found = table.get(key)
@@ -283,7 +284,7 @@ def ranked_splits(dict scores) -> list:
     cdef int32_t left, right
     cdef uint64_t key
     cdef str piece
-    cdef _Table table = _Table(count)
+    cdef HashTable table = HashTable(count)
     for index in range(count):
         piece = <str>pieces[index]
         cuts += max(len(piece) - 1, 0)
@@ -318,10 +319,10 @@ def ranked_splits(dict scores) -> list:
 cdef class MergeTable:
     """A BPE model's merges and single-char tokens in C, and its merge loop over C arrays."""
 
-    cdef _Table ranks  # left id << 32 | right id -> rank (the last rank of a repeated pair)
+    cdef HashTable ranks  # left id << 32 | right id -> rank (the last rank of a repeated pair)
     cdef int32_t* small_ranks  # the same for two ids below SMALL_IDS, in a dense array (-1: none)
-    cdef _Table chars  # code point -> id of the single-char token
-    cdef _Table joinable  # char << 32 | next char, for every two adjacent chars of a token (lazy)
+    cdef HashTable chars  # code point -> id of the single-char token
+    cdef HashTable joinable  # char << 32 | next char, for every two adjacent chars of a token (lazy)
     cdef int32_t* new_ids  # rank -> id of the merged token
     cdef int32_t* keys  # rank -> the key that orders it: the rank, or its sentencepiece level
     cdef bint by_level
@@ -332,7 +333,7 @@ cdef class MergeTable:
     cdef str alphabet  # the chars of bytes 0..255 (set_byte_alphabet)
     cdef int32_t fallback_ids[256]  # byte -> id of its <0xHH> token, or -1 (set_byte_fallback)
     cdef bint has_fallback
-    cdef _Table whole  # FNV-1a hash of a token's bytes -> its id (built when first needed)
+    cdef HashTable whole  # FNV-1a hash of a token's bytes -> its id (built when first needed)
     cdef bytes whole_bytes  # the bytes of every token whose chars are all byte chars, end to end
     cdef const unsigned char* whole_data  # their buffer
     cdef int64_t* whole_starts  # entry (the whole table's value) -> where its bytes start in whole_bytes
@@ -359,7 +360,7 @@ cdef class MergeTable:
         for rank in range(self.count):
             self.new_ids[rank] = new_ids[rank]
             self.keys[rank] = levels[rank] if self.by_level else rank
-        self.ranks = _Table(self.count)
+        self.ranks = HashTable(self.count)
         self.small_ranks = <int32_t*>PyMem_Malloc(SMALL_IDS * SMALL_IDS * sizeof(int32_t))
         if self.small_ranks == NULL:
             raise MemoryError()
@@ -370,7 +371,7 @@ cdef class MergeTable:
                 self.small_ranks[left * SMALL_IDS + right] = <int32_t>rank
             else:
                 self.ranks.put(<uint64_t>left << 32 | <uint64_t>right, <int32_t>rank)
-        self.chars = _Table(len(vocab))
+        self.chars = HashTable(len(vocab))
         for token, token_id in vocab.items():
             if len(token) == 1:
                 self.chars.put(<uint64_t>ord(token), <int32_t>token_id)
@@ -769,7 +770,7 @@ cdef class MergeTable:
         if self.whole_starts == NULL or self.whole_ids == NULL:
             raise MemoryError()
         self.whole_ends = self.whole_starts + count + 1
-        table = _Table(count)
+        table = HashTable(count)
         for token, token_id in self.vocab.items():
             start = at
             for char_ in token:
@@ -837,7 +838,7 @@ cdef class MergeTable:
         cdef bint first
         for token in self.vocab:
             pairs += len(token)
-        self.joinable = _Table(pairs)
+        self.joinable = HashTable(pairs)
         for token in self.vocab:
             first = True
             for char in token:

@@ -15,9 +15,11 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport isinf
 
-include "_char_trie.pxi"
+from libc.stdint cimport int32_t
 
-__all__ = ["Viterbi"]  # the entry point with a twin (CharTrie comes from the shared include)
+from ._char_trie cimport CharTrie, total_chars
+
+__all__ = ["Viterbi"]  # the entry point with a twin (CharTrie is cimported from _char_trie)
 
 
 cdef struct Cell:

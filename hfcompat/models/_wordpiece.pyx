@@ -10,9 +10,11 @@ that matches there: the same piece the reference finds by trying ever shorter ca
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
-include "_char_trie.pxi"
+from libc.stdint cimport int32_t
 
-__all__ = ["GreedyMatcher"]  # the entry point with a twin (CharTrie comes from the shared include)
+from ._char_trie cimport CharTrie, total_chars
+
+__all__ = ["GreedyMatcher"]  # the entry point with a twin (CharTrie is cimported from _char_trie)
 
 
 @cython.final

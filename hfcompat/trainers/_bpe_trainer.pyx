@@ -18,12 +18,13 @@ from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint64_t
 
+from ..models._hash_table cimport EMPTY, HashTable, Slot
+
 # Counts, their products with word lengths and every sum of them stay below this (int64 with room).
 cdef int64_t COUNT_LIMIT = 1LL << 61
 cdef int64_t MAX_ID = 0x7FFFFFFF
 
 
-include "../models/_hash_table.pxi"
 
 __all__ = ["load", "merge_hf"]  # the entry points with twins in bpe.py
 
@@ -145,7 +146,7 @@ cdef class _Queue:
 cdef class _Pairs:
     """Every pair seen: its count, and where its words are noted during the current merge."""
 
-    cdef _Table index  # pair -> its number
+    cdef HashTable index  # pair -> its number
     cdef Py_ssize_t room  # pairs the index holds before it is rebuilt larger
     cdef uint64_t* keys  # by number: left id << 32 | right id
     cdef int64_t* counts
@@ -157,7 +158,7 @@ cdef class _Pairs:
     def __cinit__(self) -> None:
         """An empty set of pairs."""
         self.room = 1 << 16
-        self.index = _Table(self.room)
+        self.index = HashTable(self.room)
 
     def __dealloc__(self) -> None:
         """Free the arrays."""
@@ -180,14 +181,14 @@ cdef class _Pairs:
         """A twice larger index of the same pairs."""
         cdef Py_ssize_t number
         self.room *= 2
-        self.index = _Table(self.room)
+        self.index = HashTable(self.room)
         for number in range(self.size):
             self.index.put(self.keys[number], <int32_t>number)
         return 0
 
     cdef Py_ssize_t number(self, uint64_t pair) except -1:
         """The number of `pair`, adding it (count 0) when it is new."""
-        cdef Slot* slot = self.index._find(pair)
+        cdef Slot* slot = self.index.find(pair)
         cdef Py_ssize_t number
         if slot.key == pair:
             return slot.value

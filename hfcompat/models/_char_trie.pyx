@@ -1,50 +1,20 @@
-# A char trie of vocabulary pieces in C, shared by the compiled Unigram and WordPiece twins:
-# each one includes this file (`include "_char_trie.pxi"`).
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The C char trie the compiled Unigram and WordPiece twins share (`CharTrie` in _char_trie.pxd,
+which they cimport): building and freezing it here, its walk inline in the .pxd. No Python entry
+points: the reference modules use dicts."""
 
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdlib cimport qsort
 
-include "_hash_table.pxi"
+from ._hash_table cimport EMPTY, HashTable, Slot
 
-# A child is found under parent node << CHAR_BITS | code point (code points take 21 bits).
-cdef int CHAR_BITS = 21
-cdef uint64_t CHAR_MASK = (1 << 21) - 1
-cdef Py_ssize_t BMP = 0x10000  # the chars a root finds directly
-cdef int32_t SCAN_EDGES = 8  # a node's children past this many are binary-searched, not scanned
+__all__ = []  # C-level only
 
-
-cdef struct Edge:
-    # One child of a frozen trie's node: the char that leads to it, and its node.
-    uint32_t char
-    int32_t node
+cdef uint64_t CHAR_MASK = (1 << CHAR_BITS) - 1
 cdef Py_ssize_t MAX_NODES = 0x7FFFFFFF
 
 
-@cython.final
 cdef class CharTrie:
-    """Pieces as a trie of code points: nodes 0 to roots - 1 are roots (one per set of pieces);
-    each node has the id of the piece that ends there (-1: none) and that piece's score.
-
-    Pieces go in through a hash table of edges; `freeze` then lays each node's children out
-    side by side, sorted by char (compressed rows), which `child` searches: a walk reads
-    neighbouring memory, where the hash table's slots lay megabytes apart."""
-
-    cdef _Table children  # parent << CHAR_BITS | char -> child node (until frozen)
-    cdef int32_t* ids
-    cdef double* scores
-    cdef Py_ssize_t size  # nodes in use
-    cdef Py_ssize_t room  # nodes allocated
-    cdef int32_t* first  # once frozen: node n's children are edges first[n] to first[n + 1] - 1
-    cdef Edge* edges  # ascending by char within a node
-    # A node with more than SCAN_EDGES children (such as "▁" in a .model) also finds its
-    # children of chars below 256 directly: they are latin[wide[node] * 256 + char].
-    cdef int32_t* wide
-    cdef int32_t* latin
-    # A root finds its children of chars in the Basic Multilingual Plane directly:
-    # plane[root * BMP + char] (every text walks from a root at every char).
-    cdef Py_ssize_t roots
-    cdef int32_t* plane
-
     def __cinit__(self, Py_ssize_t chars, Py_ssize_t roots = 1) -> None:
         """Room for `roots` roots and pieces of `chars` chars in all (one node per char at most)."""
         cdef Py_ssize_t node
@@ -55,7 +25,7 @@ cdef class CharTrie:
         self.scores = <double*>PyMem_Malloc(self.room * sizeof(double))
         if self.ids == NULL or self.scores == NULL:
             raise MemoryError()
-        self.children = _Table(chars)
+        self.children = HashTable(chars)
         for node in range(roots):
             self.ids[node] = -1
             self.scores[node] = 0.0
@@ -90,7 +60,7 @@ cdef class CharTrie:
             return 0
         for char in piece:
             key = <uint64_t>node << CHAR_BITS | <uint64_t>char
-            slot = self.children._find(key)  # one probe: the child, or where it goes
+            slot = self.children.find(key)  # one probe: the child, or where it goes
             if slot.key != key:
                 slot.key = key
                 slot.value = <int32_t>self.size
@@ -176,24 +146,6 @@ cdef class CharTrie:
                     if self.edges[index].char < 256:
                         self.latin[self.wide[node] * 256 + self.edges[index].char] = self.edges[index].node
         return 0
-
-    cdef inline int32_t child(self, Py_ssize_t node, Py_UCS4 char) noexcept nogil:
-        """The child of `node` along `char`, or -1 (a binary search narrows a long row)."""
-        cdef int32_t low = self.first[node], high = self.first[node + 1], middle, index
-        if node < self.roots and char < BMP:
-            return self.plane[node * BMP + <uint32_t>char]
-        if high - low > SCAN_EDGES and char < 256:
-            return self.latin[self.wide[node] * 256 + <uint32_t>char]
-        while high - low > SCAN_EDGES:
-            middle = (low + high) >> 1
-            if self.edges[middle].char > char:
-                high = middle
-            else:
-                low = middle
-        for index in range(low, high):
-            if self.edges[index].char == char:
-                return self.edges[index].node
-        return -1
 
 
 cdef int _by_char(const void* left, const void* right) noexcept nogil:
