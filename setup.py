@@ -20,6 +20,7 @@ EXTENSIONS = [("hfcompat.models._hash_table", "hfcompat/models/_hash_table.pyx")
               ("hfcompat.models._unigram", "hfcompat/models/_unigram.pyx"),
               ("hfcompat.models._wordpiece", "hfcompat/models/_wordpiece.pyx"),
               ("hfcompat.normalizers._charsmap", "hfcompat/normalizers/_charsmap.pyx"),
+              ("hfcompat.pipeline._cache", "hfcompat/pipeline/_cache.pyx"),
               ("hfcompat.pipeline._pieces", "hfcompat/pipeline/_pieces.pyx"),
               ("hfcompat.trainers._bpe_trainer", "hfcompat/trainers/_bpe_trainer.pyx"),
               ("hfcompat.trainers._unigram_trainer", "hfcompat/trainers/_unigram_trainer.pyx"),

@@ -9,11 +9,11 @@ them for the cases they cover and give identical results. `HFCOMPAT_PURE_PYTHON=
 environment forces the pure-Python backend; `hfcompat.backend` says which one is in use.
 
 This module finds the compiled twins (`load`, by the dotted names in EXTENSIONS: they are C
-leaves that import nothing of hfcompat), so the answer to "is the core built?" never depends on
+leaves that import no Python module of hfcompat, only the C structures they share), so the answer to "is the core built?" never depends on
 which modules happened to be imported first. A module that a twin accelerates calls
 `load(name)` when it imports, and reads the attribute here (`bpe`, `unigram`, `wordpiece`,
-`charsmap`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`, `ranks`: the compiled module, or
-None) when it runs, so `use` switches a whole process at once; it is meant for tests and
+`charsmap`, `cache`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`, `ranks`: the compiled
+module, or None) when it runs, so `use` switches a whole process at once; it is meant for tests and
 benchmarks that compare the two backends.
 """
 
@@ -42,6 +42,7 @@ EXTENSIONS = {
     "unigram": "hfcompat.models._unigram",
     "wordpiece": "hfcompat.models._wordpiece",
     "charsmap": "hfcompat.normalizers._charsmap",
+    "cache": "hfcompat.pipeline._cache",
     "pieces": "hfcompat.pipeline._pieces",
     "bpe_trainer": "hfcompat.trainers._bpe_trainer",
     "unigram_trainer": "hfcompat.trainers._unigram_trainer",
@@ -57,6 +58,7 @@ bpe: ModuleType | None = None
 unigram: ModuleType | None = None
 wordpiece: ModuleType | None = None
 charsmap: ModuleType | None = None
+cache: ModuleType | None = None
 pieces: ModuleType | None = None
 bpe_trainer: ModuleType | None = None
 unigram_trainer: ModuleType | None = None

@@ -12,32 +12,24 @@ import gc
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-# Chars above which encoding one text pauses the collector (see CollectorPaused).
+# Chars above which encoding one text pauses the collector (see paused_for).
 LONG_TEXT = 100_000
 
 
-class CollectorPaused:
+def paused_for(*texts: Any) -> bool:
     """Pause the collector while texts longer than LONG_TEXT chars in all are encoded: collecting
     their tuples again and again took over half the time of a 1,000,000-char text
-    (benchmarks/pathological.py). A class, not a generator: it is entered once per text, and a
-    generator's context manager cost 2-3 us of a 35 us line."""
-
-    __slots__ = ("paused",)
-
-    def __init__(self, *texts: Any):
-        length = 0
-        for text in texts:
-            if isinstance(text, str):
-                length += len(text)
-        self.paused = length > LONG_TEXT and gc.isenabled()
-
-    def __enter__(self) -> None:
-        if self.paused:
-            gc.disable()
-
-    def __exit__(self, *_: Any) -> None:
-        if self.paused:
-            gc.enable()
+    (benchmarks/pathological.py). Whether it paused it: the caller then turns it back on with
+    `gc.enable()` in a `finally`. (A function, not a context manager: it runs once per text, and
+    entering and leaving a context manager's two Python methods cost 1 us of a 30 us line.)"""
+    length = 0
+    for text in texts:
+        if isinstance(text, str):
+            length += len(text)
+    if length > LONG_TEXT and gc.isenabled():
+        gc.disable()
+        return True
+    return False
 
 
 @contextmanager

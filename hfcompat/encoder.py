@@ -22,7 +22,7 @@ from . import _backend
 from .encoding import Encoding
 from .models.base import Columns, token_columns
 from .pipeline.added_vocabulary import AddedVocabulary
-from .pipeline.cache import Cache
+from .pipeline.cache import Cache, cache_class
 from .pipeline.normalized import NormalizedString, PreTokenizedString, Split, Token, char_spans, unaligned_offsets
 from .pipeline.pieces import PieceEntry, TextColumns, word_entry
 from .plan import EncodePlan, build_plan
@@ -46,8 +46,9 @@ class TextEncoder:
         # piece caches admit a piece the second time it is computed (`Cache.offer`); the ids cache
         # keeps every piece until it is full, as HF's caches do. Their keys differ in kind: a
         # split (its model columns), a piece pre-tokenized alone (its tokens), a piece (its ids).
-        self.word_cache: Cache = Cache(CACHE_CAPACITY)  # split -> (ids, tokens, char spans)
-        self.piece_cache: Cache = Cache(CACHE_CAPACITY)  # piece -> PieceEntry
+        caches = cache_class()  # the backend's: the compiled loops offer to its twin with a C call
+        self.word_cache: Cache = caches(CACHE_CAPACITY)  # split -> (ids, tokens, char spans)
+        self.piece_cache: Cache = caches(CACHE_CAPACITY)  # piece -> PieceEntry
         self.ids_cache: dict[str, list[int]] = {}  # piece -> its ids (filled by `plan.loops.piece_ids`)
 
     def current(self) -> bool:

@@ -7,7 +7,7 @@ overflowing parts, the same truncation windows and padding.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, cast
+from typing import Any
 
 from .errors import TokenizationError
 
@@ -330,11 +330,12 @@ def _unpacking(name: str) -> property:
     slot = Encoding.__dict__[name]  # the slot of the parent class
 
     def get(self: Encoding) -> list[Any]:
-        value = slot.__get__(self)
+        value: Any = slot.__get__(self)  # a tuple until first read (no typing.cast: it runs per read)
         if value.__class__ is tuple:
             value = list(value)
             slot.__set__(self, value)
-        return cast(list[Any], value)
+        listed: list[Any] = value
+        return listed
 
     return property(get, slot.__set__, doc=f"`{name}` (a list once read)")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import importlib
 import random
 from functools import partial
@@ -17,7 +18,7 @@ from .pipeline.added_vocabulary import AddedToken, AddedVocabulary
 from .pipeline.normalized import NormalizedString
 from .pipeline.padding import BATCH_LONGEST, Fixed, PaddingParams, pad_encodings
 from .pipeline.truncation import TruncationParams, check_stride
-from .collector import CollectorPaused
+from .collector import paused_for
 from .encoder import TextEncoder
 from .processors import UNPROCESSED, SingleLayout, post_process
 from .specials import AddedTokens, SpecialSet, TiktokenSpecials
@@ -284,10 +285,14 @@ class Tokenizer:
         not allowed) raise SpecialTokenError, the others are plain text; with
         `encode_special_tokens` set, every special token is plain text.
         """
-        with CollectorPaused(sequence, pair):
+        paused = paused_for(sequence, pair)
+        try:
             encoding = self._encode_input(sequence, pair, is_pretokenized, add_special_tokens, allowed_special,
                                           disallowed_special, self.padding)
             return encoding if isinstance(encoding, PackedEncoding) else PackedEncoding.pack(encoding)
+        finally:
+            if paused:
+                gc.enable()
 
     def encode_batch(self, inputs: Iterable[EncodeInput], is_pretokenized: bool = False,
                      add_special_tokens: bool = True, *, allowed_special: SpecialSet | None = None,
@@ -326,7 +331,8 @@ class Tokenizer:
         if not isinstance(sequence, str):
             raise TypeError("TextInputSequence must be str")
         encoder = self._text_encoder()
-        found = self.specials.segments(sequence, allowed_special, disallowed_special, self.encode_special_tokens)
+        found = self.specials.segments(sequence, allowed_special, disallowed_special,
+                                       self.added_vocabulary.encode_special_tokens)
         layout = self._single_layout(add_special_tokens) if found is None else None
         if layout is None:
             encoding = encoder.text_encoding(sequence, 0, None) if found is None else encoder.segments_encoding(*found)
@@ -470,8 +476,12 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """tiktoken's encode_ordinary: the ids of `text`, special tokens treated as text."""
-        with CollectorPaused(text):
+        paused = paused_for(text)
+        try:
             return self._tiktoken_mode().encode_ordinary(self.model, text)
+        finally:
+            if paused:
+                gc.enable()
 
     def encode_ordinary_batch(self, texts: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
         """tiktoken's encode_ordinary_batch: the ids of each text, encoded in `num_threads`
@@ -479,12 +489,16 @@ class Tokenizer:
         mode = self._tiktoken_mode()
         texts = list(texts)
         runs = [texts[start:start + BATCH_RUN] for start in range(0, len(texts), BATCH_RUN)]
-        with CollectorPaused(*texts):
+        paused = paused_for(*texts)
+        try:
             if num_threads <= 1 or len(runs) <= 1:
                 return [ids for run in runs for ids in mode.encode_ordinary_batch(self.model, run)]
             with importlib.import_module("concurrent.futures").ThreadPoolExecutor(num_threads) as pool:
                 found = pool.map(lambda run: mode.encode_ordinary_batch(self.model, run), runs)
                 return [ids for run in found for ids in run]
+        finally:
+            if paused:
+                gc.enable()
 
     def encode_ids(self, text: str, add_special_tokens: bool = True, *,
                    allowed_special: SpecialSet | None = None,
@@ -500,8 +514,12 @@ class Tokenizer:
         """
         if isinstance(self.specials, TiktokenSpecials):
             disallowed = self.specials.disallowed_default if disallowed_special is None else disallowed_special
-            with CollectorPaused(text):
+            paused = paused_for(text)
+            try:
                 return self.specials.encode_ids(self.model, text, allowed_special or frozenset(), disallowed)
+            finally:
+                if paused:
+                    gc.enable()
         if not isinstance(text, str):
             raise TypeError("TextInputSequence must be str")
         ids = self._text_encoder().plain_ids(text) if self.truncation is None and self.padding is None else None

@@ -804,7 +804,7 @@ cdef class MergeTable:
             return None
         return self.utf8_tokens(piece, self.token_strings)
 
-    def utf8_tokens(self, str piece, object vocab_r) -> object:
+    cpdef object utf8_tokens(self, str piece, object vocab_r):
         """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`
         (a token that cuts a char covers all of it); None when a byte's char is not a token."""
         cdef bytes data = piece.encode("utf-8")

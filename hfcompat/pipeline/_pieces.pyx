@@ -8,6 +8,8 @@ normalized text's alignments; `piece_ids` joins their ids.
 
 cimport cython
 
+from ._cache cimport Cache
+
 
 def assemble(list pieces, list starts, object cache, object miss, object alignments,
              object direct=None, Py_ssize_t max_chars=0, object mark=None) -> object:
@@ -16,13 +18,13 @@ def assemble(list pieces, list starts, object cache, object miss, object alignme
     cdef list piece_offsets, piece_words, spans
     cdef tuple entry
     cdef Py_ssize_t k, j, count = len(pieces), start, first, end, index = 0, splits
-    cdef bint aligned = alignments is not None
+    cdef bint aligned = alignments is not None, keyed = isinstance(cache, dict)
     if aligned:
         spans = alignments
     for k in range(count):
         piece = pieces[k]
         start = starts[k]
-        found = cache.get(piece)
+        found = (<dict>cache).get(piece) if keyed else cache.get(piece)
         if found is not None:
             entry = found
         elif direct is not None:
@@ -75,7 +77,10 @@ cpdef object direct_entry(str piece, object direct, object cache, Py_ssize_t max
         piece_spans = [(first - 1 if first > 0 else 0, end - 1 if end > 1 else 1) for first, end in piece_spans]
     entry = (piece_ids, piece_tokens, piece_spans, [0] * len(piece_ids), 1, has_empty)
     if len(piece) < max_chars:
-        cache.offer(piece, entry)
+        if isinstance(cache, Cache):
+            (<Cache>cache).offer(piece, entry)
+        else:
+            cache.offer(piece, entry)
     return entry
 
 

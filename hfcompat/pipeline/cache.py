@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
+from .. import _backend
+
+_backend.load("cache")  # the compiled twin, when it was built (what the compiled loops offer to)
+
 
 class Cache(dict):
     """key -> computed value, at most `capacity` entries; read it as a dict, fill it by `offer`."""
@@ -35,3 +39,9 @@ class Cache(dict):
         """Forget every entry and every key computed once."""
         super().clear()
         self._computed_once.clear()
+
+
+def cache_class() -> type[Cache]:
+    """The Cache of the backend in use: the compiled twin's, or this module's."""
+    compiled: type[Cache] | None = None if _backend.cache is None else _backend.cache.Cache
+    return compiled or Cache

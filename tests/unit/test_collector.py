@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import hfcompat
-from hfcompat.collector import paused_while_loading
+from hfcompat.collector import LONG_TEXT, paused_for, paused_while_loading
 from hfcompat.errors import FormatError
 
 SMALL = ('{"version": "1.0", "added_tokens": [], "normalizer": null, "pre_tokenizer": null, '
@@ -51,4 +51,31 @@ def test_a_caller_who_turned_it_off_finds_it_off(tmp_path: Path) -> None:
         hfcompat.load(path)
     assert gc.isenabled()
     assert hfcompat.Tokenizer.from_str(SMALL).encode("a").ids == [0]
+    assert gc.isenabled()
+
+
+def test_a_long_text_pauses_the_collector_and_a_short_one_does_not() -> None:
+    """paused_for pauses it for texts over LONG_TEXT chars in all, and says so; not when the
+    caller turned it off, and not for short texts (nor for what is not text)."""
+    assert not paused_for("short", None, 12345) and gc.isenabled()
+    try:
+        assert paused_for("x" * LONG_TEXT, "y") and not gc.isenabled()
+    finally:
+        gc.enable()
+    gc.disable()
+    try:
+        assert not paused_for("x" * (LONG_TEXT + 1))
+    finally:
+        gc.enable()
+
+
+def test_encoding_a_long_text_leaves_the_collector_on(tmp_path: Path) -> None:
+    """The collector is on after a long text is encoded, and after such an encode fails."""
+    path = tmp_path / "tokenizer.json"
+    path.write_text(SMALL, encoding="utf-8")
+    tokenizer = hfcompat.load(path)
+    long_text = "a" * (LONG_TEXT + 1)
+    assert len(tokenizer.encode(long_text).ids) == 1 and gc.isenabled()
+    with pytest.raises(TypeError):
+        tokenizer.encode(long_text, 12345)
     assert gc.isenabled()

@@ -39,6 +39,7 @@ from hfcompat.trainers.unigram_segments import Segments
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
 # compiled module -> the module holding its twins (functions of the same names).
 PAIRED = {"hfcompat.pipeline._pieces": "hfcompat.pipeline.pieces",
+          "hfcompat.pipeline._cache": "hfcompat.pipeline.cache",
           "hfcompat.models._wordpiece": "hfcompat.models.wordpiece",
           "hfcompat.models._bpe": "hfcompat.models.bpe",
           "hfcompat.models._unigram": "hfcompat.models.unigram",
