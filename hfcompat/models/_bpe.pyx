@@ -804,6 +804,23 @@ cdef class MergeTable:
             return None
         return self.utf8_tokens(piece, self.token_strings)
 
+    def whole_piece_tokens(self, str piece) -> object:
+        """`piece_tokens` of a model with HF's ignore_merges: a piece whose bytes are a whole
+        token is that token, spanning the piece; any other one merged."""
+        cdef bytes data
+        cdef int32_t token_id
+        if not piece or self.token_strings is None:
+            return None
+        data = piece.encode("utf-8")
+        if not self.has_bytes:
+            raise ValueError("set_byte_alphabet first")
+        if self.whole is None:
+            self._build_whole()
+        token_id = self._whole_id(data, len(data))
+        if token_id >= 0:
+            return [token_id], [self.token_strings[token_id]], [(0, len(piece))]
+        return self.utf8_tokens(piece, self.token_strings)
+
     cpdef object utf8_tokens(self, str piece, object vocab_r):
         """`utf8_ids` with each token's string (from `vocab_r`) and its char span within `piece`
         (a token that cuts a char covers all of it); None when a byte's char is not a token."""

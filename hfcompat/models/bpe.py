@@ -204,8 +204,8 @@ class BPE(VocabLookup):
         return None if table is None else self._utf8_tokens(table, piece)
 
     def _utf8_tokens(self, table: Any, piece: str) -> Columns | None:
-        """`tokenize_utf8` by a plain merge table (the kernel binds it once: no per-piece check
-        of what makes a table plain)."""
+        """`tokenize_utf8` by a plain merge table, with sentencepiece's ignore_merges (the kernel
+        binds it once: no per-piece check of what makes a table plain)."""
         if not piece:
             return None
         whole = self._whole_token(piece)
@@ -224,10 +224,12 @@ class BPE(VocabLookup):
         if plain is None:
             return reference
         whole_pieces = self.ignore_merges and self.whole_ids is not None  # looked up whole only in `_whole_token`
+        # Without ignore_merges, or with HF's, nothing else decides: the table's method, without
+        # a call of this model's; sentencepiece's looks up only some pieces whole.
+        utf8_columns = (partial(self._utf8_tokens, plain) if whole_pieces else
+                        plain.whole_piece_tokens if self.ignore_merges else table.piece_tokens)
         return ModelKernel(
-            self._complete_columns, fast_columns=self.columns, ids=self.ids,
-            # without ignore_merges nothing else decides: the table's method, without a call of this model's
-            utf8_columns=partial(self._utf8_tokens, plain) if self.ignore_merges else table.piece_tokens,
+            self._complete_columns, fast_columns=self.columns, ids=self.ids, utf8_columns=utf8_columns,
             utf8_ids=self.utf8_ids,
             scanned_ids=None if whole_pieces else self._scanned_ids,
             scanned_ids_batch=None if whole_pieces else self._scanned_ids_batch,
@@ -1000,6 +1002,16 @@ class MergeTable:
         `utf8_tokens` with the strings of `set_token_strings`."""
         if not piece or self.token_strings is None:
             return None
+        return self.utf8_tokens(piece, self.token_strings)
+
+    def whole_piece_tokens(self, piece: str) -> Columns | None:
+        """`piece_tokens` of a model with HF's ignore_merges: a piece whose byte-level chars are
+        a token is that token, spanning the piece; any other one merged."""
+        if not piece or self.token_strings is None:
+            return None
+        token_id = self.vocab.get(self._byte_chars(piece.encode("utf-8")))
+        if token_id is not None:
+            return [token_id], [self.token_strings[token_id]], [(0, len(piece))]
         return self.utf8_tokens(piece, self.token_strings)
 
     def encode_utf8_spans(self, data: bytes, ends: bytes, whole: bool, counts: bytes | None = None) -> Any:

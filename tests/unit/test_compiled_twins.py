@@ -268,7 +268,7 @@ def test_merge_table_equals_its_twin(table: tuple[dict[str, int], list[tuple[str
                                      words: list[str], cut: list[int]) -> None:
     """Random vocabs, merges (HF's order or sentencepiece's levels, ids shared or not), byte
     fallback or not, and words: both tables give the same merged symbols, ids, columns, tokens
-    of byte-level pieces, whole-text ids and cuts."""
+    of byte-level pieces (looked up whole first or not), whole-text ids and cuts."""
     compiled = pytest.importorskip("hfcompat.models._bpe", reason="the compiled core is not built")
     vocab, merges, levels, byte_fallback = table
     vocab_r = {token_id: token for token, token_id in vocab.items()}
@@ -292,6 +292,7 @@ def test_merge_table_equals_its_twin(table: tuple[dict[str, int], list[tuple[str
             symbols = [vocab[char] for char in bytes_to_chars(word.encode()) if char in vocab]
             found += [made.merge(symbols, [1] * len(symbols)), made.tokenize_word(word), made.columns(word, vocab_r),
                       made.ids(word), made.utf8_ids(word), made.utf8_tokens(word, vocab_r), made.piece_tokens(word),
+                      made.whole_piece_tokens(word),
                       made.cuts(word, word[::-1])]
         found += [made.encode_utf8_spans(data, packed(ends), whole, counts)
                   for whole in (False, True) for counts in (None, packed([1, len(ends) - 1]))]

@@ -52,10 +52,10 @@ def test_utf8_columns_equal_the_reference(gpt2, oracle_model, piece: str) -> Non
     assert columns[:2] == ([token.id for token in oracle], [token.value for token in oracle])
 
 
-def test_ignore_merges_keeps_the_python_lookup(gpt2) -> None:
-    """With ignore_merges a whole-word lookup decides first: the kernel keeps the Python lookup
-    (giving what `tokenize_utf8` gives, and tokenizers' BPE with ignore_merges on the piece's
-    byte-level chars, on both backends); without, the compiled table's method answers alone."""
+def test_ignore_merges_looks_the_whole_piece_up_first(gpt2) -> None:
+    """With ignore_merges a whole-word lookup decides first: the table's `whole_piece_tokens`
+    gives what `tokenize_utf8` gives, and tokenizers' BPE with ignore_merges on the piece's
+    byte-level chars, on both backends; without, the table's `piece_tokens` answers alone."""
     tokenizers = pytest.importorskip("tokenizers")
     model = hfcompat.models.BPE(dict(gpt2.model.vocab), gpt2.model.merges, ignore_merges=True)
     oracle = tokenizers.models.BPE(dict(gpt2.model.vocab), [tuple(pair) for pair in gpt2.model.merges],
@@ -63,7 +63,7 @@ def test_ignore_merges_keeps_the_python_lookup(gpt2) -> None:
     for backend in (_backend.COMPILED, _backend.PYTHON):
         with _backend.use(backend):
             kernel = model.kernel()
-            assert kernel.utf8_columns != model.merge_table().piece_tokens
+            assert kernel.utf8_columns == model.merge_table().whole_piece_tokens
             for piece in [" hello", "Hello", " 日本", "!!!", " antidisestablishmentarianism"]:
                 columns = kernel.utf8_columns(piece)
                 assert columns == model.tokenize_utf8(piece)
@@ -75,13 +75,15 @@ def test_ignore_merges_keeps_the_python_lookup(gpt2) -> None:
 
 
 @pytest.mark.parametrize("capacity", [0, 1, 3])
-def test_misses_are_offered_as_cache_offer_would(gpt2, capacity: int) -> None:
-    """The compiled loop's cache ends as Cache.offer leaves it, text after text: an entry kept
-    the second time its piece is computed, a full cache emptied first."""
+@pytest.mark.parametrize("compiled_cache", [True, False])
+def test_misses_are_offered_as_cache_offer_would(gpt2, capacity: int, compiled_cache: bool) -> None:
+    """The compiled loop's cache (the compiled twin of Cache, or the reference) ends as
+    Cache.offer leaves it, text after text: an entry kept the second time its piece is computed,
+    a full cache emptied first."""
     texts = ["a b c", "a b", "b c d e", "a b c d e f", "f f f", "c a"]
     compiled = hfcompat.load(str(shared_file("refs/gpt2/tokenizer.json")))
     encoder = compiled._text_encoder()
-    encoder.piece_cache = Cache(capacity)
+    encoder.piece_cache = (pytest.importorskip("hfcompat.pipeline._cache").Cache if compiled_cache else Cache)(capacity)
     expected = Cache(capacity)
     for text in texts:
         compiled.encode(text)
@@ -90,4 +92,3 @@ def test_misses_are_offered_as_cache_offer_would(gpt2, capacity: int) -> None:
             if piece not in expected:
                 expected.offer(piece, encoder.piece_cache.get(piece))
         assert dict(encoder.piece_cache) == dict(expected)
-        assert encoder.piece_cache._computed_once == expected._computed_once
