@@ -1,5 +1,5 @@
 """What a built wheel holds: the demo's fixture ships as package data (so `hfcompat demo` runs from an installed
-wheel), the sdist has the Cython sources, and pyproject says the Python versions the pins need. .ci/run builds
+wheel), the sdist has the Cython sources (.pyx, .pxd), and pyproject says the Python versions the pins need. .ci/run builds
 and installs the wheel itself (`make wheel-smoke`); these checks fail fast without a build."""
 
 from __future__ import annotations
@@ -26,9 +26,15 @@ def test_the_demo_reads_its_fixture_from_the_package() -> None:
 
 
 def test_the_sdist_has_the_cython_sources() -> None:
-    """MANIFEST.in puts every .pyx and .pxi in the sdist: the wheel is built from it."""
+    """MANIFEST.in puts every .pyx and .pxd file in the sdist: the wheel is built from it, and
+    the twins cimport the shared C structures' .pxd files."""
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
-    assert "recursive-include hfcompat *.pyx *.pxi" in manifest
+    included = [line.split()[2:] for line in manifest.splitlines() if line.startswith("recursive-include hfcompat ")]
+    patterns = [pattern for line in included for pattern in line]
+    sources = [path for path in (ROOT / "hfcompat").rglob("*") if path.suffix in (".pyx", ".pxd")]
+    assert {path.suffix for path in sources} == {".pyx", ".pxd"}
+    for path in sources:
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path
 
 
 def test_requires_python_is_what_the_pins_need() -> None:
