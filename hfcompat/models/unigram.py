@@ -111,9 +111,11 @@ class Unigram(Model):
         return tokens
 
     def kernel(self) -> ModelKernel:
-        """The Viterbi of the backend in use (see `viterbi`), read as a word's columns and ids."""
+        """The Viterbi of the backend in use (see `viterbi`), read as a word's columns and ids
+        (straight from the Viterbi for the words it can, with no call of this model's)."""
         viterbi = self.viterbi()
         return ModelKernel(partial(self.viterbi_columns, viterbi=viterbi),
+                           fast_columns=partial(viterbi.columns, byte_fallback=self.byte_fallback),
                            ids=partial(viterbi.ids, byte_fallback=self.byte_fallback), sample=self.sample)
 
     def viterbi_columns(self, sequence: str, viterbi: Any) -> Columns:
