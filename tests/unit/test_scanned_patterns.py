@@ -10,14 +10,14 @@ from typing import Any, Callable
 import pytest
 import regex
 import tokenizers
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import hfcompat
 from hfcompat import _backend
 from hfcompat.formats.tiktoken.encodings import CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
 from hfcompat.pipeline.oniguruma import compile_pattern, onig_view
-from hfcompat.pre_tokenizers import PieceForm, Sequence, Split
+from hfcompat.pre_tokenizers import BertPreTokenizer, PieceForm, Sequence, Split
 from hfcompat.pre_tokenizers import scanned_patterns as scanned
 from hfcompat.pre_tokenizers.tiktoken_pattern import to_python
 
@@ -63,6 +63,19 @@ def test_the_scan_finds_what_the_regex_finds(dialect: str, pattern: str, text: s
         assert "".join(pieces) == regex.sub(r"\s", "", text, flags=regex.VERSION1)
     else:
         assert "".join(pieces) == text
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=TEXTS)
+def test_bert_pieces_are_tokenizers_splits(text: str) -> None:
+    """Random text: BertPreTokenizer's pieces on both backends (the compiled scan, the regex) are
+    the splits of tokenizers' BertPreTokenizer, with their char starts."""
+    assume(not any("\ud800" <= char <= "\udfff" for char in text))  # tokenizers takes no lone surrogate
+    expected = [(piece, start) for piece, (start, _) in tokenizers.pre_tokenizers.BertPreTokenizer().pre_tokenize_str(text)]
+    for backend in (_backend.COMPILED, _backend.PYTHON):
+        with _backend.use(backend):
+            pieces, starts = BertPreTokenizer().word_pieces(text)
+        assert list(zip(pieces, starts)) == expected, backend
 
 
 def test_only_listed_patterns_are_scanned_and_only_when_compiled() -> None:
