@@ -3,10 +3,11 @@ r"""The split patterns that the compiled core scans without a regex engine.
 GPT-2's, r50k's and cl100k's (tiktoken), Llama 3's and Qwen2's patterns all have one shape: a
 contraction, a run of letters, of digits or of other chars, then whitespace. BERT's pre-tokenizer
 keeps the runs of chars that are neither whitespace nor punctuation and each punctuation char,
-and drops the whitespace. A `ScanRule` says which variant a pattern is; `Scanner` walks a text by that rule (`_scan.pyx` is its compiled
-twin), and the pattern itself, run by `regex`, stays the reference: a pattern not listed here,
-and every pattern on the pure-Python backend, runs as a regex (faster there than a walk in
-Python; `reference_scanner` gives the walk, for comparing it with the compiled one).
+and drops the whitespace. A `ScanRule` says which variant a pattern is; `Scanner` walks a text
+by that rule (`_scan.pyx` is its compiled twin), and the pattern itself, run by `regex`, stays
+the reference: a pattern not listed here, and every pattern on the pure-Python backend, runs as
+a regex (faster there than a walk in Python; `reference_scanner` gives the walk, for comparing
+it with the compiled one).
 
 What a scan reads of each char (a letter `\p{L}`, a number `\p{N}`, whitespace `\s`, which
 contraction letter it folds to under `(?i)`, BERT's punctuation) is asked of the same regex
