@@ -9,12 +9,12 @@ them for the cases they cover and give identical results. `HFCOMPAT_PURE_PYTHON=
 environment forces the pure-Python backend; `hfcompat.backend` says which one is in use.
 
 This module finds the compiled twins (`load`, by the dotted names in EXTENSIONS: they are C
-leaves that import no Python module of hfcompat, only the C structures they share), so the answer to "is the core built?" never depends on
-which modules happened to be imported first. A module that a twin accelerates calls
-`load(name)` when it imports, and reads the attribute here (`bpe`, `unigram`, `wordpiece`,
-`charsmap`, `cache`, `pieces`, `bpe_trainer`, `unigram_trainer`, `scan`, `ranks`: the compiled
-module, or None) when it runs, so `use` switches a whole process at once; it is meant for tests and
-benchmarks that compare the two backends.
+leaves that import no Python module of hfcompat, only the C structures they share), so the
+answer to "is the core built?" never depends on which modules happened to be imported first. A
+module that a twin accelerates calls `load(name)` when it imports, and reads the attribute here
+(`bpe`, `unigram`, `wordpiece`, `charsmap`, `cache`, `pieces`, `bpe_trainer`, `unigram_trainer`,
+`scan`, `ranks`: the compiled module, or None) when it runs, so `use` switches a whole process at
+once; it is meant for tests and benchmarks that compare the two backends.
 """
 
 from __future__ import annotations

@@ -70,6 +70,7 @@ def test_ignore_merges_looks_the_whole_piece_up_first(gpt2) -> None:
                 expected = oracle.tokenize(bytes_to_chars(piece.encode("utf-8")))
                 assert columns[:2] == ([token.id for token in expected], [token.value for token in expected])
             assert kernel.utf8_columns("") is None
+            assert kernel.utf8_columns("") == model.tokenize_utf8("")
     with _backend.use(_backend.COMPILED):
         assert gpt2.model.kernel().utf8_columns == gpt2.model.merge_table().piece_tokens
 
@@ -91,4 +92,11 @@ def test_misses_are_offered_as_cache_offer_would(gpt2, capacity: int, compiled_c
         for piece in pieces:
             if piece not in expected:
                 expected.offer(piece, encoder.piece_cache.get(piece))
+        assert dict(encoder.piece_cache) == dict(expected)
+        if not compiled_cache:
+            assert encoder.piece_cache._computed_once == expected._computed_once
+    # The keys computed once (C-level in the compiled twin) show in what a second offer keeps.
+    for piece in sorted({piece for text in texts for piece in compiled.pre_tokenizer.word_pieces(text)[0]}):
+        for cache in (encoder.piece_cache, expected):
+            cache.offer(piece, piece)
         assert dict(encoder.piece_cache) == dict(expected)
